@@ -1,0 +1,84 @@
+//===- Diagnostics.h - Located error reporting ------------------*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every user-facing problem in ptxas-alt is reported through a DiagEngine so
+// that messages share one format: `file:line:col: error: text`, then the
+// source line and a caret (llvm::SourceMgr renders it). The engine counts
+// errors so that drivers can keep going after the first one (ptxas reports
+// several errors per run) and still exit non-zero.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_SUPPORT_DIAGNOSTICS_H
+#define PTXAS_ALT_SUPPORT_DIAGNOSTICS_H
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/SMLoc.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace ptxas {
+
+class DiagEngine {
+public:
+  explicit DiagEngine(llvm::SourceMgr &SM, llvm::raw_ostream &OS = llvm::errs())
+      : SM(SM), OS(OS) {}
+
+  void error(llvm::SMLoc Loc, const llvm::Twine &Msg);
+  void warning(llvm::SMLoc Loc, const llvm::Twine &Msg);
+  void note(llvm::SMLoc Loc, const llvm::Twine &Msg);
+  /// An error without a source position (bad option, unreadable file).
+  void error(const llvm::Twine &Msg);
+
+  unsigned errorCount() const { return NumErrors; }
+  unsigned warningCount() const { return NumWarnings; }
+  bool hasErrors() const { return NumErrors != 0; }
+  /// Stop reporting (and let parsers bail out) after this many errors, so a
+  /// garbage input cannot produce megabytes of output.
+  bool tooManyErrors() const { return NumErrors >= ErrorLimit; }
+  void setErrorLimit(unsigned N) { ErrorLimit = N; }
+  /// -Werror: warnings are reported and counted as errors.
+  void setWarningsAsErrors(bool B) { WarningsAsErrors = B; }
+  void setSuppressWarnings(bool B) { SuppressWarnings = B; }
+
+  llvm::SourceMgr &sourceMgr() { return SM; }
+
+  /// Records a `#line N "file"` marker: the line starting at \p LineStart is
+  /// line \p Line of \p File from then on.
+  void addLineMarker(llvm::SMLoc LineStart, llvm::StringRef File,
+                     unsigned Line);
+
+  /// The (file, line, column) a diagnostic at \p Loc names, after markers.
+  struct Position {
+    llvm::StringRef File;
+    unsigned Line = 0, Column = 0;
+  };
+  Position position(llvm::SMLoc Loc) const;
+
+private:
+  void emit(llvm::SMLoc Loc, llvm::SourceMgr::DiagKind Kind,
+            const llvm::Twine &Msg);
+
+  struct LineMarker {
+    const char *Start;
+    std::string File;
+    unsigned Line;
+  };
+  llvm::SourceMgr &SM;
+  llvm::raw_ostream &OS;
+  std::vector<LineMarker> Markers; // in buffer order
+  unsigned NumErrors = 0;
+  unsigned NumWarnings = 0;
+  unsigned ErrorLimit = 50;
+  bool WarningsAsErrors = false;
+  bool SuppressWarnings = false;
+};
+
+} // namespace ptxas
+
+#endif

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# regenerate.sh - rebuild the committed SASS golden data of test/golden/sass.
+#
+# Why: the SASS tables in lib/SASS are checked bit-exactly against what
+# NVIDIA ptxas 13 + nvdisasm 12.4 produce. This script is the only way the
+# golden files are made, so anybody can re-derive them from the corpus.
+#
+# Output: test/golden/sass/<set>/<arch>.tsv.xz for set in O3, O0, probes.
+# Each file keeps sass-golden's columns, with rows deduplicated by
+# (arch, lo, hi) (first occurrence wins; its offset is kept because branch
+# targets print as absolute addresses).
+#
+# Usage: test/golden/sass/regenerate.sh [set ...]     (default: O3 O0 probes)
+# Needs: ptxas on PATH, /work/shared/tools (or $SHARED_TOOLS), python3, xz.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+SHARED="${SHARED:-$(cd "$HERE/../../../../shared" 2>/dev/null && pwd || echo /work/shared)}"
+TOOLS="${SHARED_TOOLS:-$SHARED/tools}"
+CORPUS="$SHARED/corpus"
+ARCHS="${ARCHS:-sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a}"
+JOBS="${JOBS:-2}"
+SETS=("$@"); [ ${#SETS[@]} -eq 0 ] && SETS=(O3 O0 probes)
+export NVDISASM="${NVDISASM:-$("$TOOLS/install-nvidia-tools")/nvdisasm}"
+TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
+
+golden() { "$TOOLS/sass-golden" --allow-failures --jobs "$JOBS" --no-header "$@"; }
+
+for set in "${SETS[@]}"; do
+  mkdir -p "$HERE/$set"
+  for arch in $ARCHS; do
+    raw="$TMP/$set.$arch.tsv"; : > "$raw"
+    if [ "$set" = probes ]; then
+      golden --arch "$arch" --ptxas-opt=-O3 "$HERE"/probes/*.ptx >> "$raw" || true
+    else
+      # Group the arch's corpus files by their ptxas_flags column.
+      awk -F'\t' -v a="$arch" 'NR>1 && $2==a {print $9 "\t" $1}' \
+        "$CORPUS/MANIFEST.tsv" > "$TMP/files"
+      for flags in $(cut -f1 "$TMP/files" | sort -u); do
+        mapfile -t files < <(awk -F'\t' -v f="$flags" -v c="$CORPUS" \
+          '$1==f {print c "/" $2}' "$TMP/files")
+        extra=(); [ "$flags" != - ] && extra=(--ptxas-opt="$flags")
+        golden --arch "$arch" --ptxas-opt=-"$set" "${extra[@]}" "${files[@]}" \
+          >> "$raw" || true
+      done
+    fi
+    python3 - "$raw" "$HERE/$set/$arch.tsv" <<'PY'
+import os, sys
+src, dst = sys.argv[1], sys.argv[2]
+cols = ("arch ptx function offset pred opcode sass lo hi stall_105_108 "
+        "yield_109 wbar_110_112 rbar_113_115 wait_116_121 reuse_122_125").split()
+seen, out = set(), ["\t".join(cols)]
+for line in open(src):
+    f = line.rstrip("\n").split("\t")
+    if len(f) != len(cols) or f[0] == "arch":
+        continue
+    key = (f[0], f[7], f[8])
+    if key in seen:
+        continue
+    seen.add(key)
+    f[1] = os.path.basename(f[1])
+    out.append("\t".join(f))
+open(dst, "w").write("\n".join(out) + "\n")
+print(f"{dst}: {len(out) - 1} unique rows", file=sys.stderr)
+PY
+    xz -9e -f "$HERE/$set/$arch.tsv"
+  done
+done
