@@ -32,6 +32,7 @@ const RawSet RawSets[] = {
 #include "ptxas-alt/PTX/InstrTableSets.def"
 #include "ptxas-alt/PTX/InstrTableCompute.def"
 #include "ptxas-alt/PTX/InstrTableMemory.def"
+#include "ptxas-alt/PTX/InstrTableMemory2.def"
 #include "ptxas-alt/PTX/InstrTableControl.def"
 #include "ptxas-alt/PTX/InstrTableTensor.def"
 #undef PTX_MODSET
@@ -44,6 +45,7 @@ const RawForm RawForms[] = {
 #include "ptxas-alt/PTX/InstrTableSets.def"
 #include "ptxas-alt/PTX/InstrTableCompute.def"
 #include "ptxas-alt/PTX/InstrTableMemory.def"
+#include "ptxas-alt/PTX/InstrTableMemory2.def"
 #include "ptxas-alt/PTX/InstrTableControl.def"
 #include "ptxas-alt/PTX/InstrTableTensor.def"
 #undef PTX_MODSET
