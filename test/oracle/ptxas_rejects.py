@@ -138,7 +138,7 @@ def main():
             else:
                 passed += 1
                 if not args.quiet:
-                    print(f'PASS {name} ({arch}): {msg}')
+                    print(f'PASS {name} ({arch}): {msg.replace(path, name)}')
     summary = f'{passed} passed, {failed} failed'
     if skipped:
         summary += f', {skipped} skipped'
