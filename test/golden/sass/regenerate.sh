@@ -6,9 +6,13 @@
 # golden files are made, so anybody can re-derive them from the corpus.
 #
 # Output: test/golden/sass/<set>/<arch>.tsv.xz for set in O3, O0, probes.
-# Each file keeps sass-golden's columns, with rows deduplicated by
-# (arch, lo, hi) (first occurrence wins; its offset is kept because branch
-# targets print as absolute addresses).
+# Each file keeps sass-golden's columns (function emptied), with rows
+# deduplicated by (arch, lo, hi) (first occurrence wins; its offset is kept
+# because branch targets print as absolute addresses). To keep the data at a
+# few MB, at most $PER_SHAPE (8) rows are kept per "shape": the guard + sass
+# text with register numbers and numbers abstracted (R12 -> R#, 0x10 -> X).
+# Shapes keep every modifier/operand-kind combination that was seen.
+# The raw, unreduced TSVs stay in $CACHE (~/.cache/ptxas-alt/golden-raw).
 #
 # Usage: test/golden/sass/regenerate.sh [set ...]     (default: O3 O0 probes)
 # Needs: ptxas on PATH, /work/shared/tools (or $SHARED_TOOLS), python3, xz.
@@ -22,13 +26,16 @@ JOBS="${JOBS:-2}"
 SETS=("$@"); [ ${#SETS[@]} -eq 0 ] && SETS=(O3 O0 probes)
 export NVDISASM="${NVDISASM:-$("$TOOLS/install-nvidia-tools")/nvdisasm}"
 TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
+CACHE="${CACHE:-$HOME/.cache/ptxas-alt/golden-raw}"; mkdir -p "$CACHE"
+export PER_SHAPE="${PER_SHAPE:-8}"
 
 golden() { "$TOOLS/sass-golden" --allow-failures --jobs "$JOBS" --no-header "$@"; }
 
 for set in "${SETS[@]}"; do
   mkdir -p "$HERE/$set"
   for arch in $ARCHS; do
-    raw="$TMP/$set.$arch.tsv"; : > "$raw"
+    raw="$CACHE/$set.$arch.tsv"
+    if [ -s "$raw" ] && [ -z "${FORCE:-}" ]; then :; else : > "$raw"
     if [ "$set" = probes ]; then
       golden --arch "$arch" --ptxas-opt=-O3 "$HERE"/probes/*.ptx >> "$raw" || true
     else
@@ -43,8 +50,16 @@ for set in "${SETS[@]}"; do
           >> "$raw" || true
       done
     fi
+    fi
     python3 - "$raw" "$HERE/$set/$arch.tsv" <<'PY'
-import os, sys
+import collections, os, re, sys
+def shape(pred, sass):
+    s = pred + " " + sass
+    s = re.sub(r"\b(U?R|U?P|B|SR_)\d+", r"\1#", s)
+    s = re.sub(r"0x[0-9a-f]+", "X", s)
+    return re.sub(r"\b\d+(\.\d+)?(e[+-]\d+)?\b", "N", s)
+per_shape = int(os.environ.get("PER_SHAPE", "8"))
+shapes = collections.Counter()
 src, dst = sys.argv[1], sys.argv[2]
 cols = ("arch ptx function offset pred opcode sass lo hi stall_105_108 "
         "yield_109 wbar_110_112 rbar_113_115 wait_116_121 reuse_122_125").split()
@@ -57,7 +72,12 @@ for line in open(src):
     if key in seen:
         continue
     seen.add(key)
+    sh = shape(f[4], f[6])
+    if shapes[sh] >= per_shape:
+        continue
+    shapes[sh] += 1
     f[1] = os.path.basename(f[1])
+    f[2] = ""
     out.append("\t".join(f))
 open(dst, "w").write("\n".join(out) + "\n")
 print(f"{dst}: {len(out) - 1} unique rows", file=sys.stderr)

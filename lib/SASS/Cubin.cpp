@@ -1,0 +1,108 @@
+//===- Cubin.cpp - Minimal cubin (ELF64) section reader --------------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Reads section headers by hand (no libelf): cubins are little-endian
+// ELF64 and only names, types and file ranges are needed. The SM number
+// sits in e_flags bits 8-15 for CUDA 13 (ABI 8, OSABI 0x41) and bits 0-7
+// for CUDA <= 12 (ABI 7), where bit 11 marks the "a" variant; CUDA 13
+// records the "a" only in the -arch string of .note.nv.tkinfo.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptxas-alt/SASS/Cubin.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <regex>
+
+using namespace llvm;
+
+namespace ptxas::sass {
+
+template <typename T> static T rd(StringRef D, size_t Off) {
+  T V;
+  std::memcpy(&V, D.data() + Off, sizeof(T));
+  return V;
+}
+
+bool readCubin(StringRef D, CubinInfo &Info, std::string &Err) {
+  if (D.size() < 64 || !D.starts_with("\x7f" "ELF") || D[4] != 2 ||
+      D[5] != 1) {
+    Err = "not a 64-bit little-endian ELF file";
+    return false;
+  }
+  uint8_t OsAbi = uint8_t(D[7]), AbiVer = uint8_t(D[8]);
+  uint64_t ShOff = rd<uint64_t>(D, 0x28);
+  uint32_t Flags = rd<uint32_t>(D, 0x30);
+  uint16_t ShEntSize = rd<uint16_t>(D, 0x3a);
+  uint32_t ShNum = rd<uint16_t>(D, 0x3c);
+  uint32_t ShStrNdx = rd<uint16_t>(D, 0x3e);
+  if (!ShOff)
+    return true;
+  if (ShEntSize < 64 || ShOff + 64 > D.size()) {
+    Err = "bad section header table";
+    return false;
+  }
+  auto Sh = [&](unsigned I) { return ShOff + uint64_t(I) * ShEntSize; };
+  if (ShNum == 0)
+    ShNum = uint32_t(rd<uint64_t>(D, Sh(0) + 0x20));
+  if (ShStrNdx == 0xffff)
+    ShStrNdx = rd<uint32_t>(D, Sh(0) + 0x28);
+  if (Sh(ShNum) > D.size() || ShStrNdx >= ShNum) {
+    Err = "section headers outside the file";
+    return false;
+  }
+  auto Range = [&](unsigned I) -> std::optional<StringRef> {
+    uint64_t Off = rd<uint64_t>(D, Sh(I) + 0x18);
+    uint64_t Size = rd<uint64_t>(D, Sh(I) + 0x20);
+    if (rd<uint32_t>(D, Sh(I) + 4) == 8 /*NOBITS*/)
+      return StringRef();
+    if (Off + Size > D.size())
+      return std::nullopt;
+    return D.substr(Off, Size);
+  };
+  auto Names = Range(ShStrNdx);
+  if (!Names) {
+    Err = "section name table outside the file";
+    return false;
+  }
+  StringRef TkInfo;
+  for (unsigned I = 0; I < ShNum; ++I) {
+    uint32_t NameOff = rd<uint32_t>(D, Sh(I));
+    if (NameOff >= Names->size())
+      continue;
+    StringRef Name = Names->substr(NameOff).take_until([](char C) {
+      return C == 0;
+    });
+    auto Bytes = Range(I);
+    if (!Bytes) {
+      Err = fmt::format("section {} outside the file", Name.str());
+      return false;
+    }
+    if (Name == ".note.nv.tkinfo")
+      TkInfo = *Bytes;
+    if (Name.starts_with(".text.") && rd<uint32_t>(D, Sh(I) + 4) == 1)
+      Info.Texts.push_back({Name.drop_front(6).str(), *Bytes});
+  }
+  std::string Suffix;
+  if (AbiVer >= 8 || OsAbi == 0x41) {
+    Info.SM = (Flags >> 8) & 0xff;
+    std::string Blob = TkInfo.str();
+    std::smatch M;
+    if (std::regex_search(Blob, M, std::regex("-arch[ =]sm_([0-9]+)([af]?)")) &&
+        std::stoul(M[1]) == Info.SM)
+      Suffix = M[2];
+  } else {
+    Info.SM = Flags & 0xff;
+    if (Flags & 0x800)
+      Suffix = "a";
+  }
+  Info.TargetArch = parseArch(fmt::format("sm_{}{}", Info.SM, Suffix));
+  return true;
+}
+
+} // namespace ptxas::sass

@@ -1,0 +1,180 @@
+//===- sass-mc.cpp - SASS assembler/disassembler test driver --------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This project's llvm-mc: a thin front end over lib/SASS to encode text,
+// decode words, and check golden data bit-exactly (--check-golden), which
+// is how the tables are validated against NVIDIA's tools.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptxas-alt/SASS/Golden.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+#include <map>
+
+using namespace ptxas::sass;
+using namespace llvm;
+
+/// Accept LLVM/ptxas-style "-arch=sm_90a" by rewriting it to "--arch".
+static std::vector<std::string> fixArgs(int Argc, char **Argv) {
+  std::vector<std::string> A;
+  for (int I = 1; I < Argc; ++I) {
+    std::string S = Argv[I];
+    if (S == "-arch" || S.rfind("-arch=", 0) == 0)
+      S = "-" + S;
+    A.push_back(S);
+  }
+  std::reverse(A.begin(), A.end());
+  return A;
+}
+
+static int checkGolden(const std::vector<std::string> &Files,
+                       std::optional<Arch> Only, bool Summary,
+                       unsigned MaxFail) {
+  unsigned Ok = 0, Total = 0, Shown = 0;
+  std::map<std::string, std::pair<unsigned, unsigned>> PerOpc;
+  for (const std::string &Path : Files) {
+    std::vector<GoldenRow> Rows;
+    std::string Err;
+    if (!readGolden(Path, Rows, Err)) {
+      errs() << "sass-mc: " << Err << "\n";
+      return 2;
+    }
+    for (const GoldenRow &R : Rows) {
+      auto A = parseArch(R.ArchName);
+      if (!A) {
+        errs() << "sass-mc: unknown arch '" << R.ArchName << "'\n";
+        return 2;
+      }
+      if (Only && *A != *Only)
+        continue;
+      CheckResult C = checkGoldenRow(*A, R);
+      ++Total;
+      auto &P = PerOpc[R.ArchName + " " + R.Opcode];
+      ++P.second;
+      if (C.Ok) {
+        ++Ok;
+        ++P.first;
+        continue;
+      }
+      if (Shown++ < MaxFail)
+        outs() << fmt::format("FAIL {} {}:{} {:#018x} {:#018x} '{}': {}{}\n",
+                              R.ArchName, R.Ptx, R.Offset, R.W.Lo, R.W.Hi,
+                              R.text(), C.Error, C.Diff);
+    }
+  }
+  if (Summary)
+    for (auto &[K, V] : PerOpc)
+      outs() << fmt::format("{:24} {:6}/{:<6} {}\n", K, V.first, V.second,
+                            V.first == V.second ? "ok" : "FAIL");
+  outs() << fmt::format("{}/{} rows ok\n", Ok, Total);
+  return Ok == Total ? 0 : 1;
+}
+
+static int decodeStream(Arch A, bool PrintCtl) {
+  std::string Line;
+  int Rc = 0;
+  while (std::getline(std::cin, Line)) {
+    SmallVector<StringRef, 4> T;
+    StringRef(Line).split(T, ' ', -1, false);
+    if (T.empty() || T[0].starts_with("#"))
+      continue;
+    Word128 W;
+    uint64_t Addr = 0;
+    size_t B = T.size() >= 3 ? 1 : 0;
+    if ((B && T[0].trim("/*: ").getAsInteger(16, Addr)) || T.size() < 2 ||
+        T[B].getAsInteger(0, W.Lo) || T[B + 1].getAsInteger(0, W.Hi)) {
+      errs() << "sass-mc: bad input line: " << Line << "\n";
+      Rc = 1;
+      continue;
+    }
+    auto I = decode(A, W, Addr);
+    if (!I) {
+      outs() << fmt::format("<undecodable {:#018x} {:#018x}>\n", W.Lo, W.Hi);
+      Rc = 1;
+      continue;
+    }
+    outs() << print(*I) << " ;";
+    if (PrintCtl)
+      outs() << " " << I->Ctl.str();
+    outs() << "\n";
+  }
+  return Rc;
+}
+
+static int encodeStream(Arch A) {
+  std::string Line;
+  int Rc = 0;
+  uint64_t Addr = 0;
+  while (std::getline(std::cin, Line)) {
+    StringRef S = StringRef(Line).trim();
+    if (S.empty() || S.starts_with("#") || S.starts_with("//"))
+      continue;
+    // Optional "/*0010*/" address prefix.
+    if (S.starts_with("/*")) {
+      size_t E = S.find("*/");
+      if (E != StringRef::npos) {
+        S.slice(2, E).getAsInteger(16, Addr);
+        S = S.drop_front(E + 2).trim();
+      }
+    }
+    std::string Err;
+    auto I = parse(A, S, Addr, Err);
+    if (!I) {
+      errs() << "sass-mc: error: " << Err << "\n";
+      Rc = 1;
+    } else {
+      Word128 W = encode(*I);
+      outs() << fmt::format("{:#018x} {:#018x}\n", W.Lo, W.Hi);
+    }
+    Addr += 16;
+  }
+  return Rc;
+}
+
+int main(int Argc, char **Argv) {
+  CLI::App App{"sass-mc: encode, decode and check SASS (sm_75..sm_90a)"};
+  std::string ArchS;
+  std::vector<std::string> Golden;
+  bool Summary = false, Dec = false, Enc = false, PrintCtl = false;
+  unsigned MaxFail = 50;
+  App.add_option("--arch", ArchS, "target, e.g. sm_90a");
+  App.add_option("--check-golden", Golden,
+                 "sass-golden TSV files (.tsv, .tsv.xz, .tsv.gz)");
+  App.add_flag("--summary", Summary, "per-opcode pass counts");
+  App.add_option("--max-failures", MaxFail, "failing rows to print");
+  App.add_flag("--decode", Dec, "stdin: [addr] lo hi per line -> text");
+  App.add_flag("--encode", Enc, "stdin: text per line -> lo hi");
+  App.add_flag("--print-control", PrintCtl, "print control fields");
+  try {
+    App.parse(fixArgs(Argc, Argv));
+  } catch (const CLI::ParseError &E) {
+    return App.exit(E);
+  }
+  std::optional<Arch> A;
+  if (!ArchS.empty() && !(A = parseArch(ArchS))) {
+    errs() << "sass-mc: unknown arch '" << ArchS << "'\n";
+    return 2;
+  }
+  if (!Golden.empty())
+    return checkGolden(Golden, A, Summary, MaxFail);
+  if (!A) {
+    errs() << "sass-mc: -arch=sm_XX is required for --decode/--encode\n";
+    return 2;
+  }
+  if (Dec)
+    return decodeStream(*A, PrintCtl);
+  if (Enc)
+    return encodeStream(*A);
+  errs() << "sass-mc: nothing to do (--decode, --encode or --check-golden)\n";
+  return 2;
+}
