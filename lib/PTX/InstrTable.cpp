@@ -155,6 +155,7 @@ private:
   bool compileOperand(llvm::StringRef S, InstrForm &F) {
     OperandSpec O;
     O.Optional = S.consume_back("?");
+    O.AllowPredPair = S.consume_back("|p");
     if (S == "p") O.Kind = OperandKind::Pred;
     else if (S == "!p") O.Kind = OperandKind::NegPred;
     else if (S == "dp") O.Kind = OperandKind::PredDst;

@@ -35,6 +35,9 @@
 //   {d:T} {s:T}  vector operand `{a, b, ...}`; scalar when no width modifier
 //   p     predicate source    !p  predicate source, `!` allowed
 //   dp    predicate destination, dp|  with optional `|q` second destination
+//   d:T|p a destination that may carry a `|p` predicate (shfl.sync)
+//   {d:b16} with no width modifier: a pack/unpack vector whose elements add
+//         up to the size of type slot A (mov.b32 {%h1, %h2}, %r)
 //   [m]   address operand     label  a label     func  a function name
 //   sym   a variable or function name              any   anything at all
 //   X?    optional operand (only trailing operands may be optional)
@@ -83,6 +86,7 @@ struct OperandSpec {
   Type Fixed = Type::Invalid;
   bool Wide = false;         // registers may be wider than the type
   bool Optional = false;
+  bool AllowPredPair = false; // `d:T|p`
 };
 
 struct InstrForm {

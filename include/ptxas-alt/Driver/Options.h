@@ -1,0 +1,57 @@
+//===- Options.h - The ptxas-compatible command line ------------*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// ptxas-alt accepts the option set of ptxas 13 in both of ptxas's spellings
+// (`--gpu-name sm_90a`, `-arch=sm_90a`), so that nvcc, Triton and XLA can
+// call it unchanged. Every option is declared once in Options.cpp's table,
+// with its implementation status; options that are accepted but have no
+// effect yet say so on stderr instead of being ignored silently.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_DRIVER_OPTIONS_H
+#define PTXAS_ALT_DRIVER_OPTIONS_H
+
+#include "ptxas-alt/PTX/Types.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxas {
+
+struct DriverOptions {
+  std::vector<std::string> Inputs; ///< "-" reads stdin
+  std::vector<std::string> InputStrings; ///< --input-as-string
+  std::string Output;              ///< -o (default: elf.o like ptxas)
+  std::optional<ptx::SmTarget> Arch;
+  unsigned OptLevel = 3;
+  bool Verbose = false;
+  bool CompileOnly = false;
+  bool ParseOnly = false;
+  bool PrintPtx = false;
+  bool WarningsAsErrors = false;
+  bool DisableWarnings = false;
+  bool LineInfo = false;
+  bool DeviceDebug = false;
+  bool WarnOnSpills = false;
+  std::string MaxRRegCount; ///< N, archmax or archmin
+  std::vector<std::string> Entries;
+  unsigned Machine = 64;
+  /// Options accepted for compatibility whose effect is not implemented yet.
+  std::vector<std::string> NotImplemented;
+};
+
+/// Parses argv. Returns std::nullopt after printing help/version (exit 0)
+/// or an error (exit code in \p ExitCode).
+std::optional<DriverOptions> parseCommandLine(int Argc, const char *const *Argv,
+                                              int &ExitCode);
+
+/// Runs the whole tool; returns the process exit code.
+int runPtxasAlt(int Argc, const char *const *Argv);
+
+} // namespace ptxas
+
+#endif

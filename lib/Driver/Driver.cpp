@@ -1,0 +1,98 @@
+//===- Driver.cpp - The ptxas-alt tool ------------------------------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Reads each input, parses and checks it, and performs the requested action.
+// Exit codes follow ptxas: 0 on success, 255 on any error.
+//
+//===----------------------------------------------------------------------===//
+#include "ptxas-alt/Driver/Options.h"
+#include "ptxas-alt/PTX/Parser.h"
+#include "ptxas-alt/PTX/Printer.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace ptxas;
+
+static constexpr int ErrorExit = 255;
+
+/// `-v`: what the front-end knows about each function, in ptxas's
+/// `ptxas info    :` style. Register and SASS figures need code generation.
+static void printFrontEndInfo(const ptx::Module &M, llvm::raw_ostream &OS) {
+  for (const ptx::Function *F : M.functions()) {
+    if (!F->HasBody)
+      continue;
+    uint64_t ParamBytes = 0;
+    for (const ptx::Variable *P : F->Params) {
+      uint64_t A = P->alignment();
+      ParamBytes = (ParamBytes + A - 1) / A * A + P->sizeInBytes();
+    }
+    unsigned Instrs = 0;
+    for (const ptx::Stmt &S : F->Body)
+      Instrs += S.K == ptx::Stmt::Kind::Instr;
+    OS << "ptxas-alt info    : Function properties for " << F->Name << "\n"
+       << "ptxas-alt info    : " << (F->IsEntry ? "kernel" : "device function")
+       << ", " << F->Params.size() << " parameters (" << ParamBytes
+       << " bytes), " << Instrs << " PTX instructions\n";
+  }
+}
+
+int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
+  int Exit = 0;
+  std::optional<DriverOptions> D = parseCommandLine(Argc, Argv, Exit);
+  if (!D)
+    return Exit;
+  for (const std::string &Opt : D->NotImplemented)
+    llvm::errs() << "ptxas-alt: note: option " << Opt
+                 << " is accepted but has no effect yet\n";
+  if (D->Inputs.empty() && D->InputStrings.empty()) {
+    llvm::errs() << "ptxas-alt: error: no input file\n";
+    return ErrorExit;
+  }
+
+  ptx::ParseOptions PO;
+  PO.Arch = D->Arch;
+  PO.WarningsAsErrors = D->WarningsAsErrors;
+  PO.SuppressWarnings = D->DisableWarnings;
+
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> Buffers;
+  for (const std::string &In : D->Inputs) {
+    auto B = llvm::MemoryBuffer::getFileOrSTDIN(In, /*IsText=*/true);
+    if (!B) {
+      llvm::errs() << "ptxas-alt: error: cannot read '" << In
+                   << "': " << B.getError().message() << "\n";
+      return ErrorExit;
+    }
+    Buffers.push_back(std::move(*B));
+  }
+  for (size_t I = 0; I != D->InputStrings.size(); ++I)
+    Buffers.push_back(llvm::MemoryBuffer::getMemBufferCopy(
+        D->InputStrings[I], "<input-string-" + std::to_string(I) + ">"));
+
+  bool Failed = false;
+  for (auto &B : Buffers) {
+    ptx::ParseResult R = ptx::parseModule(std::move(B), PO, llvm::errs());
+    if (!R.M) {
+      Failed = true;
+      continue;
+    }
+    if (!D->Arch && !D->ParseOnly && !D->PrintPtx) {
+      llvm::errs() << "ptxas-alt: error: no GPU given; use -arch=sm_XX\n";
+      return ErrorExit;
+    }
+    if (D->PrintPtx)
+      ptx::printModule(*R.M, llvm::outs());
+    if (D->Verbose)
+      printFrontEndInfo(*R.M, llvm::errs());
+    if (D->ParseOnly || D->PrintPtx)
+      continue;
+    llvm::errs() << "ptxas-alt: error: writing a cubin is not implemented yet "
+                    "(SASS encoding, the cubin writer and code generation are "
+                    "the next milestones); use --parse-only or --print-ptx\n";
+    return ErrorExit;
+  }
+  return Failed ? ErrorExit : 0;
+}

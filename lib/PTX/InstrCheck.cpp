@@ -1,0 +1,617 @@
+//===- InstrCheck.cpp - Table-driven instruction and declaration checks ---===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// An instruction is valid when some table form accepts its modifiers and its
+// operands, and the module's .target/.version satisfy the form's gates. When
+// none does, the diagnostic comes from the closest form: the one that
+// accepted the most modifiers.
+//
+//===----------------------------------------------------------------------===//
+#include "InitWalk.h"
+#include "ParserImpl.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace ptxas;
+using namespace ptxas::ptx;
+
+std::optional<Linkage> ptxas::ptx::linkageOf(llvm::StringRef Text) {
+  return llvm::StringSwitch<std::optional<Linkage>>(Text)
+      .Case(".visible", Linkage::Visible)
+      .Case(".extern", Linkage::Extern)
+      .Case(".weak", Linkage::Weak)
+      .Case(".common", Linkage::Common)
+      .Default(std::nullopt);
+}
+
+std::optional<Linkage> ptxas::ptx::linkageOf(const Token &T) {
+  if (T.isNot(TokKind::Dot))
+    return std::nullopt;
+  return linkageOf(T.Text);
+}
+
+bool Instruction::hasMod(llvm::StringRef Mod) const {
+  return llvm::is_contained(Mods, Mod);
+}
+
+// --- operand typing --------------------------------------------------------
+
+/// The type a register operand holds (vector registers: their element).
+static Type regType(const Operand &Op) {
+  return Op.Var ? Op.Var->ElemType : Type::Invalid;
+}
+
+/// PTX ISA 5.2.1/5.2.2 as ptxas applies it; \p Wide allows registers wider
+/// than the instruction type (ld, st, cvt).
+static bool regFits(Type Inst, Type Reg, bool Wide) {
+  if (typesCompatible(Inst, Reg))
+    return true;
+  if (!Wide || typeBits(Reg) < typeBits(Inst) || Reg == Type::Pred ||
+      Inst == Type::Pred)
+    return false;
+  TypeKind KI = typeKind(Inst), KR = typeKind(Reg);
+  return KI == TypeKind::Bits || KR == TypeKind::Bits ||
+         (isInteger(Inst) && isInteger(Reg)) ||
+         (isFloat(Inst) && !isFundamental(Inst));
+}
+
+namespace {
+class OperandChecker {
+public:
+  OperandChecker(ParserImpl &P, Instruction &I, const InstrForm &F,
+                 llvm::ArrayRef<Type> Types, unsigned VecWidth, bool Report)
+      : P(P), I(I), F(F), Types(Types), VecWidth(VecWidth), Report(Report) {}
+
+  bool run() {
+    unsigned Required = 0;
+    for (const OperandSpec &S : F.Operands)
+      Required += !S.Optional;
+    if (I.Ops.size() < Required || I.Ops.size() > F.Operands.size()) {
+      if (Report) {
+        std::string Want = Required == F.Operands.size()
+                               ? std::to_string(Required)
+                               : std::to_string(Required) + " to " +
+                                     std::to_string(F.Operands.size());
+        P.error(I.Ops.size() > F.Operands.size() ? I.Ops[F.Operands.size()].Loc
+                                                 : I.Loc,
+                "wrong operand count for '" + fullName() + "': expected " +
+                    Want + ", found " + llvm::Twine(I.Ops.size()));
+      }
+      return false;
+    }
+    for (unsigned K = 0; K != I.Ops.size(); ++K)
+      if (!check(F.Operands[K], I.Ops[K], K))
+        return false;
+    return true;
+  }
+
+private:
+  std::string fullName() const {
+    std::string S = I.Mnemonic.str();
+    for (llvm::StringRef M : I.Mods)
+      S += M.str();
+    return S;
+  }
+
+  bool fail(const Operand &Op, const llvm::Twine &Msg) {
+    if (Report)
+      P.error(Op.Loc, Msg);
+    return false;
+  }
+
+  Type slotType(const OperandSpec &S) const {
+    if (S.Fixed != Type::Invalid)
+      return S.Fixed;
+    if (S.Slot >= 0 && unsigned(S.Slot) < Types.size())
+      return Types[S.Slot];
+    return Type::Invalid;
+  }
+
+  bool undefinedOrLabel(const Operand &Op) {
+    if (!Report)
+      return false;
+    if (P.ReportedUndefined.insert(Op.Loc.getPointer()).second)
+      P.error(Op.Loc, "undefined identifier '" + Op.Name + "'");
+    return false;
+  }
+
+  bool checkReg(const OperandSpec &S, const Operand &Op, bool IsDst,
+                unsigned K) {
+    Type T = slotType(S);
+    if (Op.K == Operand::Kind::Label)
+      return undefinedOrLabel(Op);
+    if (Op.K == Operand::Kind::Sink)
+      return IsDst ? true : fail(Op, "'_' is only allowed as a destination");
+    if (Op.K != Operand::Kind::Reg)
+      return fail(Op, "operand " + llvm::Twine(K + 1) + " of '" + fullName() +
+                          "' must be a register");
+    if (IsDst && Op.Var->Space == StateSpace::SReg)
+      return fail(Op, "special register '" + Op.Name + "' is read-only");
+    if (Op.Var->VecWidth > 1 && !Op.Component &&
+        Op.Var->Space == StateSpace::SReg)
+      return fail(Op, "special register '" + Op.Name +
+                          "' needs a component (.x, .y or .z)");
+    if (T == Type::Invalid)
+      return true;
+    Type R = regType(Op);
+    if (Op.Var->Space == StateSpace::SReg && isInteger(T) && isInteger(R) &&
+        typeBits(T) <= typeBits(R) && S.Wide)
+      return true;
+    if (!regFits(T, R, S.Wide))
+      return fail(Op, "type mismatch: operand '" + Op.Name + "' has type ." +
+                          typeName(R) + ", not compatible with ." +
+                          typeName(T) + " of '" + fullName() + "'");
+    return true;
+  }
+
+  bool checkSrc(const OperandSpec &S, const Operand &Op, unsigned K) {
+    Type T = slotType(S);
+    switch (Op.K) {
+    case Operand::Kind::Imm:
+      if (S.Kind == OperandKind::RegSrc)
+        return fail(Op, "operand " + llvm::Twine(K + 1) + " of '" +
+                            fullName() + "' must be a register");
+      if (T != Type::Invalid && (isFloat(T) || T == Type::Pred))
+        return fail(Op, "type mismatch: integer constant used for ." +
+                            typeName(T) + " operand of '" + fullName() + "'");
+      return true;
+    case Operand::Kind::FImm:
+      if (S.Kind == OperandKind::RegSrc)
+        return fail(Op, "operand " + llvm::Twine(K + 1) + " of '" +
+                            fullName() + "' must be a register");
+      if (T != Type::Invalid && !isFloat(T) && typeKind(T) != TypeKind::Bits)
+        return fail(Op, "type mismatch: floating-point constant used for ." +
+                            typeName(T) + " operand of '" + fullName() + "'");
+      return true;
+    case Operand::Kind::Symbol:
+      // Address of a variable/function: `mov.u64 %rd, g;`
+      if (S.Kind == OperandKind::RegSrc)
+        return fail(Op, "operand " + llvm::Twine(K + 1) + " of '" +
+                            fullName() + "' must be a register");
+      if (T != Type::Invalid && !(typeBits(T) == 64 || typeBits(T) == 32) )
+        return fail(Op, "type mismatch: address of '" + Op.Name +
+                            "' needs a 32- or 64-bit type");
+      return true;
+    default:
+      return checkReg(S, Op, /*IsDst=*/false, K);
+    }
+  }
+
+  bool checkVector(const OperandSpec &S, const Operand &Op, unsigned K) {
+    bool Dst = S.Kind == OperandKind::VecDst;
+    unsigned Count = VecWidth;
+    if (VecWidth <= 1 && Op.K == Operand::Kind::Vector &&
+        S.Fixed != Type::Invalid && !Types.empty() &&
+        typeBits(Types[0]) % typeBits(S.Fixed) == 0 &&
+        typeBits(Types[0]) > typeBits(S.Fixed))
+      Count = typeBits(Types[0]) / typeBits(S.Fixed); // mov pack/unpack
+    if (Count <= 1) {
+      if (Op.K == Operand::Kind::Vector)
+        return fail(Op, "vector operand needs a .v2/.v4 modifier on '" +
+                            fullName() + "'");
+      OperandSpec Scalar = S;
+      Scalar.Kind = Dst ? OperandKind::Dst : OperandKind::Src;
+      return Dst ? checkReg(Scalar, Op, true, K) : checkSrc(Scalar, Op, K);
+    }
+    if (Op.K != Operand::Kind::Vector)
+      return fail(Op, "expected a vector operand {..} of " +
+                          llvm::Twine(Count) + " elements for '" +
+                          fullName() + "'");
+    if (Op.Elems.size() != Count)
+      return fail(Op, "vector operand has " + llvm::Twine(Op.Elems.size()) +
+                          " elements, but '" + fullName() + "' needs " +
+                          llvm::Twine(Count));
+    OperandSpec Scalar = S;
+    Scalar.Kind = Dst ? OperandKind::Dst : OperandKind::Src;
+    for (const Operand &E : Op.Elems)
+      if (!(Dst ? checkReg(Scalar, E, true, K) : checkSrc(Scalar, E, K)))
+        return false;
+    return true;
+  }
+
+  bool checkPred(const Operand &Op, bool AllowNeg, bool IsDst) {
+    if (Op.K == Operand::Kind::Sink && IsDst)
+      return true;
+    if (Op.K == Operand::Kind::Label)
+      return undefinedOrLabel(Op);
+    if (Op.K == Operand::Kind::Imm && !IsDst)
+      return true; // constant predicates (0/1) in selp-like forms
+    if (Op.K != Operand::Kind::Reg || !Op.Var->isPredicate())
+      return fail(Op, "type mismatch: expected a .pred register for '" +
+                          fullName() + "'");
+    if (Op.Negated && !AllowNeg)
+      return fail(Op, "'!' is not allowed on this operand of '" + fullName() +
+                          "'");
+    return true;
+  }
+
+  bool check(const OperandSpec &S, Operand &Op, unsigned K) {
+    if (Op.K != Operand::Kind::Reg && Op.Negated && S.Kind != OperandKind::Any)
+      return fail(Op, "'!' is only allowed on predicate registers");
+    if (Op.PairVar || !Op.PairName.empty())
+      if (S.Kind != OperandKind::PredPairDst && S.Kind != OperandKind::Any &&
+          !S.AllowPredPair)
+        return fail(Op, "'|' destination pairs are only allowed on setp-like "
+                        "instructions");
+    switch (S.Kind) {
+    case OperandKind::Dst:
+      if (Op.PairVar && !Op.PairVar->isPredicate())
+        return fail(Op, "type mismatch: '" + Op.PairName +
+                            "' is not a .pred register");
+      return checkReg(S, Op, true, K);
+    case OperandKind::Src:
+    case OperandKind::RegSrc:
+      if (Op.K == Operand::Kind::Vector || Op.K == Operand::Kind::Address)
+        return fail(Op, "operand " + llvm::Twine(K + 1) + " of '" +
+                            fullName() + "' must be a scalar");
+      return checkSrc(S, Op, K);
+    case OperandKind::Imm:
+      if (Op.K != Operand::Kind::Imm && Op.K != Operand::Kind::FImm)
+        return fail(Op, "operand " + llvm::Twine(K + 1) + " of '" +
+                            fullName() + "' must be a constant");
+      return true;
+    case OperandKind::VecDst:
+    case OperandKind::VecSrc:
+      return checkVector(S, Op, K);
+    case OperandKind::Pred:
+      return checkPred(Op, false, false);
+    case OperandKind::NegPred:
+      return checkPred(Op, true, false);
+    case OperandKind::PredDst:
+      return checkPred(Op, false, true);
+    case OperandKind::PredPairDst:
+      if (!checkPred(Op, false, true))
+        return false;
+      if (Op.PairVar && !Op.PairVar->isPredicate())
+        return fail(Op, "type mismatch: '" + Op.PairName +
+                            "' is not a .pred register");
+      return true;
+    case OperandKind::Mem:
+      if (Op.K != Operand::Kind::Address)
+        return fail(Op, "operand " + llvm::Twine(K + 1) + " of '" +
+                            fullName() + "' must be an address [..]");
+      if (Op.Var && Op.Var->Space == StateSpace::Reg && Op.Var->isPredicate())
+        return fail(Op, "type mismatch: a .pred register cannot be an address");
+      if (!Op.Var && !Op.Name.empty() && Op.Elems.empty() && !Op.Func)
+        return fail(Op, "undefined identifier '" + Op.Name + "'");
+      return true;
+    case OperandKind::Label:
+      if (Op.K == Operand::Kind::Label || Op.K == Operand::Kind::Symbol)
+        return true;
+      return fail(Op, "expected a label operand for '" + fullName() + "'");
+    case OperandKind::Func:
+    case OperandKind::Symbol:
+      if (Op.K == Operand::Kind::Symbol || Op.K == Operand::Kind::Label)
+        return true;
+      return fail(Op, "expected a symbol name for '" + fullName() + "'");
+    case OperandKind::Any:
+      return true;
+    }
+    return true;
+  }
+
+  ParserImpl &P;
+  Instruction &I;
+  const InstrForm &F;
+  llvm::ArrayRef<Type> Types;
+  unsigned VecWidth;
+  bool Report;
+};
+} // namespace
+
+bool ParserImpl::checkOperands(Instruction &I, const InstrForm &F, bool Report) {
+  ModMatch MM = matchModifiers(F, I.Mods);
+  return OperandChecker(*this, I, F, MM.Types, MM.VectorWidth, Report).run();
+}
+
+// --- instruction selection -------------------------------------------------
+
+static std::string joinChain(llvm::StringRef Head,
+                             llvm::ArrayRef<llvm::StringRef> Chain) {
+  std::string S = Head.str();
+  for (llvm::StringRef C : Chain)
+    S += C.str();
+  return S;
+}
+
+bool ParserImpl::checkInstruction(Instruction &I,
+                                  llvm::ArrayRef<llvm::StringRef> Chain) {
+  const InstrTable &T = InstrTable::get();
+  struct Candidate {
+    const InstrForm *F;
+    unsigned Split; // number of chain parts in the mnemonic
+    ModMatch MM;
+  };
+  llvm::SmallVector<Candidate, 16> Cands;
+  llvm::StringRef Head = I.Mnemonic;
+  for (int Split = Chain.size(); Split >= 0; --Split) {
+    std::string Name = joinChain(Head, Chain.take_front(Split));
+    for (const InstrForm *F : T.forms(Name))
+      Cands.push_back({F, unsigned(Split), matchModifiers(*F, Chain.drop_front(Split))});
+  }
+  if (Cands.empty()) {
+    error(I.Loc, "unknown instruction '" + joinChain(Head, Chain) + "'");
+    return false;
+  }
+  auto Bind = [&](const Candidate &C) {
+    I.Mnemonic = C.F->Mnemonic;
+    I.Mods.assign(Chain.begin() + C.Split, Chain.end());
+    I.Form = C.F;
+    I.Types = C.MM.Types;
+    I.VectorWidth = C.MM.VectorWidth;
+  };
+  auto Gated = [&](const InstrForm &F) {
+    return F.MinSm > M.Target.Version ||
+           ((F.Flags & ArchSpecific) && !M.Target.ArchSpecific) ||
+           F.MinPtx > M.Version;
+  };
+  // First pass: a form that accepts everything and is available.
+  const Candidate *FirstOk = nullptr;
+  const Candidate *FirstModOk = nullptr;
+  for (const Candidate &C : Cands) {
+    if (!C.MM.Ok)
+      continue;
+    if (!FirstModOk)
+      FirstModOk = &C;
+    Bind(C);
+    if (!OperandChecker(*this, I, *C.F, C.MM.Types, C.MM.VectorWidth, false).run())
+      continue;
+    if (!FirstOk)
+      FirstOk = &C;
+    if (!Gated(*C.F)) {
+      if (I.Mnemonic == "call")
+        return checkCall(I);
+      noteTensorMapUse(I);
+      return true;
+    }
+  }
+  if (FirstOk) {
+    const InstrForm &F = *FirstOk->F;
+    Bind(*FirstOk);
+    std::string Name = joinChain(Head, Chain);
+    if (F.MinSm > M.Target.Version || ((F.Flags & ArchSpecific) && !M.Target.ArchSpecific))
+      return error(I.Loc, "'" + Name + "' requires sm_" + llvm::Twine(F.MinSm) +
+                              ((F.Flags & ArchSpecific) ? "a" : " or higher") +
+                              " (the module targets " + M.Target.str() + ")");
+    return error(I.Loc, "'" + Name + "' requires PTX ISA " +
+                            llvm::Twine(F.MinPtx.Major) + "." +
+                            llvm::Twine(F.MinPtx.Minor) +
+                            " or later (the module is .version " +
+                            llvm::Twine(M.Version.Major) + "." +
+                            llvm::Twine(M.Version.Minor) + ")");
+  }
+  if (FirstModOk) {
+    Bind(*FirstModOk);
+    OperandChecker(*this, I, *FirstModOk->F, FirstModOk->MM.Types,
+                   FirstModOk->MM.VectorWidth, true)
+        .run();
+    return false;
+  }
+  // No form accepts the modifiers: report against the closest one.
+  const Candidate *Best = &Cands[0];
+  for (const Candidate &C : Cands)
+    if (C.MM.Score > Best->MM.Score ||
+        (C.MM.Score == Best->MM.Score && C.Split > Best->Split))
+      Best = &C;
+  llvm::ArrayRef<llvm::StringRef> Mods = Chain.drop_front(Best->Split);
+  std::string Name = Best->F->Mnemonic.str();
+  if (Best->MM.BadModifier >= 0) {
+    llvm::StringRef Bad = Mods[Best->MM.BadModifier];
+    // Point at the modifier inside the chain text.
+    llvm::SMLoc Loc = llvm::SMLoc::getFromPointer(Bad.data());
+    if (parseType(Bad) && !T.acceptsModifier(Name, Bad))
+      return error(Loc, "instruction type " + Bad + " is not allowed for '" +
+                            Name + "'");
+    if (T.acceptsModifier(Name, Bad))
+      return error(Loc, "modifier " + Bad + " is not allowed in this "
+                        "combination for '" + joinChain(Head, Chain) + "'");
+    return error(Loc, "unknown modifier " + Bad + " for '" + Name + "'");
+  }
+  const ModItem &Missing = Best->F->Mods[Best->MM.MissingItem];
+  std::string Alts;
+  for (unsigned K = 0; K < Missing.Alts.size() && K < 6; ++K)
+    Alts += (K ? ", " : "") + Missing.Alts[K].str();
+  if (Missing.Alts.size() > 6)
+    Alts += ", ...";
+  return error(I.Loc, "expected one of " + Alts + " on '" +
+                          joinChain(Head, Chain) + "'");
+}
+
+// `call{.uni} (rets), callee, (args) {, proto-or-targets};`
+bool ParserImpl::checkCall(Instruction &I) {
+  llvm::ArrayRef<Operand> Ops = I.Ops;
+  const Operand *Rets = nullptr, *Args = nullptr;
+  size_t K = 0;
+  if (K < Ops.size() && Ops[K].K == Operand::Kind::List)
+    Rets = &Ops[K++];
+  if (K >= Ops.size())
+    return error(I.Loc, "expected a function to call");
+  const Operand &Callee = Ops[K++];
+  if (K < Ops.size() && Ops[K].K == Operand::Kind::List)
+    Args = &Ops[K++];
+  const Operand *Proto = K < Ops.size() ? &Ops[K++] : nullptr;
+  if (K < Ops.size())
+    return error(Ops[K].Loc, "wrong operand count for 'call'");
+  unsigned NRets = Rets ? Rets->Elems.size() : 0;
+  unsigned NArgs = Args ? Args->Elems.size() : 0;
+  if (Callee.K == Operand::Kind::Reg) {
+    if (!Proto)
+      return error(Callee.Loc, "indirect call needs a .callprototype or "
+                               ".calltargets operand");
+    return true;
+  }
+  if (Callee.K == Operand::Kind::Label) {
+    // Defined later in the module: resolved in finishModule().
+    PendingLabels.erase(llvm::remove_if(PendingLabels, [&](const PendingLabel &P) {
+                          return P.Loc == Callee.Loc;
+                        }), PendingLabels.end());
+    PendingFuncs.push_back({&I.Ops[Rets ? 1 : 0], Callee.Name});
+    return true;
+  }
+  if (Callee.K != Operand::Kind::Symbol || !Callee.Func)
+    return error(Callee.Loc, "call target '" + Callee.Name + "' is not a function");
+  const Function &F = *Callee.Func;
+  if (F.IsEntry)
+    return error(Callee.Loc, "cannot call kernel '" + F.Name + "'");
+  if (NArgs != F.Params.size())
+    return error(Args ? Args->Loc : Callee.Loc,
+                 "wrong operand count: '" + F.Name + "' takes " +
+                     llvm::Twine(F.Params.size()) + " arguments, " +
+                     llvm::Twine(NArgs) + " given");
+  if (NRets != F.Returns.size())
+    return error(Rets ? Rets->Loc : Callee.Loc,
+                 "wrong operand count: '" + F.Name + "' returns " +
+                     llvm::Twine(F.Returns.size()) + " values, " +
+                     llvm::Twine(NRets) + " expected by the call");
+  return true;
+}
+
+void ParserImpl::noteTensorMapUse(Instruction &I) {
+  bool Tensor = I.Mnemonic.starts_with("cp.async.bulk.tensor") ||
+                I.Mnemonic.starts_with("cp.reduce.async.bulk.tensor") ||
+                I.Mnemonic.starts_with("tensormap") ||
+                (I.Mnemonic.starts_with("prefetch") && I.hasMod(".tensormap"));
+  if (!Tensor)
+    return;
+  for (Operand &Op : I.Ops) {
+    if (Op.K != Operand::Kind::Address)
+      continue;
+    Variable *V = Op.Var;
+    if (!V && !Op.Elems.empty())
+      V = Op.Elems[0].Var;
+    if (V && (V->Space == StateSpace::Param || V->Space == StateSpace::Const ||
+              V->Space == StateSpace::Global))
+      V->IsTensorMap = true;
+    break; // the tensor map is the first address operand
+  }
+}
+
+// --- declarations ----------------------------------------------------------
+
+bool ParserImpl::checkVariable(Variable &V, DeclContext Ctx) {
+  bool Ok = true;
+  auto Err = [&](const llvm::Twine &Msg) {
+    error(V.Loc, Msg);
+    Ok = false;
+  };
+  StateSpace S = V.Space;
+  llvm::StringRef SN = stateSpaceName(S);
+  if (V.isPredicate() && S != StateSpace::Reg)
+    Err("predicate variables are only allowed in the .reg state space");
+  if (V.VecWidth > 1) {
+    if (V.isPredicate())
+      Err("vector of .pred is not allowed");
+    else if (isOpaque(V.ElemType))
+      Err("vector of opaque type is not allowed");
+    else if (typeBits(V.ElemType) * V.VecWidth > 128)
+      Err("vector ." + llvm::Twine("v") + llvm::Twine(V.VecWidth) + "." +
+          typeName(V.ElemType) + " exceeds 128 bits");
+  }
+  if (S == StateSpace::SReg)
+    Err("special registers are predefined and cannot be declared");
+  switch (Ctx) {
+  case DeclContext::Module:
+    if (S == StateSpace::Reg)
+      Err(".reg variables are not allowed at module scope");
+    else if (S == StateSpace::Param)
+      Err(".param variables are not allowed at module scope");
+    else if (S == StateSpace::Local)
+      Err(".local variables are not allowed at module scope (ABI)");
+    break;
+  case DeclContext::EntryParam:
+    if (S != StateSpace::Param)
+      Err("kernel parameters must be in the .param state space, not ." + SN);
+    break;
+  case DeclContext::FuncParam:
+  case DeclContext::FuncReturn:
+  case DeclContext::ProtoParam:
+    if (S != StateSpace::Param && S != StateSpace::Reg)
+      Err("function parameters must be .param or .reg, not ." + SN);
+    break;
+  case DeclContext::Body:
+    if (S == StateSpace::Tex)
+      Err(".tex variables must be declared at module scope");
+    break;
+  }
+  if (V.IsPtr) {
+    if (Ctx != DeclContext::EntryParam)
+      Err(".ptr is only allowed on kernel parameters");
+    else if (!(V.ElemType == Type::U64 || V.ElemType == Type::U32 ||
+               V.ElemType == Type::B64 || V.ElemType == Type::B32 ||
+               V.ElemType == Type::S64 || V.ElemType == Type::S32))
+      Err(".ptr parameters must have a 32- or 64-bit integer type");
+  }
+  if (V.Managed && S != StateSpace::Global)
+    Err(".managed attribute is only allowed on .global variables");
+  if (V.Unified && S != StateSpace::Global)
+    Err(".unified attribute is only allowed on .global variables and functions");
+  if (isOpaque(V.ElemType) &&
+      !(Ctx == DeclContext::Module && S == StateSpace::Global) &&
+      !(Ctx == DeclContext::EntryParam && S == StateSpace::Param))
+    Err("." + typeName(V.ElemType) +
+        " variables must be .global at module scope or kernel parameters");
+  if (S == StateSpace::Tex && !(V.ElemType == Type::U32 || V.ElemType == Type::U64 ||
+                                V.ElemType == Type::B32 || V.ElemType == Type::B64))
+    Err(".tex variables must have type .u32 or .u64");
+  if (!V.Dims.empty() && V.Dims[0] == 0 && !V.FirstDimInferred &&
+      V.Link != Linkage::Extern && Ctx != DeclContext::EntryParam &&
+      Ctx != DeclContext::FuncParam && Ctx != DeclContext::ProtoParam &&
+      S != StateSpace::Shared)
+    Err("array '" + V.Name + "' needs a size or an initializer");
+  if (V.Link == Linkage::Common && S != StateSpace::Global)
+    Err(".common linkage is only allowed on .global variables");
+
+  if (!V.Init && V.OpaqueInits.empty())
+    return Ok;
+  // Initializers: PTX ISA 5.4.4.
+  if (!(S == StateSpace::Const || S == StateSpace::Global)) {
+    error(V.Init ? V.Init->Loc : V.Loc,
+          "initializers are not allowed for ." + SN + " variables");
+    return false;
+  }
+  if (V.Link == Linkage::Extern) {
+    error(V.Init ? V.Init->Loc : V.Loc,
+          "initializers are not allowed on .extern variables");
+    return false;
+  }
+  if (V.ElemType == Type::F16 || V.ElemType == Type::F16x2 ||
+      V.ElemType == Type::Pred) {
+    error(V.Init->Loc, "initializers are not allowed for ." +
+                           typeName(V.ElemType) + " variables");
+    return false;
+  }
+  if (!V.Init)
+    return Ok;
+  walkInitializer(
+      V, V.Init,
+      [&](uint64_t, const InitValue &L) {
+        if (L.K != InitValue::Kind::Symbol)
+          return;
+        unsigned Bits = typeBits(V.ElemType);
+        if (Bits == 8 && !L.Mask)
+          error(L.Loc, "address initializer in an 8-bit variable needs mask()");
+        else if (Bits != 8 && Bits != 32 && Bits != 64)
+          error(L.Loc, "address initializers need a .u32/.u64 (or .u8 with "
+                       "mask()) variable");
+        else if (!isInteger(V.ElemType) && typeKind(V.ElemType) != TypeKind::Bits)
+          error(L.Loc, "address initializers need an integer variable type");
+        auto G = M.Globals.find(L.Name);
+        if (G != M.Globals.end() && G->second->Space != StateSpace::SReg) {
+          StateSpace TS = G->second->Space;
+          if (TS != StateSpace::Global && TS != StateSpace::Const)
+            error(L.Loc, "initializer names ." + stateSpaceName(TS) +
+                             " variable '" + L.Name +
+                             "' (only .global and .const are allowed)");
+        } else if (!lookupFunc(L.Name)) {
+          error(L.Loc, "undefined identifier '" + L.Name + "' in initializer");
+        }
+      },
+      [&](llvm::SMLoc Loc, const llvm::Twine &Msg) {
+        error(Loc, Msg);
+        Ok = false;
+      });
+  return Ok;
+}

@@ -1,0 +1,187 @@
+//===- Layout.cpp - Variable sizes, alignment and initializer images ------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// PTX ISA 5.4: a variable occupies element size x vector width x extents
+// bytes; it is aligned to .align or to its element (vector: whole vector)
+// size; its initializer is stored little-endian, missing elements zero, and
+// address-valued entries become relocation requests instead of bytes.
+//
+//===----------------------------------------------------------------------===//
+#include "InitWalk.h"
+
+#include "llvm/ADT/bit.h"
+
+#include <cstring>
+
+using namespace ptxas::ptx;
+
+static llvm::SmallVector<uint64_t, 4> extentsOf(const Variable &V) {
+  llvm::SmallVector<uint64_t, 4> E(V.Dims.begin(), V.Dims.end());
+  if (V.VecWidth > 1)
+    E.push_back(V.VecWidth);
+  return E;
+}
+
+uint64_t Variable::elementCount() const {
+  uint64_t N = 1;
+  for (uint64_t D : Dims)
+    N *= D;
+  return N;
+}
+
+uint64_t Variable::sizeInBytes() const {
+  return uint64_t(typeBytes(ElemType)) * VecWidth * elementCount();
+}
+
+unsigned Variable::alignment() const {
+  if (ExplicitAlign)
+    return ExplicitAlign;
+  unsigned A = typeBytes(ElemType) * VecWidth;
+  return A ? A : 1;
+}
+
+static uint64_t strideOf(llvm::ArrayRef<uint64_t> Ext, unsigned Level) {
+  uint64_t S = 1;
+  for (unsigned I = Level + 1; I < Ext.size(); ++I)
+    S *= Ext[I];
+  return S;
+}
+
+static bool hasNestedList(const InitValue &L) {
+  for (const InitValue *E : L.Elems)
+    if (E->K == InitValue::Kind::List)
+      return true;
+  return false;
+}
+
+namespace {
+struct Walker {
+  llvm::ArrayRef<uint64_t> Ext;
+  bool FirstInferred;
+  llvm::function_ref<void(uint64_t, const InitValue &)> Leaf;
+  llvm::function_ref<void(llvm::SMLoc, const llvm::Twine &)> Error;
+
+  bool walk(const InitValue &N, unsigned Level, uint64_t Base) {
+    if (N.K != InitValue::Kind::List) {
+      if (Level < Ext.size() && !(Level == 0 && Ext.empty())) {
+        Error(N.Loc, "initializer needs braces: expected a list of " +
+                         llvm::Twine(Ext[Level]) + " elements");
+        return false;
+      }
+      Leaf(Base, N);
+      return true;
+    }
+    if (Level >= Ext.size()) {
+      // `{x}` for a scalar is accepted, like C.
+      if (N.Elems.size() == 1 && N.Elems[0]->K != InitValue::Kind::List)
+        return walk(*N.Elems[0], Level, Base);
+      Error(N.Loc, "too many braces in initializer: expected a scalar");
+      return false;
+    }
+    uint64_t Stride = strideOf(Ext, Level);
+    bool Unbounded = Level == 0 && FirstInferred;
+    if (!hasNestedList(N) && Level + 1 < Ext.size()) {
+      // Flat list filling several dimensions.
+      uint64_t Capacity = Ext[Level] * Stride;
+      if (!Unbounded && N.Elems.size() > Capacity) {
+        Error(N.Elems[Capacity]->Loc, "too many initializers: expected at most " +
+                                          llvm::Twine(Capacity));
+        return false;
+      }
+      for (size_t I = 0; I != N.Elems.size(); ++I)
+        Leaf(Base + I, *N.Elems[I]);
+      return true;
+    }
+    if (!Unbounded && N.Elems.size() > Ext[Level]) {
+      Error(N.Elems[Ext[Level]]->Loc,
+            "too many initializers: expected at most " + llvm::Twine(Ext[Level]));
+      return false;
+    }
+    for (size_t I = 0; I != N.Elems.size(); ++I)
+      if (!walk(*N.Elems[I], Level + 1, Base + I * Stride))
+        return false;
+    return true;
+  }
+};
+} // namespace
+
+bool ptxas::ptx::walkInitializer(
+    const Variable &V, const InitValue *Init,
+    llvm::function_ref<void(uint64_t, const InitValue &)> Leaf,
+    llvm::function_ref<void(llvm::SMLoc, const llvm::Twine &)> Error) {
+  if (!Init)
+    return true;
+  auto Ext = extentsOf(V);
+  Walker W{Ext, V.FirstDimInferred, Leaf, Error};
+  return W.walk(*Init, 0, 0);
+}
+
+uint64_t ptxas::ptx::inferredFirstExtent(const Variable &V,
+                                         const InitValue *Init) {
+  if (!Init || Init->K != InitValue::Kind::List)
+    return 1;
+  auto Ext = extentsOf(V);
+  if (hasNestedList(*Init) || Ext.size() <= 1)
+    return Init->Elems.size();
+  uint64_t Stride = strideOf(Ext, 0);
+  return (Init->Elems.size() + Stride - 1) / Stride;
+}
+
+/// Converts a literal to the bits of \p Ty (PTX ISA 4.5: float literals are
+/// double precision unless written 0f; integers convert to floats by value).
+static uint64_t leafBits(const InitValue &L, Type Ty) {
+  unsigned Bits = typeBits(Ty);
+  if (isFloat(Ty)) {
+    double D;
+    if (L.K == InitValue::Kind::Float)
+      D = L.FloatIsSingle ? double(llvm::bit_cast<float>(uint32_t(L.Bits)))
+                          : llvm::bit_cast<double>(L.Bits);
+    else
+      D = typeKind(Ty) == TypeKind::Float ? double(int64_t(L.Bits)) : 0;
+    if (L.K == InitValue::Kind::Float && L.FloatIsSingle && Bits == 32)
+      return uint32_t(L.Bits);
+    if (Bits == 32)
+      return llvm::bit_cast<uint32_t>(float(D));
+    if (Bits == 64)
+      return llvm::bit_cast<uint64_t>(D);
+    return 0;
+  }
+  if (L.K == InitValue::Kind::Float) // float literal into an integer: raw bits
+    return L.FloatIsSingle ? uint32_t(L.Bits) : L.Bits;
+  return L.Bits;
+}
+
+DataImage Variable::dataImage() const {
+  DataImage Img;
+  Img.Bytes.assign(sizeInBytes(), 0);
+  unsigned EB = typeBytes(ElemType);
+  walkInitializer(
+      *this, Init,
+      [&](uint64_t Slot, const InitValue &L) {
+        uint64_t Off = Slot * EB;
+        if (Off + EB > Img.Bytes.size())
+          return;
+        if (L.K == InitValue::Kind::Symbol) {
+          InitReloc R;
+          R.Offset = Off;
+          R.Size = EB;
+          R.Symbol = L.Name;
+          R.Addend = L.Addend;
+          R.Generic = L.Generic;
+          if (L.Mask) {
+            R.HasMask = true;
+            R.MaskByte = llvm::countr_zero(L.Mask) / 8;
+          }
+          Img.Relocs.push_back(R);
+          return;
+        }
+        uint64_t B = leafBits(L, ElemType);
+        for (unsigned I = 0; I != EB && I < 8; ++I)
+          Img.Bytes[Off + I] = uint8_t(B >> (8 * I));
+      },
+      [](llvm::SMLoc, const llvm::Twine &) {});
+  return Img;
+}

@@ -1,0 +1,744 @@
+//===- ParseModule.cpp - Module directives and functions ------------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+#include "ParserImpl.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace ptxas;
+using namespace ptxas::ptx;
+
+ParserImpl::ParserImpl(Module &M, DiagEngine &Diags, const ParseOptions &Opts,
+                       llvm::StringRef Text)
+    : M(M), Diags(Diags), Opts(Opts), Lex(Text, Diags) {
+  Scopes.emplace_back();
+  consume();
+}
+
+// --- token plumbing --------------------------------------------------------
+
+void ParserImpl::consume() {
+  PrevTok = Tok;
+  Tok = Lex.lex();
+  // Malformed tokens were reported by the lexer; skip them so that one bad
+  // literal does not cascade into "expected" errors.
+  while (Tok.is(TokKind::Error))
+    Tok = Lex.lex();
+}
+
+bool ParserImpl::consumeIf(TokKind K) {
+  if (Tok.isNot(K))
+    return false;
+  consume();
+  return true;
+}
+
+bool ParserImpl::consumeDot(llvm::StringRef Name) {
+  if (!Tok.isDot(Name))
+    return false;
+  consume();
+  return true;
+}
+
+bool ParserImpl::error(llvm::SMLoc Loc, const llvm::Twine &Msg) {
+  Diags.error(Loc, Msg);
+  return false;
+}
+
+void ParserImpl::warning(llvm::SMLoc Loc, const llvm::Twine &Msg) {
+  Diags.warning(Loc, Msg);
+}
+
+static std::string describe(const Token &T) {
+  if (T.is(TokKind::Eof))
+    return "end of file";
+  return ("'" + T.Text + "'").str();
+}
+
+bool ParserImpl::expected(const llvm::Twine &What) {
+  return error(Tok.Loc, "expected " + What + ", found " + describe(Tok));
+}
+
+bool ParserImpl::expect(TokKind K, const llvm::Twine &What) {
+  if (consumeIf(K))
+    return true;
+  return expected(What);
+}
+
+void ParserImpl::recover() {
+  unsigned Depth = 0;
+  while (Tok.isNot(TokKind::Eof)) {
+    if (Tok.is(TokKind::Semi) && Depth == 0) {
+      consume();
+      return;
+    }
+    if (Tok.is(TokKind::LBrace))
+      ++Depth;
+    if (Tok.is(TokKind::RBrace)) {
+      if (Depth == 0)
+        return;
+      --Depth;
+    }
+    consume();
+  }
+}
+
+bool ParserImpl::parseUInt(uint64_t &V, const llvm::Twine &What) {
+  int64_t S;
+  if (!parseIntConstExpr(S, What))
+    return false;
+  if (S < 0)
+    return error(PrevTok.Loc, What + " must not be negative");
+  V = uint64_t(S);
+  return true;
+}
+
+// --- module header ----------------------------------------------------------
+
+void ParserImpl::parseVersion() {
+  llvm::SMLoc Loc = Tok.Loc;
+  consume(); // .version
+  if (SawVersion)
+    error(Loc, "duplicate .version directive");
+  SawVersion = true;
+  llvm::StringRef Text = Tok.Text;
+  if (Tok.isNot(TokKind::Float)) {
+    expected("a version number 'major.minor'");
+    recover();
+    return;
+  }
+  auto [Maj, Min] = Text.split('.');
+  unsigned Major = 0, Minor = 0;
+  if (Maj.getAsInteger(10, Major) || Min.getAsInteger(10, Minor) ||
+      Min.size() != 1) {
+    error(Tok.Loc, "malformed .version number '" + Text + "'");
+  } else {
+    M.Version = PtxVersion{Major, Minor};
+    if (M.Version > MaxPtxVersion || Major < 1)
+      error(Tok.Loc, "unsupported PTX ISA version " + Text +
+                         " (this assembler accepts up to " +
+                         llvm::Twine(MaxPtxVersion.Major) + "." +
+                         llvm::Twine(MaxPtxVersion.Minor) + ")");
+  }
+  consume();
+}
+
+void ParserImpl::parseTarget() {
+  llvm::SMLoc Loc = Tok.Loc;
+  consume(); // .target
+  if (!SawVersion)
+    error(Loc, ".target must follow the .version directive");
+  if (SawTarget)
+    error(Loc, "duplicate .target directive");
+  SawTarget = true;
+  bool HaveSm = false;
+  do {
+    if (Tok.isNot(TokKind::Identifier)) {
+      expected("a target name");
+      recover();
+      return;
+    }
+    llvm::StringRef Name = Tok.Text;
+    if (auto T = parseSmTarget(Name); T && Name.starts_with("sm_")) {
+      if (HaveSm)
+        error(Tok.Loc, "more than one SM target in .target");
+      HaveSm = true;
+      M.Target = *T;
+      if (!isSupportedTarget(*T))
+        error(Tok.Loc, "unsupported target '" + Name +
+                           "' (supported: sm_75, sm_80, sm_86, sm_89, sm_90, "
+                           "sm_90a)");
+    } else if (Name == "texmode_unified" || Name == "texmode_independent" ||
+               Name == "debug" || Name == "map_f64_to_f32") {
+      for (const std::string &O : M.TargetOptions)
+        if (llvm::StringRef(O).starts_with("texmode_") &&
+            Name.starts_with("texmode_"))
+          error(Tok.Loc, "conflicting texture modes in .target");
+      M.TargetOptions.push_back(Name.str());
+      if (Name == "texmode_independent")
+        M.TexModeIndependent = true;
+    } else {
+      error(Tok.Loc, "unknown target '" + Name + "'");
+    }
+    consume();
+  } while (consumeIf(TokKind::Comma));
+  if (!HaveSm)
+    error(Loc, ".target names no SM target (e.g. sm_90a)");
+  if (Opts.Arch && HaveSm && isSupportedTarget(M.Target)) {
+    const SmTarget &A = *Opts.Arch;
+    if (A.Version < M.Target.Version ||
+        (M.Target.ArchSpecific && !(A.ArchSpecific && A.Version == M.Target.Version)))
+      error(Loc, "target " + M.Target.str() +
+                     " in the module is not compatible with -arch=" + A.str());
+  }
+}
+
+void ParserImpl::parseAddressSize() {
+  llvm::SMLoc Loc = Tok.Loc;
+  consume();
+  if (SawAddressSize)
+    error(Loc, "duplicate .address_size directive");
+  SawAddressSize = true;
+  if (Tok.isNot(TokKind::Integer)) {
+    expected("32 or 64 after .address_size");
+    recover();
+    return;
+  }
+  if (Tok.Text != "64" && Tok.Text != "32")
+    error(Tok.Loc, ".address_size must be 32 or 64");
+  else if (Tok.Text == "32")
+    error(Tok.Loc, ".address_size 32 is not supported for " +
+                       M.Target.str() + " (64-bit only)");
+  M.AddressSize = Tok.Text == "32" ? 32 : 64;
+  consume();
+}
+
+void ParserImpl::parseModule() {
+  while (Tok.isNot(TokKind::Eof) && !Diags.tooManyErrors()) {
+    if (Tok.isDot(".version")) {
+      parseVersion();
+      continue;
+    }
+    if (!SawVersion) {
+      error(Tok.Loc, "expected .version directive at the start of the module");
+      SawVersion = true; // report once
+    }
+    if (Tok.isDot(".target")) {
+      parseTarget();
+      continue;
+    }
+    if (!SawTarget) {
+      error(Tok.Loc, "expected .target directive after .version");
+      SawTarget = true;
+    }
+    if (Tok.isDot(".address_size")) {
+      parseAddressSize();
+      continue;
+    }
+    if (!parseTopLevel())
+      recover();
+  }
+  finishModule();
+}
+
+// --- top-level items -------------------------------------------------------
+
+bool ParserImpl::parseTopLevel() {
+  Linkage L = Linkage::Internal;
+  llvm::SMLoc LinkLoc;
+  if (auto LK = linkageOf(Tok)) {
+    L = *LK;
+    LinkLoc = Tok.Loc;
+    consume();
+    if (linkageOf(Tok))
+      return error(Tok.Loc, "duplicate linkage directive");
+  }
+  if (Tok.isDot(".entry") || Tok.isDot(".func")) {
+    parseFunction(L, LinkLoc, false);
+    return true;
+  }
+  if (Tok.isDot(".file") && L == Linkage::Internal) {
+    parseFileDirective();
+    return true;
+  }
+  if (Tok.isDot(".section") && L == Linkage::Internal) {
+    parseSection();
+    return true;
+  }
+  if (Tok.isDot(".alias") && L == Linkage::Internal) {
+    parseAlias();
+    return true;
+  }
+  if (Tok.isDot(".pragma") && L == Linkage::Internal) {
+    // Module-scope pragma: `.pragma "nounroll";` is function-scoped only,
+    // but ptxas tolerates module pragmas it does not know.
+    consume();
+    TopLevel T{TopLevel::Kind::Pragma};
+    T.AliasName = Tok.Text;
+    if (!expect(TokKind::String, "a string after .pragma"))
+      return false;
+    M.Items.push_back(T);
+    return expect(TokKind::Semi, "';'");
+  }
+  if (Tok.is(TokKind::Dot) && (parseStateSpace(Tok.Text) || Tok.Text.starts_with(".const["))) {
+    llvm::SmallVector<Variable *, 4> Vars;
+    if (!parseVarDecl(DeclContext::Module, L, Vars))
+      return false;
+    for (Variable *V : Vars) {
+      TopLevel T{TopLevel::Kind::Var};
+      T.Var = V;
+      M.Items.push_back(T);
+    }
+    return true;
+  }
+  if (Tok.is(TokKind::Identifier) || Tok.is(TokKind::At))
+    return error(Tok.Loc, "instruction outside of a function body");
+  if (Tok.is(TokKind::Dot))
+    return error(Tok.Loc, "unknown or misplaced directive '" + Tok.Text + "'");
+  return expected("a directive");
+}
+
+void ParserImpl::parseFileDirective() {
+  consume(); // .file
+  auto *F = M.create<FileDirective>();
+  uint64_t N;
+  if (!parseUInt(N, "file index"))
+    return recover();
+  F->Index = unsigned(N);
+  if (Tok.isNot(TokKind::String)) {
+    expected("a file name string");
+    return recover();
+  }
+  F->Path = Tok.Text.drop_front().drop_back();
+  consume();
+  if (consumeIf(TokKind::Comma)) {
+    uint64_t TS, Size;
+    if (!parseUInt(TS, "timestamp"))
+      return recover();
+    F->Timestamp = TS;
+    if (consumeIf(TokKind::Comma)) {
+      if (!parseUInt(Size, "file size"))
+        return recover();
+      F->Size = Size;
+    }
+  }
+  TopLevel T{TopLevel::Kind::File};
+  T.File = F;
+  M.Items.push_back(T);
+}
+
+void ParserImpl::parseAlias() {
+  consume(); // .alias
+  TopLevel T{TopLevel::Kind::Alias};
+  if (Tok.isNot(TokKind::Identifier))
+    return (void)expected("an alias name"), recover();
+  T.AliasName = Tok.Text;
+  llvm::SMLoc AliasLoc = Tok.Loc;
+  consume();
+  if (!expect(TokKind::Comma, "','"))
+    return recover();
+  if (Tok.isNot(TokKind::Identifier))
+    return (void)expected("the aliased function"), recover();
+  T.AliasTarget = Tok.Text;
+  if (!lookupFunc(Tok.Text))
+    error(Tok.Loc, "undefined function '" + Tok.Text + "' in .alias");
+  if (!lookupFunc(T.AliasName))
+    error(AliasLoc, "undefined function '" + T.AliasName +
+                        "' in .alias (declare the alias as a .func first)");
+  consume();
+  M.Items.push_back(T);
+  expect(TokKind::Semi, "';'");
+}
+
+// `.section .debug_info { .b32 1 .b8 2, 3 .b64 label label: ... }`
+void ParserImpl::parseSection() {
+  consume(); // .section
+  DataSection *S = M.newSection();
+  if (Tok.isNot(TokKind::Dot) && Tok.isNot(TokKind::Identifier))
+    return (void)expected("a section name"), recover();
+  S->Name = Tok.Text;
+  consume();
+  if (!expect(TokKind::LBrace, "'{'"))
+    return recover();
+  while (Tok.isNot(TokKind::RBrace) && Tok.isNot(TokKind::Eof)) {
+    DataSection::Item It;
+    if (Tok.is(TokKind::Identifier)) {
+      It.IsLabel = true;
+      It.LabelName = Tok.Text;
+      consume();
+      if (!expect(TokKind::Colon, "':' after a section label"))
+        return recover();
+      S->Items.push_back(It);
+      continue;
+    }
+    auto Ty = Tok.is(TokKind::Dot) ? parseType(Tok.Text) : std::nullopt;
+    if (!Ty || !(*Ty == Type::B8 || *Ty == Type::B16 || *Ty == Type::B32 ||
+                 *Ty == Type::B64)) {
+      expected("a .b8/.b16/.b32/.b64 data directive in .section");
+      return recover();
+    }
+    It.Ty = *Ty;
+    consume();
+    do {
+      auto *V = M.create<InitValue>();
+      V->Loc = Tok.Loc;
+      if (Tok.is(TokKind::String)) {
+        V->K = InitValue::Kind::Symbol;
+        V->Name = Tok.Text;
+        consume();
+      } else if (Tok.is(TokKind::Identifier) && Tok.Text != "WARP_SZ") {
+        V->K = InitValue::Kind::Symbol;
+        V->Name = Tok.Text;
+        consume();
+        if (Tok.is(TokKind::Plus) || Tok.is(TokKind::Minus)) {
+          bool Neg = Tok.is(TokKind::Minus);
+          consume();
+          int64_t Off;
+          if (!parseIntConstExpr(Off, "an offset"))
+            return recover();
+          V->Addend = Neg ? -Off : Off;
+        }
+      } else {
+        int64_t Val;
+        if (!parseIntConstExpr(Val, "a value"))
+          return recover();
+        V->Bits = uint64_t(Val);
+      }
+      It.Values.push_back(V);
+    } while (consumeIf(TokKind::Comma));
+    S->Items.push_back(std::move(It));
+  }
+  if (!expect(TokKind::RBrace, "'}' to close .section"))
+    return;
+  TopLevel T{TopLevel::Kind::Section};
+  T.Section = S;
+  M.Items.push_back(T);
+}
+
+bool ParserImpl::parseAttributes(
+    llvm::SMLoc Loc, bool &Managed,
+    std::optional<std::pair<uint64_t, uint64_t>> &Unified) {
+  consume(); // .attribute
+  if (!expect(TokKind::LParen, "'(' after .attribute"))
+    return false;
+  do {
+    if (consumeDot(".managed")) {
+      Managed = true;
+    } else if (consumeDot(".unified")) {
+      uint64_t A = 0, B = 0;
+      if (consumeIf(TokKind::LParen)) {
+        if (!parseUInt(A, "uuid") || !expect(TokKind::Comma, "','") ||
+            !parseUInt(B, "uuid") || !expect(TokKind::RParen, "')'"))
+          return false;
+      }
+      Unified = std::make_pair(A, B);
+    } else {
+      return error(Tok.Loc, "unknown attribute " + describe(Tok) +
+                                " (expected .managed or .unified)");
+    }
+  } while (consumeIf(TokKind::Comma));
+  return expect(TokKind::RParen, "')' to close .attribute");
+}
+
+// --- functions -------------------------------------------------------------
+
+bool ParserImpl::parseParamList(Function &F, DeclContext Ctx,
+                                std::vector<Variable *> &Out) {
+  if (!expect(TokKind::LParen, "'('"))
+    return false;
+  if (consumeIf(TokKind::RParen))
+    return true;
+  do {
+    if (Tok.isNot(TokKind::Dot))
+      return expected("a parameter declaration");
+    llvm::SmallVector<Variable *, 1> Vars;
+    if (!parseVarDecl(Ctx, Linkage::Internal, Vars, /*AllowMany=*/false))
+      return false;
+    for (Variable *V : Vars) {
+      for (Variable *Prev : F.Params)
+        if (Prev->Name == V->Name && V->Name != "_")
+          error(V->Loc, "duplicate parameter name '" + V->Name + "'");
+      for (Variable *Prev : F.Returns)
+        if (Prev->Name == V->Name && V->Name != "_")
+          error(V->Loc, "duplicate parameter name '" + V->Name + "'");
+      Out.push_back(V);
+    }
+  } while (consumeIf(TokKind::Comma));
+  return expect(TokKind::RParen, "')' to close the parameter list");
+}
+
+void ParserImpl::parsePerfDirective(Function &F) {
+  llvm::SMLoc Loc = Tok.Loc;
+  llvm::StringRef D = Tok.Text;
+  consume();
+  auto Dims = [&](llvm::SmallVectorImpl<uint32_t> &Out) {
+    if (!Out.empty())
+      error(Loc, "duplicate " + D + " directive");
+    Out.clear();
+    do {
+      uint64_t V;
+      if (!parseUInt(V, D + " value"))
+        return;
+      if (V == 0 || V > 0xFFFFFFFFu)
+        error(PrevTok.Loc, D + " value out of range");
+      Out.push_back(uint32_t(V));
+    } while (consumeIf(TokKind::Comma));
+    if (Out.size() > 3)
+      error(Loc, "too many dimensions in " + D + " (at most 3)");
+  };
+  auto One = [&](std::optional<uint32_t> &Out) {
+    uint64_t V;
+    if (!parseUInt(V, D + " value"))
+      return;
+    if (V > 0xFFFFFFFFu)
+      error(PrevTok.Loc, D + " value out of range");
+    if (Out)
+      error(Loc, "duplicate " + D + " directive");
+    Out = uint32_t(V);
+  };
+  if (!F.IsEntry && D != ".pragma" && D != ".maxnreg" && D != ".noreturn")
+    error(Loc, D + " is only allowed on .entry functions");
+  if (D == ".maxntid") Dims(F.MaxNTid);
+  else if (D == ".reqntid") Dims(F.ReqNTid);
+  else if (D == ".reqnctapercluster") Dims(F.ReqNCtaPerCluster);
+  else if (D == ".minnctapersm") One(F.MinNCtaPerSM);
+  else if (D == ".maxnctapersm") One(F.MaxNCtaPerSM);
+  else if (D == ".maxnreg") One(F.MaxNReg);
+  else if (D == ".maxclusterrank") One(F.MaxClusterRank);
+  else if (D == ".explicitcluster") F.ExplicitCluster = true;
+  else if (D == ".blocksareclusters") F.BlocksAreClusters = true;
+  else if (D == ".pragma") {
+    if (Tok.isNot(TokKind::String))
+      return (void)expected("a string after .pragma");
+    F.Pragmas.push_back(Tok.Text);
+    consume();
+    expect(TokKind::Semi, "';' after .pragma");
+  }
+  if ((D == ".reqnctapercluster" || D == ".explicitcluster" ||
+       D == ".maxclusterrank" || D == ".blocksareclusters") &&
+      M.Target.Version < 90)
+    error(Loc, D + " requires sm_90 or higher");
+  if (!F.MaxNTid.empty() && !F.ReqNTid.empty() &&
+      (D == ".maxntid" || D == ".reqntid")) {
+    // ptxas: reqntid must not exceed maxntid in any dimension.
+    for (unsigned I = 0; I < F.MaxNTid.size() && I < F.ReqNTid.size(); ++I)
+      if (F.ReqNTid[I] > F.MaxNTid[I])
+        error(Loc, ".reqntid exceeds .maxntid");
+  }
+}
+
+static bool isPerfDirective(const Token &T) {
+  return T.is(TokKind::Dot) &&
+         llvm::StringSwitch<bool>(T.Text)
+             .Cases(".maxntid", ".reqntid", ".minnctapersm", ".maxnctapersm",
+                    ".maxnreg", true)
+             .Cases(".reqnctapercluster", ".explicitcluster",
+                    ".maxclusterrank", ".blocksareclusters", ".pragma", true)
+             .Default(false);
+}
+
+void ParserImpl::parseFunction(Linkage L, llvm::SMLoc LinkLoc, bool) {
+  bool IsEntry = Tok.isDot(".entry");
+  llvm::SMLoc KwLoc = Tok.Loc;
+  consume();
+  Function *F = M.newFunction();
+  F->IsEntry = IsEntry;
+  F->Link = L;
+  if (L == Linkage::Common)
+    error(LinkLoc, ".common linkage is only allowed on .global variables");
+  bool Managed = false;
+  if (!IsEntry && Tok.isDot(".attribute"))
+    if (!parseAttributes(Tok.Loc, Managed, F->Unified))
+      return recover();
+  pushScope();
+  if (!IsEntry && Tok.is(TokKind::LParen))
+    if (!parseParamList(*F, DeclContext::FuncReturn, F->Returns))
+      return popScope(), recover();
+  if (Tok.isNot(TokKind::Identifier)) {
+    popScope();
+    expected(IsEntry ? "a kernel name" : "a function name");
+    return recover();
+  }
+  F->Name = Tok.Text;
+  F->Loc = Tok.Loc;
+  consume();
+  if (IsEntry && Tok.is(TokKind::LParen) && !F->Returns.empty())
+    error(KwLoc, ".entry functions cannot have return parameters");
+  if (Tok.is(TokKind::LParen))
+    if (!parseParamList(*F, IsEntry ? DeclContext::EntryParam
+                                     : DeclContext::FuncParam,
+                        F->Params))
+      return popScope(), recover();
+  while (true) {
+    if (Tok.isDot(".noreturn")) {
+      if (IsEntry)
+        error(Tok.Loc, ".noreturn is not allowed on .entry functions");
+      F->NoReturn = true;
+      consume();
+    } else if (Tok.isDot(".attribute") && !IsEntry) {
+      if (!parseAttributes(Tok.Loc, Managed, F->Unified))
+        return popScope(), recover();
+    } else if (isPerfDirective(Tok)) {
+      parsePerfDirective(*F);
+    } else {
+      break;
+    }
+  }
+  if (Managed)
+    error(KwLoc, ".managed attribute is only allowed on .global variables");
+
+  // Declarations may repeat; a definition must be unique.
+  Function *Prev = lookupFunc(F->Name);
+  if (Prev && M.Globals.count(F->Name) == 0) {
+    if (Tok.is(TokKind::LBrace) && Prev->HasBody)
+      error(F->Loc, "duplicate definition of function '" + F->Name + "'");
+    else if (Prev->IsEntry != F->IsEntry)
+      error(F->Loc, "'" + F->Name + "' redeclared as a different kind of function");
+    else if (Prev->Params.size() != F->Params.size() ||
+             Prev->Returns.size() != F->Returns.size())
+      error(F->Loc, "declaration of '" + F->Name +
+                        "' does not match its previous declaration");
+  } else if (M.Globals.count(F->Name)) {
+    error(F->Loc, "duplicate definition of '" + F->Name +
+                      "' (already a variable)");
+  }
+
+  if (Tok.is(TokKind::LBrace)) {
+    if (L == Linkage::Extern)
+      error(LinkLoc, ".extern function '" + F->Name + "' must not have a body");
+    F->HasBody = true;
+    M.Functions[F->Name] = F; // visible in its own body (recursion)
+    CurFunc = F;
+    parseBody(*F);
+    CurFunc = nullptr;
+  } else if (!consumeIf(TokKind::Semi)) {
+    expected("'{' or ';' after the function header");
+    popScope();
+    return recover();
+  }
+  popScope();
+  if (!Prev || F->HasBody)
+    M.Functions[F->Name] = F;
+  TopLevel T{TopLevel::Kind::Func};
+  T.Func = F;
+  M.Items.push_back(T);
+}
+
+// --- name lookup -----------------------------------------------------------
+
+void ParserImpl::pushScope() { Scopes.emplace_back(); }
+void ParserImpl::popScope() {
+  if (Scopes.size() > 1)
+    Scopes.pop_back();
+}
+
+Function *ParserImpl::lookupFunc(llvm::StringRef Name) const {
+  auto It = M.Functions.find(Name);
+  return It == M.Functions.end() ? nullptr : It->second;
+}
+
+Variable *ParserImpl::lookupVar(llvm::StringRef Name, uint32_t &Index) const {
+  Index = ~0u;
+  for (auto S = Scopes.rbegin(); S != Scopes.rend(); ++S) {
+    auto It = S->Names.find(Name);
+    if (It != S->Names.end())
+      return It->second;
+  }
+  // `%r17` as a member of `%r<N>`: split off the decimal suffix.
+  size_t DigitsAt = Name.size();
+  while (DigitsAt > 0 && llvm::isDigit(Name[DigitsAt - 1]))
+    --DigitsAt;
+  if (DigitsAt == Name.size() || DigitsAt == 0)
+    return nullptr;
+  llvm::StringRef Prefix = Name.take_front(DigitsAt);
+  llvm::StringRef Digits = Name.drop_front(DigitsAt);
+  if (Digits.size() > 1 && Digits[0] == '0')
+    return nullptr;
+  uint32_t N;
+  if (Digits.getAsInteger(10, N))
+    return nullptr;
+  for (auto S = Scopes.rbegin(); S != Scopes.rend(); ++S) {
+    auto It = S->Ranges.find(Prefix);
+    if (It != S->Ranges.end() && N < It->second->RangeCount) {
+      Index = N;
+      return It->second;
+    }
+  }
+  return nullptr;
+}
+
+void ParserImpl::declare(Variable *V) {
+  Scope &S = Scopes.back();
+  if (V->RangeCount) {
+    if (!S.Ranges.try_emplace(V->Name, V).second)
+      error(V->Loc, "duplicate declaration of '" + V->Name + "<" +
+                        llvm::Twine(V->RangeCount) + ">'");
+    return;
+  }
+  if (V->Name == "_")
+    return;
+  auto [It, New] = S.Names.try_emplace(V->Name, V);
+  if (!New) {
+    Variable *Prev = It->second;
+    // Repeated `.extern` declarations of one module variable are fine.
+    if (V->Role == VarRole::Module && Prev->Link == Linkage::Extern &&
+        V->ElemType == Prev->ElemType) {
+      It->second = V;
+    } else {
+      error(V->Loc, "duplicate declaration of '" + V->Name + "'");
+      return;
+    }
+  }
+  if (V->Role == VarRole::Module) {
+    if (M.Functions.count(V->Name))
+      error(V->Loc, "duplicate definition of '" + V->Name +
+                        "' (already a function)");
+    M.Globals[V->Name] = V;
+  }
+}
+
+void ParserImpl::finishModule() {
+  if (!SawVersion)
+    error(Tok.Loc, "missing .version directive");
+  else if (!SawTarget)
+    error(Tok.Loc, "missing .target directive");
+  for (PendingFunc &P : PendingFuncs) {
+    if (Function *F = lookupFunc(P.Name))
+      P.Op->Func = F;
+    else
+      error(P.Op->Loc, "undefined function '" + P.Name + "'");
+  }
+}
+
+std::vector<Function *> Module::functions() const {
+  std::vector<Function *> Out;
+  for (const TopLevel &T : Items)
+    if (T.K == TopLevel::Kind::Func)
+      Out.push_back(T.Func);
+  return Out;
+}
+
+llvm::StringRef ptxas::ptx::linkageName(Linkage L) {
+  switch (L) {
+  case Linkage::Internal: return "";
+  case Linkage::Visible: return ".visible";
+  case Linkage::Extern: return ".extern";
+  case Linkage::Weak: return ".weak";
+  case Linkage::Common: return ".common";
+  }
+  return "";
+}
+
+// --- entry points ----------------------------------------------------------
+
+ParseResult ptxas::ptx::parseModule(std::unique_ptr<llvm::MemoryBuffer> Buffer,
+                                    const ParseOptions &Opts,
+                                    llvm::raw_ostream &DiagOS) {
+  auto M = std::make_unique<Module>();
+  M->Sources = std::make_shared<llvm::SourceMgr>();
+  llvm::StringRef Text = Buffer->getBuffer();
+  M->Sources->AddNewSourceBuffer(std::move(Buffer), llvm::SMLoc());
+  DiagEngine Diags(*M->Sources, DiagOS);
+  Diags.setErrorLimit(Opts.ErrorLimit);
+  Diags.setWarningsAsErrors(Opts.WarningsAsErrors);
+  Diags.setSuppressWarnings(Opts.SuppressWarnings);
+  ParserImpl P(*M, Diags, Opts, Text);
+  P.parseModule();
+  ParseResult R;
+  R.Errors = Diags.errorCount();
+  R.Warnings = Diags.warningCount();
+  if (!Diags.hasErrors())
+    R.M = std::move(M);
+  return R;
+}
+
+ParseResult ptxas::ptx::parseModule(llvm::StringRef Text,
+                                    llvm::StringRef BufferName,
+                                    const ParseOptions &Opts,
+                                    llvm::raw_ostream &DiagOS) {
+  return parseModule(llvm::MemoryBuffer::getMemBufferCopy(Text, BufferName),
+                     Opts, DiagOS);
+}

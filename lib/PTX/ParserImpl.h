@@ -1,0 +1,154 @@
+//===- ParserImpl.h - The PTX parser's internal state -----------*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// A recursive-descent parser with one token of lookahead. It builds the
+// Module directly (there is no AST) and resolves names as it goes, using a
+// stack of scopes for registers and variables. Instruction validation against
+// the instruction table lives in InstrCheck.cpp; this class calls it once an
+// instruction's operands are parsed.
+//
+// The implementation is split by concern: ParseModule.cpp (token plumbing,
+// module directives, functions), ParseDecl.cpp (variables, initializers,
+// constant expressions), ParseInstr.cpp (statements, operands),
+// InstrCheck.cpp (table matching and operand typing).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_LIB_PTX_PARSERIMPL_H
+#define PTXAS_ALT_LIB_PTX_PARSERIMPL_H
+
+#include "ptxas-alt/PTX/Lexer.h"
+#include "ptxas-alt/PTX/Parser.h"
+#include "ptxas-alt/Support/Diagnostics.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace ptxas::ptx {
+
+/// Where a declaration appears; decides what the state space allows.
+enum class DeclContext : uint8_t { Module, Body, EntryParam, FuncParam, FuncReturn, ProtoParam };
+
+class ParserImpl {
+public:
+  ParserImpl(Module &M, DiagEngine &Diags, const ParseOptions &Opts,
+             llvm::StringRef Text);
+  void parseModule();
+
+  // --- token plumbing (ParseModule.cpp) ---
+  const Token &tok() const { return Tok; }
+  void consume();
+  bool consumeIf(TokKind K);
+  bool consumeDot(llvm::StringRef Name);
+  /// Reports "expected X" at the current token; returns false.
+  bool expected(const llvm::Twine &What);
+  bool expect(TokKind K, const llvm::Twine &What);
+  /// Skips to just after the next `;` or to a `}` / top-level directive.
+  void recover();
+  bool error(llvm::SMLoc Loc, const llvm::Twine &Msg);
+  void warning(llvm::SMLoc Loc, const llvm::Twine &Msg);
+  bool parseUInt(uint64_t &V, const llvm::Twine &What);
+
+  // --- module level (ParseModule.cpp) ---
+  void parseVersion();
+  void parseTarget();
+  void parseAddressSize();
+  bool parseTopLevel();
+  void parseFunction(Linkage L, llvm::SMLoc LinkLoc, bool NoReturnSeen);
+  bool parseParamList(Function &F, DeclContext Ctx, std::vector<Variable *> &Out);
+  void parsePerfDirective(Function &F);
+  void parseFileDirective();
+  void parseSection();
+  void parseAlias();
+  bool parseAttributes(llvm::SMLoc Loc, bool &Managed,
+                       std::optional<std::pair<uint64_t, uint64_t>> &Unified);
+  void finishModule();
+
+  // --- declarations (ParseDecl.cpp) ---
+  /// Parses `.space [.align N] [.vN] .type name[dims] [= init]{, name...};`
+  /// starting at the state-space token. Appends the declared variables.
+  bool parseVarDecl(DeclContext Ctx, Linkage L, llvm::SmallVectorImpl<Variable *> &Out,
+                    bool AllowMany = true);
+  bool parseInitializer(Variable &V);
+  InitValue *parseInitValue(Type ElemType);
+  bool checkInitShape(Variable &V, InitValue *Init);
+  /// Constant expressions (PTX ISA 4.6): C operators over 64-bit integers.
+  bool parseConstExpr(int64_t &V, bool &IsFloat, uint64_t &FloatBits,
+                      bool &FloatSingle);
+  bool parseIntConstExpr(int64_t &V, const llvm::Twine &What);
+  bool checkVariable(Variable &V, DeclContext Ctx);
+  void declare(Variable *V);
+
+  // --- statements and operands (ParseInstr.cpp) ---
+  void parseBody(Function &F);
+  bool parseStatement(Function &F);
+  bool parseInstruction(Function &F, llvm::SMLoc GuardLoc);
+  bool parseOperand(Instruction &I, Operand &Op, bool InCall);
+  bool parseAddress(Operand &Op);
+  bool parseRegisterRef(Operand &Op);
+  void resolveLabels(Function &F);
+
+  // --- instruction checking (InstrCheck.cpp) ---
+  bool checkInstruction(Instruction &I, llvm::ArrayRef<llvm::StringRef> Prefixes);
+  bool checkOperands(Instruction &I, const InstrForm &F, bool Report);
+  bool checkCall(Instruction &I);
+  void noteTensorMapUse(Instruction &I);
+
+  // --- name lookup ---
+  /// Finds a register or variable visible here: exact names, then `%r<N>`
+  /// range members (Index receives the member number).
+  Variable *lookupVar(llvm::StringRef Name, uint32_t &Index) const;
+  Function *lookupFunc(llvm::StringRef Name) const;
+  void pushScope();
+  void popScope();
+
+  Module &M;
+  DiagEngine &Diags;
+  const ParseOptions &Opts;
+  Lexer Lex;
+  Token Tok;
+  Token PrevTok;
+
+  struct Scope {
+    llvm::StringMap<Variable *> Names;
+    llvm::StringMap<Variable *> Ranges; // prefix of %r<N>
+  };
+  std::vector<Scope> Scopes;
+  Function *CurFunc = nullptr;
+  bool SawVersion = false, SawTarget = false, SawAddressSize = false;
+  llvm::StringMap<llvm::SMLoc> CurLabels;
+  /// Label uses to resolve once the function body is complete.
+  struct PendingLabel {
+    llvm::StringRef Name;
+    llvm::SMLoc Loc;
+  };
+  std::vector<PendingLabel> PendingLabels;
+  /// Undefined names already reported (by location), so that the end-of-body
+  /// label check does not repeat them.
+  llvm::DenseSet<const char *> ReportedUndefined;
+  /// Function uses resolved at the end of the module.
+  struct PendingFunc {
+    Operand *Op;
+    llvm::StringRef Name;
+  };
+  std::vector<PendingFunc> PendingFuncs;
+};
+
+/// `.visible` and friends, or nullopt.
+std::optional<Linkage> linkageOf(const Token &T);
+std::optional<Linkage> linkageOf(llvm::StringRef Text);
+
+/// Special registers (PTX ISA 10): name, type, and whether it has .x/.y/.z.
+struct SpecialReg {
+  llvm::StringRef Name;
+  Type Ty;
+  bool HasComponents;
+  unsigned MinSm;
+};
+const SpecialReg *lookupSpecialReg(llvm::StringRef Name, uint32_t &Index);
+
+} // namespace ptxas::ptx
+
+#endif
