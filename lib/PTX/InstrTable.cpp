@@ -203,6 +203,27 @@ InstrTable::InstrTable() {
     if (PC.compile(R, F))
       Forms.push_back(std::move(F));
   }
+  // Intern every spelling; id 0 is reserved for unknown spellings.
+  IdTypes.push_back(Type::Invalid);
+  IdSpellings.push_back("");
+  for (InstrForm &F : Forms)
+    for (ModItem &M : F.Mods) {
+      for (llvm::StringRef A : M.Alts) {
+        auto [It, New] = Ids.try_emplace(A, ModId(IdTypes.size()));
+        if (New) {
+          IdTypes.push_back(parseType(A).value_or(Type::Invalid));
+          IdSpellings.push_back(A);
+        }
+        M.AltIds.push_back(It->second);
+      }
+      llvm::sort(M.AltIds);
+    }
+  for (InstrForm &F : Forms) {
+    F.Accepts.resize(IdTypes.size());
+    for (const ModItem &M : F.Mods)
+      for (ModId Id : M.AltIds)
+        F.Accepts.set(Id);
+  }
   llvm::StringMap<unsigned> Index;
   for (const InstrForm &F : Forms) {
     auto [It, New] = Index.try_emplace(F.Mnemonic, ByMnemonic.size());
@@ -237,18 +258,43 @@ bool InstrTable::acceptsModifier(llvm::StringRef Mnemonic,
   return false;
 }
 
+ModId InstrTable::modId(llvm::StringRef Spelling) const {
+  auto It = Ids.find(Spelling);
+  return It == Ids.end() ? 0 : It->second;
+}
+
 ModMatch ptxas::ptx::matchModifiers(const InstrForm &F,
                                     llvm::ArrayRef<llvm::StringRef> Mods) {
+  const InstrTable &T = InstrTable::get();
+  llvm::SmallVector<ModId, 8> Ids;
+  for (llvm::StringRef M : Mods)
+    Ids.push_back(T.modId(M));
+  return matchModifiers(F, Ids);
+}
+
+ModMatch ptxas::ptx::matchModifiers(const InstrForm &F,
+                                    llvm::ArrayRef<ModId> Mods) {
   ModMatch R;
   R.Types.assign(F.NumTypeSlots, Type::Invalid);
+  // Fast reject: a spelling no item of this form accepts.
+  for (unsigned I = 0; I != Mods.size(); ++I) {
+    if (Mods[I] < F.Accepts.size() && F.Accepts.test(Mods[I]))
+      ++R.Score;
+    else if (R.BadModifier < 0)
+      R.BadModifier = I;
+  }
+  if (R.BadModifier >= 0)
+    return R;
+  R.Score = 0;
+  const InstrTable &T = InstrTable::get();
   llvm::SmallVector<bool, 8> Used(F.Mods.size(), false);
   unsigned NextTypeSlot = 0;
   for (unsigned I = 0; I != Mods.size(); ++I) {
-    llvm::StringRef Mod = Mods[I];
+    ModId Mod = Mods[I];
     int Found = -1;
     for (unsigned J = 0; J != F.Mods.size(); ++J) {
       const ModItem &M = F.Mods[J];
-      if (Used[J] || !llvm::is_contained(M.Alts, Mod))
+      if (Used[J] || !std::binary_search(M.AltIds.begin(), M.AltIds.end(), Mod))
         continue;
       // Type slots are filled in order: `cvt.f32.s32` binds A=f32, B=s32.
       if (M.TypeSlot >= 0 && unsigned(M.TypeSlot) != NextTypeSlot) {
@@ -273,11 +319,11 @@ ModMatch ptxas::ptx::matchModifiers(const InstrForm &F,
     ++R.Score;
     const ModItem &M = F.Mods[Found];
     if (M.TypeSlot >= 0) {
-      R.Types[M.TypeSlot] = *parseType(Mod);
+      R.Types[M.TypeSlot] = T.typeOf(Mod);
       NextTypeSlot = M.TypeSlot + 1;
     }
     if (M.IsVectorWidth)
-      R.VectorWidth = Mod[2] - '0';
+      R.VectorWidth = T.spelling(Mod)[2] - '0'; // ".v4"
   }
   for (unsigned J = 0; J != F.Mods.size(); ++J)
     if (!Used[J] && !F.Mods[J].Optional) {

@@ -51,6 +51,8 @@
 #include "ptxas-alt/PTX/Types.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -69,6 +71,7 @@ enum FormFlags : unsigned {
 /// One item of a modifier pattern.
 struct ModItem {
   llvm::SmallVector<llvm::StringRef, 4> Alts; // spellings, with the dot
+  llvm::SmallVector<uint16_t, 4> AltIds;      // interned Alts, sorted
   bool Optional = false;
   int8_t TypeSlot = -1;       // 0..5 for A..F, -1 if not a type item
   bool IsVectorWidth = false; // all alternatives are .vN
@@ -98,7 +101,12 @@ struct InstrForm {
   unsigned MinSm = 0;
   unsigned Flags = 0;
   unsigned NumTypeSlots = 0;
+  /// Interned spellings any item accepts: rejects most forms in one probe.
+  llvm::BitVector Accepts;
 };
+
+/// Interned modifier spellings; 0 means "no form knows this spelling".
+using ModId = uint16_t;
 
 /// The compiled table (built once, on first use).
 class InstrTable {
@@ -111,6 +119,12 @@ public:
   llvm::ArrayRef<InstrForm> allForms() const { return Forms; }
   /// Every modifier spelling some form of \p Mnemonic accepts.
   bool acceptsModifier(llvm::StringRef Mnemonic, llvm::StringRef Mod) const;
+  /// The interned id of a modifier spelling (0 if no form uses it).
+  ModId modId(llvm::StringRef Spelling) const;
+  /// The type a spelling names, by id (Type::Invalid for non-types).
+  Type typeOf(ModId Id) const { return IdTypes[Id]; }
+  llvm::StringRef spelling(ModId Id) const { return IdSpellings[Id]; }
+
   /// Problems found while compiling the table (malformed patterns); a unit
   /// test requires this to be empty.
   llvm::ArrayRef<std::string> tableErrors() const { return Errors; }
@@ -121,6 +135,9 @@ private:
   std::vector<std::pair<llvm::StringRef, llvm::SmallVector<const InstrForm *, 4>>>
       ByMnemonic; // sorted by mnemonic
   std::vector<std::string> Errors;
+  llvm::StringMap<ModId> Ids;
+  std::vector<Type> IdTypes;
+  std::vector<llvm::StringRef> IdSpellings;
 };
 
 /// Result of matching an instruction's modifiers against one form.
@@ -137,6 +154,9 @@ struct ModMatch {
 };
 ModMatch matchModifiers(const InstrForm &F,
                         llvm::ArrayRef<llvm::StringRef> Mods);
+/// The same with the modifiers interned once by the caller (InstrTable::modId),
+/// which is what the parser does for every candidate form of an instruction.
+ModMatch matchModifiers(const InstrForm &F, llvm::ArrayRef<ModId> Ids);
 
 } // namespace ptxas::ptx
 
