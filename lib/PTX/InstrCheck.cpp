@@ -13,6 +13,7 @@
 #include "InitWalk.h"
 #include "ParserImpl.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace ptxas;
@@ -70,22 +71,33 @@ public:
     for (const OperandSpec &S : F.Operands)
       Required += !S.Optional;
     if (I.Ops.size() < Required || I.Ops.size() > F.Operands.size()) {
+      FailedAt = -1;
       if (Report) {
         std::string Want = Required == F.Operands.size()
                                ? std::to_string(Required)
                                : std::to_string(Required) + " to " +
                                      std::to_string(F.Operands.size());
-        P.error(I.Ops.size() > F.Operands.size() ? I.Ops[F.Operands.size()].Loc
-                                                 : I.Loc,
+        P.error(I.Loc,
                 "wrong operand count for '" + fullName() + "': expected " +
                     Want + ", found " + llvm::Twine(I.Ops.size()));
       }
       return false;
     }
     for (unsigned K = 0; K != I.Ops.size(); ++K)
-      if (!check(F.Operands[K], I.Ops[K], K))
+      if (!check(F.Operands[K], I.Ops[K], K)) {
+        FailedAt = int(K);
+        const OperandSpec &S = F.Operands[K];
+        bool VecSpec = S.Kind == OperandKind::VecDst ||
+                       S.Kind == OperandKind::VecSrc;
+        ShapeMatches = (I.Ops[K].K == Operand::Kind::Vector) == VecSpec;
         return false;
+      }
     return true;
+  }
+
+  /// After a failed run: how far the operands matched (higher is closer).
+  unsigned progress() const {
+    return FailedAt < 0 ? 0 : unsigned(FailedAt) * 2 + 1 + ShapeMatches;
   }
 
 private:
@@ -97,9 +109,16 @@ private:
   }
 
   bool fail(const Operand &Op, const llvm::Twine &Msg) {
+    return failAt(Op.Loc, Msg);
+  }
+  bool failAt(llvm::SMLoc Loc, const llvm::Twine &Msg) {
     if (Report)
-      P.error(Op.Loc, Msg);
+      P.error(Loc, Msg);
     return false;
+  }
+  static llvm::SMLoc pairLoc(const Operand &Op) {
+    return Op.PairName.empty() ? Op.Loc
+                               : llvm::SMLoc::getFromPointer(Op.PairName.data());
   }
 
   Type slotType(const OperandSpec &S) const {
@@ -113,6 +132,21 @@ private:
   bool undefinedOrLabel(const Operand &Op) {
     if (!Report)
       return false;
+    if (P.CurLabels.count(Op.Name)) {
+      if (P.ReportedUndefined.insert(Op.Loc.getPointer()).second)
+        P.error(Op.Loc, "label '" + Op.Name +
+                            "' is not allowed as an operand of '" +
+                            fullName() + "' (labels are only branch targets)");
+      return false;
+    }
+    // Undefined, or a label defined further down: decided at the end of
+    // the body.
+    for (ParserImpl::PendingLabel &PL : P.PendingLabels)
+      if (PL.Loc == Op.Loc) {
+        PL.DataUseOf = fullName();
+        PL.Failed = true;
+        return false;
+      }
     if (P.ReportedUndefined.insert(Op.Loc.getPointer()).second)
       P.error(Op.Loc, "undefined identifier '" + Op.Name + "'");
     return false;
@@ -124,16 +158,23 @@ private:
     if (Op.K == Operand::Kind::Label)
       return undefinedOrLabel(Op);
     if (Op.K == Operand::Kind::Sink)
-      return IsDst ? true : fail(Op, "'_' is only allowed as a destination");
+      return IsDst ? true
+                   : fail(Op, "expected a source operand, found '_' (the "
+                              "sink '_' is only allowed as a destination)");
+    if (Op.K == Operand::Kind::Vector)
+      return fail(Op, "unexpected vector operand: operand " +
+                          llvm::Twine(K + 1) + " of '" + fullName() +
+                          "' is a scalar register");
     if (Op.K != Operand::Kind::Reg)
-      return fail(Op, "operand " + llvm::Twine(K + 1) + " of '" + fullName() +
-                          "' must be a register");
+      return fail(Op, "expected a register for operand " + llvm::Twine(K + 1) +
+                          " of '" + fullName() + "'");
     if (IsDst && Op.Var->Space == StateSpace::SReg)
-      return fail(Op, "special register '" + Op.Name + "' is read-only");
+      return fail(Op, "writing special register '" + Op.Name +
+                          "' is not allowed (it is read-only)");
     if (Op.Var->VecWidth > 1 && !Op.Component &&
         Op.Var->Space == StateSpace::SReg)
-      return fail(Op, "special register '" + Op.Name +
-                          "' needs a component (.x, .y or .z)");
+      return fail(Op, "type mismatch: special register '" + Op.Name +
+                          "' is a vector; select a component (.x, .y or .z)");
     if (T == Type::Invalid)
       return true;
     Type R = regType(Op);
@@ -152,16 +193,16 @@ private:
     switch (Op.K) {
     case Operand::Kind::Imm:
       if (S.Kind == OperandKind::RegSrc)
-        return fail(Op, "operand " + llvm::Twine(K + 1) + " of '" +
-                            fullName() + "' must be a register");
+        return fail(Op, "expected a register for operand " +
+                            llvm::Twine(K + 1) + " of '" + fullName() + "'");
       if (T != Type::Invalid && (isFloat(T) || T == Type::Pred))
         return fail(Op, "type mismatch: integer constant used for ." +
                             typeName(T) + " operand of '" + fullName() + "'");
       return true;
     case Operand::Kind::FImm:
       if (S.Kind == OperandKind::RegSrc)
-        return fail(Op, "operand " + llvm::Twine(K + 1) + " of '" +
-                            fullName() + "' must be a register");
+        return fail(Op, "expected a register for operand " +
+                            llvm::Twine(K + 1) + " of '" + fullName() + "'");
       if (T != Type::Invalid && !isFloat(T) && typeKind(T) != TypeKind::Bits)
         return fail(Op, "type mismatch: floating-point constant used for ." +
                             typeName(T) + " operand of '" + fullName() + "'");
@@ -169,8 +210,8 @@ private:
     case Operand::Kind::Symbol:
       // Address of a variable/function: `mov.u64 %rd, g;`
       if (S.Kind == OperandKind::RegSrc)
-        return fail(Op, "operand " + llvm::Twine(K + 1) + " of '" +
-                            fullName() + "' must be a register");
+        return fail(Op, "expected a register for operand " +
+                            llvm::Twine(K + 1) + " of '" + fullName() + "'");
       if (T != Type::Invalid && !(typeBits(T) == 64 || typeBits(T) == 32) )
         return fail(Op, "type mismatch: address of '" + Op.Name +
                             "' needs a 32- or 64-bit type");
@@ -239,8 +280,8 @@ private:
     switch (S.Kind) {
     case OperandKind::Dst:
       if (Op.PairVar && !Op.PairVar->isPredicate())
-        return fail(Op, "type mismatch: '" + Op.PairName +
-                            "' is not a .pred register");
+        return failAt(pairLoc(Op), "type mismatch: '" + Op.PairName +
+                                       "' is not a .pred register");
       return checkReg(S, Op, true, K);
     case OperandKind::Src:
     case OperandKind::RegSrc:
@@ -266,13 +307,13 @@ private:
       if (!checkPred(Op, false, true))
         return false;
       if (Op.PairVar && !Op.PairVar->isPredicate())
-        return fail(Op, "type mismatch: '" + Op.PairName +
-                            "' is not a .pred register");
+        return failAt(pairLoc(Op), "type mismatch: '" + Op.PairName +
+                                       "' is not a .pred register");
       return true;
     case OperandKind::Mem:
       if (Op.K != Operand::Kind::Address)
-        return fail(Op, "operand " + llvm::Twine(K + 1) + " of '" +
-                            fullName() + "' must be an address [..]");
+        return fail(Op, "expected an address '[...]' for operand " +
+                            llvm::Twine(K + 1) + " of '" + fullName() + "'");
       if (Op.Var && Op.Var->Space == StateSpace::Reg && Op.Var->isPredicate())
         return fail(Op, "type mismatch: a .pred register cannot be an address");
       if (!Op.Var && !Op.Name.empty() && Op.Elems.empty() && !Op.Func)
@@ -281,7 +322,8 @@ private:
     case OperandKind::Label:
       if (Op.K == Operand::Kind::Label || Op.K == Operand::Kind::Symbol)
         return true;
-      return fail(Op, "expected a label operand for '" + fullName() + "'");
+      return fail(Op, "type mismatch: operand " + llvm::Twine(K + 1) +
+                          " of '" + fullName() + "' must be a label");
     case OperandKind::Func:
     case OperandKind::Symbol:
       if (Op.K == Operand::Kind::Symbol || Op.K == Operand::Kind::Label)
@@ -299,8 +341,18 @@ private:
   llvm::ArrayRef<Type> Types;
   unsigned VecWidth;
   bool Report;
+  int FailedAt = -1;
+  bool ShapeMatches = false;
 };
 } // namespace
+
+unsigned ParserImpl::operandProgress(Instruction &I, const InstrForm &F,
+                                     const ModMatch &MM) {
+  OperandChecker C(*this, I, F, MM.Types, MM.VectorWidth, false);
+  if (C.run())
+    return ~0u;
+  return C.progress();
+}
 
 bool ParserImpl::checkOperands(Instruction &I, const InstrForm &F, bool Report) {
   ModMatch MM = matchModifiers(F, I.Mods);
@@ -327,10 +379,15 @@ bool ParserImpl::checkInstruction(Instruction &I,
   };
   llvm::SmallVector<Candidate, 16> Cands;
   llvm::StringRef Head = I.Mnemonic;
+  // Intern the chain once; every candidate form is matched on ids.
+  llvm::SmallVector<ModId, 8> ChainIds;
+  for (llvm::StringRef C : Chain)
+    ChainIds.push_back(T.modId(C));
   for (int Split = Chain.size(); Split >= 0; --Split) {
     std::string Name = joinChain(Head, Chain.take_front(Split));
     for (const InstrForm *F : T.forms(Name))
-      Cands.push_back({F, unsigned(Split), matchModifiers(*F, Chain.drop_front(Split))});
+      Cands.push_back({F, unsigned(Split),
+                       matchModifiers(*F, llvm::ArrayRef(ChainIds).drop_front(Split))});
   }
   if (Cands.empty()) {
     error(I.Loc, "unknown instruction '" + joinChain(Head, Chain) + "'");
@@ -365,7 +422,18 @@ bool ParserImpl::checkInstruction(Instruction &I,
       if (I.Mnemonic == "call")
         return checkCall(I);
       noteTensorMapUse(I);
-      return true;
+      // Names that are not yet defined and sit where data is expected may
+      // not turn out to be labels.
+      for (unsigned K = 0; K < I.Ops.size() && K < C.F->Operands.size(); ++K) {
+        OperandKind OK = C.F->Operands[K].Kind;
+        if (I.Ops[K].K != Operand::Kind::Label || OK == OperandKind::Label ||
+            OK == OperandKind::Func || OK == OperandKind::Any)
+          continue;
+        for (PendingLabel &PL : PendingLabels)
+          if (PL.Loc == I.Ops[K].Loc)
+            PL.DataUseOf = joinChain(Head, Chain);
+      }
+      return checkSemantics(I);
     }
   }
   if (FirstOk) {
@@ -384,9 +452,22 @@ bool ParserImpl::checkInstruction(Instruction &I,
                             llvm::Twine(M.Version.Minor) + ")");
   }
   if (FirstModOk) {
-    Bind(*FirstModOk);
-    OperandChecker(*this, I, *FirstModOk->F, FirstModOk->MM.Types,
-                   FirstModOk->MM.VectorWidth, true)
+    // Report against the form whose operands matched furthest.
+    const Candidate *Closest = FirstModOk;
+    unsigned BestProgress = 0;
+    for (const Candidate &C : Cands) {
+      if (!C.MM.Ok)
+        continue;
+      Bind(C);
+      unsigned Pr = operandProgress(I, *C.F, C.MM);
+      if (Pr > BestProgress) {
+        BestProgress = Pr;
+        Closest = &C;
+      }
+    }
+    Bind(*Closest);
+    OperandChecker(*this, I, *Closest->F, Closest->MM.Types,
+                   Closest->MM.VectorWidth, true)
         .run();
     return false;
   }
@@ -396,6 +477,28 @@ bool ParserImpl::checkInstruction(Instruction &I,
     if (C.MM.Score > Best->MM.Score ||
         (C.MM.Score == Best->MM.Score && C.Split > Best->Split))
       Best = &C;
+  // One memory-ordering qualifier at most; the second is the wrong one
+  // (ptxas: "Duplicate .relaxed modifier" for `ld.volatile.relaxed`).
+  {
+    llvm::StringRef FirstSem;
+    for (llvm::StringRef C : Chain) {
+      bool Sem = llvm::is_contained({".weak", ".volatile", ".relaxed",
+                                     ".acquire", ".release", ".acq_rel",
+                                     ".mmio"},
+                                    C);
+      if (!Sem)
+        continue;
+      if (FirstSem.empty() || C == ".mmio" || FirstSem == ".mmio") {
+        if (FirstSem.empty())
+          FirstSem = C;
+        continue;
+      }
+      return error(llvm::SMLoc::getFromPointer(C.data()),
+                   "memory-ordering qualifier " + C + " is not allowed after " +
+                       FirstSem + " (give only one of .weak, .volatile, "
+                       ".relaxed, .acquire, .release)");
+    }
+  }
   llvm::ArrayRef<llvm::StringRef> Mods = Chain.drop_front(Best->Split);
   std::string Name = Best->F->Mnemonic.str();
   if (Best->MM.BadModifier >= 0) {
@@ -404,6 +507,14 @@ bool ParserImpl::checkInstruction(Instruction &I,
     llvm::SMLoc Loc = llvm::SMLoc::getFromPointer(Bad.data());
     if (parseType(Bad) && !T.acceptsModifier(Name, Bad))
       return error(Loc, "instruction type " + Bad + " is not allowed for '" +
+                            Name + "'");
+    llvm::StringRef Digits = Bad;
+    if (Digits.consume_front(".v") && !Digits.empty() &&
+        llvm::all_of(Digits, [](char C) { return llvm::isDigit(C); }) && !T.acceptsModifier(Name, Bad))
+      return error(Loc, "vector width " + Bad + " is not allowed for '" +
+                            Name + "' (use .v2 or .v4)");
+    if (parseStateSpace(Bad.split("::").first) && !T.acceptsModifier(Name, Bad))
+      return error(Loc, "state space " + Bad + " is not allowed for '" +
                             Name + "'");
     if (T.acceptsModifier(Name, Bad))
       return error(Loc, "modifier " + Bad + " is not allowed in this "
@@ -452,20 +563,111 @@ bool ParserImpl::checkCall(Instruction &I) {
     return true;
   }
   if (Callee.K != Operand::Kind::Symbol || !Callee.Func)
-    return error(Callee.Loc, "call target '" + Callee.Name + "' is not a function");
+    return error(Callee.Loc, "calling '" + Callee.Name +
+                                 "' is not allowed: it is not a function");
   const Function &F = *Callee.Func;
   if (F.IsEntry)
-    return error(Callee.Loc, "cannot call kernel '" + F.Name + "'");
+    return error(Callee.Loc, "calling kernel '" + F.Name +
+                                 "' is not allowed (only .func functions)");
   if (NArgs != F.Params.size())
-    return error(Args ? Args->Loc : Callee.Loc,
+    return error(Callee.Loc,
                  "wrong operand count: '" + F.Name + "' takes " +
                      llvm::Twine(F.Params.size()) + " arguments, " +
                      llvm::Twine(NArgs) + " given");
   if (NRets != F.Returns.size())
-    return error(Rets ? Rets->Loc : Callee.Loc,
+    return error(Callee.Loc,
                  "wrong operand count: '" + F.Name + "' returns " +
                      llvm::Twine(F.Returns.size()) + " values, " +
                      llvm::Twine(NRets) + " expected by the call");
+  // .param arguments must have the size of the parameter they bind to.
+  auto CheckSizes = [&](const Operand *List,
+                        const std::vector<Variable *> &Formals) {
+    if (!List)
+      return true;
+    for (size_t K = 0; K != Formals.size() && K != List->Elems.size(); ++K) {
+      const Operand &A = List->Elems[K];
+      const Variable *Formal = Formals[K];
+      if (!A.Var || A.Var->Space != StateSpace::Param ||
+          Formal->Space != StateSpace::Param)
+        continue;
+      if (A.Var->sizeInBytes() != Formal->sizeInBytes())
+        return error(A.Loc, "type mismatch: argument '" + A.Name + "' has " +
+                                llvm::Twine(A.Var->sizeInBytes()) +
+                                " bytes but parameter " + llvm::Twine(K + 1) +
+                                " of '" + F.Name + "' has " +
+                                llvm::Twine(Formal->sizeInBytes()));
+    }
+    return true;
+  };
+  return CheckSizes(Rets, F.Returns) && CheckSizes(Args, F.Params);
+}
+
+bool ParserImpl::checkSemantics(Instruction &I) {
+  llvm::StringRef Mn = I.Mnemonic;
+  std::string Name = Mn.str();
+  for (llvm::StringRef Md : I.Mods)
+    Name += Md.str();
+  // The state space an instruction names must be the one of the variable
+  // it addresses ("State space mismatch between instruction and address").
+  if (Mn == "ld" || Mn == "ldu" || Mn == "st" || Mn == "atom" || Mn == "red") {
+    std::optional<StateSpace> ISpace;
+    for (llvm::StringRef Md : I.Mods)
+      if (auto SS = parseStateSpace(Md.split("::").first))
+        ISpace = *SS;
+    for (const Operand &Op : I.Ops) {
+      if (Op.K != Operand::Kind::Address || !Op.Var)
+        continue;
+      const Variable &V = *Op.Var;
+      llvm::SMLoc At = Op.Name.empty()
+                           ? Op.Loc
+                           : llvm::SMLoc::getFromPointer(Op.Name.data());
+      StateSpace VS = V.Space;
+      bool Memory = VS == StateSpace::Global || VS == StateSpace::Shared ||
+                    VS == StateSpace::Const || VS == StateSpace::Local ||
+                    VS == StateSpace::Param;
+      if (ISpace && Memory && *ISpace != VS &&
+          (*ISpace == StateSpace::Global || *ISpace == StateSpace::Shared ||
+           *ISpace == StateSpace::Const || *ISpace == StateSpace::Local ||
+           *ISpace == StateSpace::Param))
+        return error(At, "addressing ." + stateSpaceName(VS) + " variable '" +
+                             V.Name + "' is not allowed in '" + Name +
+                             "' (state space mismatch with ." +
+                             stateSpaceName(*ISpace) + ")");
+      if (Mn == "st" && VS == StateSpace::Param &&
+          (V.Role == VarRole::KernelParam || V.Role == VarRole::FuncParam))
+        return error(At, "storing to " +
+                             llvm::Twine(V.Role == VarRole::KernelParam
+                                             ? "kernel"
+                                             : "function input") +
+                             " parameter '" + V.Name +
+                             "' is not allowed (it is read-only)");
+    }
+  }
+  // 256-bit vector loads and stores are new in sm_100.
+  if ((Mn == "ld" || Mn == "st") && I.VectorWidth > 1 && !I.Types.empty() &&
+      typeBits(I.Types[0]) * I.VectorWidth > 128 && M.Target.Version < 100)
+    return error(I.Loc, "'" + Name + "' requires sm_100 or higher (256-bit "
+                        "loads and stores; the module targets " +
+                        M.Target.str() + ")");
+  // Named barriers are 0..15.
+  if ((Mn == "bar" || Mn == "barrier") && !I.hasMod(".warp") && I.Form) {
+    unsigned K = !I.Form->Operands.empty() &&
+                         (I.Form->Operands[0].Kind == OperandKind::Dst ||
+                          I.Form->Operands[0].Kind == OperandKind::PredDst)
+                     ? 1
+                     : 0;
+    if (K < I.Ops.size() && I.Ops[K].K == Operand::Kind::Imm &&
+        (I.Ops[K].Value < 0 || I.Ops[K].Value > 15))
+      return error(I.Ops[K].Loc, "barrier number " +
+                                     llvm::Twine(I.Ops[K].Value) +
+                                     " out of range (0..15)");
+  }
+  // Warp-synchronous ops without .sync were removed for sm_70+ (PTX 6.4).
+  if ((Mn == "shfl" || Mn == "vote") && !I.hasMod(".sync") &&
+      M.Target.Version >= 70 && M.Version >= PtxVersion{6, 4})
+    return error(I.Loc, "'" + Name + "' without .sync is not allowed on "
+                        "sm_70 and later (PTX ISA 6.4+); use " + Mn +
+                        ".sync");
   return true;
 }
 
@@ -491,78 +693,95 @@ void ParserImpl::noteTensorMapUse(Instruction &I) {
 
 // --- declarations ----------------------------------------------------------
 
-bool ParserImpl::checkVariable(Variable &V, DeclContext Ctx) {
+bool ParserImpl::checkVariable(Variable &V, DeclContext Ctx, const DeclLocs &L) {
   bool Ok = true;
-  auto Err = [&](const llvm::Twine &Msg) {
-    error(V.Loc, Msg);
+  // Report at the token that carries the offending property, falling back
+  // to the variable name.
+  auto Err = [&](llvm::SMLoc At, const llvm::Twine &Msg) {
+    error(At.isValid() ? At : V.Loc, Msg);
     Ok = false;
   };
   StateSpace S = V.Space;
   llvm::StringRef SN = stateSpaceName(S);
   if (V.isPredicate() && S != StateSpace::Reg)
-    Err("predicate variables are only allowed in the .reg state space");
+    Err(L.Type, "type .pred is not allowed in the ." + SN +
+                    " state space (predicates live in .reg only)");
   if (V.VecWidth > 1) {
     if (V.isPredicate())
-      Err("vector of .pred is not allowed");
+      Err(L.Vec, "vector of .pred is not allowed");
     else if (isOpaque(V.ElemType))
-      Err("vector of opaque type is not allowed");
+      Err(L.Vec, "vector of opaque type is not allowed");
     else if (typeBits(V.ElemType) * V.VecWidth > 128)
-      Err("vector ." + llvm::Twine("v") + llvm::Twine(V.VecWidth) + "." +
-          typeName(V.ElemType) + " exceeds 128 bits");
+      Err(L.Vec, "vector ." + llvm::Twine("v") + llvm::Twine(V.VecWidth) +
+                     "." + typeName(V.ElemType) + " exceeds 128 bits");
   }
   if (S == StateSpace::SReg)
-    Err("special registers are predefined and cannot be declared");
+    Err(L.Space, "special registers are predefined and cannot be declared");
   switch (Ctx) {
   case DeclContext::Module:
-    if (S == StateSpace::Reg)
-      Err(".reg variables are not allowed at module scope");
-    else if (S == StateSpace::Param)
-      Err(".param variables are not allowed at module scope");
-    else if (S == StateSpace::Local)
-      Err(".local variables are not allowed at module scope (ABI)");
+    if (S == StateSpace::Reg || S == StateSpace::Param ||
+        S == StateSpace::Local)
+      Err(L.Space, "." + SN + " variables are not allowed at module scope" +
+                       (S == StateSpace::Local ? " (ABI)" : ""));
     break;
   case DeclContext::EntryParam:
     if (S != StateSpace::Param)
-      Err("kernel parameters must be in the .param state space, not ." + SN);
+      Err(L.Space, "state space ." + SN +
+                       " is not allowed for kernel parameters (use .param)");
     break;
   case DeclContext::FuncParam:
   case DeclContext::FuncReturn:
   case DeclContext::ProtoParam:
     if (S != StateSpace::Param && S != StateSpace::Reg)
-      Err("function parameters must be .param or .reg, not ." + SN);
+      Err(L.Space, "state space ." + SN +
+                       " is not allowed for function parameters (use .param "
+                       "or .reg)");
     break;
   case DeclContext::Body:
     if (S == StateSpace::Tex)
-      Err(".tex variables must be declared at module scope");
+      Err(L.Space, ".tex variables must be declared at module scope");
+    if (V.Link != Linkage::Internal && V.Link != Linkage::Extern)
+      Err(L.Link, "linkage " + linkageName(V.Link) +
+                      " is not allowed on a variable declared in a function "
+                      "body (only .extern)");
     break;
   }
   if (V.IsPtr) {
     if (Ctx != DeclContext::EntryParam)
-      Err(".ptr is only allowed on kernel parameters");
+      Err(L.Ptr, ".ptr is not allowed here (only on kernel parameters)");
     else if (!(V.ElemType == Type::U64 || V.ElemType == Type::U32 ||
                V.ElemType == Type::B64 || V.ElemType == Type::B32 ||
                V.ElemType == Type::S64 || V.ElemType == Type::S32))
-      Err(".ptr parameters must have a 32- or 64-bit integer type");
+      Err(L.Ptr, ".ptr parameters must have a 32- or 64-bit integer type");
   }
   if (V.Managed && S != StateSpace::Global)
-    Err(".managed attribute is only allowed on .global variables");
+    Err(L.Managed, ".managed attribute is not allowed on ." + SN +
+                       " variables (only on .global)");
   if (V.Unified && S != StateSpace::Global)
-    Err(".unified attribute is only allowed on .global variables and functions");
-  if (isOpaque(V.ElemType) &&
-      !(Ctx == DeclContext::Module && S == StateSpace::Global) &&
-      !(Ctx == DeclContext::EntryParam && S == StateSpace::Param))
-    Err("." + typeName(V.ElemType) +
-        " variables must be .global at module scope or kernel parameters");
+    Err(L.Unified, ".unified attribute is not allowed on ." + SN +
+                       " variables (only on .global variables and functions)");
+  if (isOpaque(V.ElemType)) {
+    if (!(Ctx == DeclContext::Module && S == StateSpace::Global) &&
+        !(Ctx == DeclContext::EntryParam && S == StateSpace::Param))
+      Err(L.Type, "type ." + typeName(V.ElemType) +
+                      " is not allowed in the ." + SN +
+                      " state space here (only .global at module scope or "
+                      "kernel parameters)");
+    else if (V.ElemType == Type::SamplerRef && !M.TexModeIndependent)
+      Err(L.Type, ".samplerref variables need .target texmode_independent "
+                  "(the module uses texmode_unified)");
+  }
   if (S == StateSpace::Tex && !(V.ElemType == Type::U32 || V.ElemType == Type::U64 ||
                                 V.ElemType == Type::B32 || V.ElemType == Type::B64))
-    Err(".tex variables must have type .u32 or .u64");
+    Err(L.Type, ".tex variables must have type .u32 or .u64");
   if (!V.Dims.empty() && V.Dims[0] == 0 && !V.FirstDimInferred &&
       V.Link != Linkage::Extern && Ctx != DeclContext::EntryParam &&
       Ctx != DeclContext::FuncParam && Ctx != DeclContext::ProtoParam &&
       S != StateSpace::Shared)
-    Err("array '" + V.Name + "' needs a size or an initializer");
+    Err(V.Loc, "array '" + V.Name + "' needs a size or an initializer");
   if (V.Link == Linkage::Common && S != StateSpace::Global)
-    Err(".common linkage is only allowed on .global variables");
+    Err(L.Link, ".common linkage is not allowed on ." + SN +
+                    " variables (only on .global)");
 
   if (!V.Init && V.OpaqueInits.empty())
     return Ok;
@@ -585,28 +804,64 @@ bool ParserImpl::checkVariable(Variable &V, DeclContext Ctx) {
   }
   if (!V.Init)
     return Ok;
+  bool FloatVar = isFloat(V.ElemType);
+  bool IntVar = isInteger(V.ElemType);
   walkInitializer(
       V, V.Init,
-      [&](uint64_t, const InitValue &L) {
-        if (L.K != InitValue::Kind::Symbol)
+      [&](uint64_t, const InitValue &Leaf) {
+        // ptxas: "Initial value type mismatch" (.b types take either).
+        if (Leaf.K == InitValue::Kind::Float && IntVar) {
+          error(Leaf.Loc, "type mismatch: floating-point initializer for ." +
+                              typeName(V.ElemType) + " variable '" + V.Name +
+                              "'");
+          return;
+        }
+        if (Leaf.K == InitValue::Kind::Int && FloatVar) {
+          error(Leaf.Loc, "type mismatch: integer initializer for ." +
+                              typeName(V.ElemType) + " variable '" + V.Name +
+                              "' (write a floating-point literal)");
+          return;
+        }
+        if (Leaf.K != InitValue::Kind::Symbol)
           return;
         unsigned Bits = typeBits(V.ElemType);
-        if (Bits == 8 && !L.Mask)
-          error(L.Loc, "address initializer in an 8-bit variable needs mask()");
+        if (FloatVar)
+          error(Leaf.Loc, "type mismatch: address initializer for ." +
+                              typeName(V.ElemType) + " variable '" + V.Name +
+                              "' (addresses need an integer type)");
+        else if (Bits == 8 && !Leaf.Mask)
+          error(Leaf.Loc, "address initializer in an 8-bit variable needs mask()");
         else if (Bits != 8 && Bits != 32 && Bits != 64)
-          error(L.Loc, "address initializers need a .u32/.u64 (or .u8 with "
-                       "mask()) variable");
-        else if (!isInteger(V.ElemType) && typeKind(V.ElemType) != TypeKind::Bits)
-          error(L.Loc, "address initializers need an integer variable type");
-        auto G = M.Globals.find(L.Name);
-        if (G != M.Globals.end() && G->second->Space != StateSpace::SReg) {
-          StateSpace TS = G->second->Space;
+          error(Leaf.Loc, "address initializers need a .u32/.u64 (or .u8 with "
+                          "mask()) variable");
+        uint32_t Idx;
+        Variable *Target = lookupVar(Leaf.Name, Idx);
+        if (!Target) {
+          auto G = M.Globals.find(Leaf.Name);
+          if (G != M.Globals.end())
+            Target = G->second;
+        }
+        if (Target && Target->Space == StateSpace::SReg) {
+          error(Leaf.Loc, "special register '" + Leaf.Name +
+                              "' is not allowed in an initializer");
+        } else if (Target) {
+          StateSpace TS = Target->Space;
           if (TS != StateSpace::Global && TS != StateSpace::Const)
-            error(L.Loc, "initializer names ." + stateSpaceName(TS) +
-                             " variable '" + L.Name +
-                             "' (only .global and .const are allowed)");
-        } else if (!lookupFunc(L.Name)) {
-          error(L.Loc, "undefined identifier '" + L.Name + "' in initializer");
+            error(Leaf.Loc, "the address of ." + stateSpaceName(TS) +
+                                " variable '" + Leaf.Name +
+                                "' is not allowed in an initializer (only "
+                                ".global and .const variables)");
+        } else if (lookupFunc(Leaf.Name)) {
+          // function address
+        } else if (CurFunc && CurLabels.count(Leaf.Name)) {
+          error(Leaf.Loc, "label '" + Leaf.Name +
+                              "' is not allowed in an initializer");
+        } else if (CurFunc) {
+          // Maybe a label defined later in the body.
+          PendingLabels.push_back({Leaf.Name, Leaf.Loc, "an initializer"});
+        } else {
+          error(Leaf.Loc, "undefined identifier '" + Leaf.Name +
+                              "' in initializer");
         }
       },
       [&](llvm::SMLoc Loc, const llvm::Twine &Msg) {

@@ -100,7 +100,14 @@ void Lexer::lexLineMarker() {
   } else {
     Ok = false;
   }
-  // Trailing flags (`# 1 "a.cu" 2`) make ptxas lose the file name; we keep it.
+  // Trailing GCC flags (`# 1 "a.cu" 2`) are accepted (ptxas loses the file
+  // name; we keep it); anything else on the line, even a comment, is not.
+  while (Ok && P < End && *P != '\n') {
+    if (*P == ' ' || *P == '\t' || *P == '\r' || llvm::isDigit(*P))
+      ++P;
+    else
+      Ok = false;
+  }
   while (P < End && *P != '\n')
     ++P;
   if (!Ok) {
@@ -226,6 +233,32 @@ Token Lexer::lex() {
   return make(TokKind::Error, Start);
 }
 
+llvm::StringRef Lexer::peekWord() const {
+  const char *P = Cur;
+  while (P < End) {
+    if (*P == ' ' || *P == '\t' || *P == '\r' || *P == '\n' || *P == '\f' ||
+        *P == '\v') {
+      ++P;
+    } else if (*P == '/' && P + 1 < End && P[1] == '/') {
+      while (P < End && *P != '\n')
+        ++P;
+    } else if (*P == '/' && P + 1 < End && P[1] == '*') {
+      P += 2;
+      while (P + 1 < End && !(P[0] == '*' && P[1] == '/'))
+        ++P;
+      P = P + 2 < End ? P + 2 : End;
+    } else {
+      break;
+    }
+  }
+  const char *S = P;
+  if (P < End && (*P == '.' || isIdentBody(*P) || *P == '%'))
+    ++P;
+  while (P < End && (isIdentBody(*P) || *P == ':'))
+    ++P;
+  return llvm::StringRef(S, P - S);
+}
+
 Token Lexer::lexIdentifier(const char *Start) {
   ++Cur;
   while (Cur < End && isIdentBody(*Cur))
@@ -290,6 +323,17 @@ Token Lexer::lexNumber(const char *Start) {
       ++Cur;
     if (Cur == Digits)
       return Bad("missing hex digits");
+    // C99 hexadecimal floats (`0x1.0p3`) are not PTX; floats are 0f/0d.
+    if (Cur + 1 < End && *Cur == '.' &&
+        (llvm::isHexDigit(Cur[1]) || Cur[1] == 'p' || Cur[1] == 'P')) {
+      ++Cur;
+      while (Cur < End && (isIdentBody(*Cur) || *Cur == '.' ||
+                           ((*Cur == '+' || *Cur == '-') &&
+                            (Cur[-1] == 'p' || Cur[-1] == 'P'))))
+        ++Cur;
+      return Bad("hexadecimal floating-point literals are not supported "
+                 "(use 0fXXXXXXXX or 0dXXXXXXXXXXXXXXXX)");
+    }
   } else if (Cur[0] == '0' && Cur + 1 < End && (Cur[1] == 'b' || Cur[1] == 'B')) {
     Cur += 2;
     const char *Digits = Cur;
@@ -330,8 +374,10 @@ Token Lexer::lexNumber(const char *Start) {
         Digits.find_first_of("89") != llvm::StringRef::npos)
       return Bad("octal literals take only digits 0-7");
   }
-  if (Cur < End && (*Cur == 'U' || *Cur == 'u'))
+  if (Cur < End && *Cur == 'U')
     ++Cur;
+  else if (Cur < End && *Cur == 'u')
+    return Bad("the unsigned suffix must be an upper-case 'U'");
   if (Cur < End && isIdentBody(*Cur))
     return Bad("unexpected character after number");
   return make(TokKind::Integer, Start);

@@ -93,6 +93,9 @@ private:
         return false;
       return P.expect(TokKind::RParen, "')'");
     }
+    if (T.is(TokKind::Question))
+      return P.error(T.Loc, "invalid character '?' (only allowed in a "
+                            "conditional expression 'a ? b : c')");
     return P.expected("a constant expression");
   }
 
@@ -177,7 +180,8 @@ private:
     case TokKind::Slash:
     case TokKind::Percent:
       if (B == 0)
-        return P.error(Loc, "division by zero in constant expression");
+        return P.error(Loc, "division by zero is not allowed in a constant "
+                            "expression");
       if (L.I == INT64_MIN && R.I == -1)
         L.I = Op == TokKind::Slash ? INT64_MIN : 0;
       else
@@ -253,6 +257,11 @@ bool ParserImpl::parseVarDecl(DeclContext Ctx, Linkage L,
   Variable Proto;
   Proto.Loc = Tok.Loc;
   Proto.Link = L;
+  DeclLocs Locs;
+  Locs.Space = Tok.Loc;
+  if (L != Linkage::Internal)
+    Locs.Link = DeclLinkLoc;
+  DeclLinkLoc = llvm::SMLoc();
   switch (Ctx) {
   case DeclContext::Module: Proto.Role = VarRole::Module; break;
   case DeclContext::Body: Proto.Role = VarRole::Local; break;
@@ -308,6 +317,7 @@ bool ParserImpl::parseVarDecl(DeclContext Ctx, Linkage L,
     }
     if (D == ".v2" || D == ".v4" || D == ".v8" || D == ".v3" || D == ".v16") {
       VecLoc = Tok.Loc;
+      Locs.Vec = Tok.Loc;
       if (D == ".v3" || D == ".v8" || D == ".v16")
         error(Tok.Loc, "invalid vector width " + D.drop_front(2) +
                            " (variables may be .v2 or .v4)");
@@ -316,12 +326,13 @@ bool ParserImpl::parseVarDecl(DeclContext Ctx, Linkage L,
       continue;
     }
     if (D == ".attribute") {
-      if (!parseAttributes(Tok.Loc, Proto.Managed, Proto.Unified))
+      if (!parseAttributes(Tok.Loc, Proto.Managed, Proto.Unified, &Locs))
         return false;
       continue;
     }
     if (D == ".ptr") {
       PtrLoc = Tok.Loc;
+      Locs.Ptr = Tok.Loc;
       consume();
       Proto.IsPtr = true;
       while (Tok.is(TokKind::Dot)) {
@@ -350,7 +361,12 @@ bool ParserImpl::parseVarDecl(DeclContext Ctx, Linkage L,
         return error(Tok.Loc, "more than one type in declaration");
       HaveType = true;
       TypeLoc = Tok.Loc;
+      Locs.Type = Tok.Loc;
       Proto.ElemType = *T;
+      if (*T == Type::B128 && M.Version < PtxVersion{8, 3})
+        error(Tok.Loc, "type .b128 requires PTX ISA 8.3 or later (the module "
+                       "is .version " + llvm::Twine(M.Version.Major) + "." +
+                       llvm::Twine(M.Version.Minor) + ")");
       if (!isFundamental(*T))
         error(Tok.Loc, "type ." + typeName(*T) +
                            " is not allowed for variables (alternate formats "
@@ -391,28 +407,32 @@ bool ParserImpl::parseVarDecl(DeclContext Ctx, Linkage L,
         error(RL, "too many registers in parameterized name");
       V->RangeCount = unsigned(N ? N : 1);
     }
+    llvm::SMLoc FirstBrack = Tok.is(TokKind::LBrack) ? Tok.Loc : llvm::SMLoc();
     while (Tok.is(TokKind::LBrack)) {
-      llvm::SMLoc BL = Tok.Loc;
       consume();
       if (Tok.is(TokKind::RBrack)) {
         if (!V->Dims.empty())
-          error(BL, "only the first array dimension may be omitted");
+          error(Tok.Loc, "expected an array size (only the first dimension "
+                         "may be omitted), found ']'");
         V->Dims.push_back(0);
         V->FirstDimInferred = true; // resolved below
         consume();
         continue;
       }
+      llvm::SMLoc NL = Tok.Loc;
       int64_t N;
       if (!parseIntConstExpr(N, "array size"))
         return false;
       if (N <= 0)
-        error(BL, "array size must be positive");
+        error(NL, "array size " + llvm::Twine(N) +
+                      " out of range (must be positive)");
       V->Dims.push_back(uint64_t(N > 0 ? N : 1));
       if (!expect(TokKind::RBrack, "']'"))
         return false;
     }
     if (V->RangeCount && V->isArray())
-      error(V->Loc, "parameterized names cannot be arrays");
+      error(FirstBrack, "array dimensions are not allowed on a parameterized "
+                        "name '" + V->Name + "<N>'");
     if (Tok.is(TokKind::Equal)) {
       if (V->RangeCount)
         error(Tok.Loc, "parameterized names cannot have an initializer");
@@ -427,7 +447,7 @@ bool ParserImpl::parseVarDecl(DeclContext Ctx, Linkage L,
         V->FirstDimInferred = false; // `[]`: an unsized (extern) array
       }
     }
-    checkVariable(*V, Ctx);
+    checkVariable(*V, Ctx, Locs);
     if (Ctx == DeclContext::Module || Ctx == DeclContext::Body ||
         Ctx == DeclContext::EntryParam || Ctx == DeclContext::FuncParam ||
         Ctx == DeclContext::FuncReturn)
@@ -466,6 +486,11 @@ InitValue *ParserImpl::parseInitValue(Type ElemType) {
     V->Elems = M.copyArray<InitValue *>(Elems);
     return V;
   }
+  if (Tok.is(TokKind::String)) {
+    error(Tok.Loc, "a string literal is not a valid initializer (write the "
+                   "bytes as a list of integers)");
+    return nullptr;
+  }
   // mask(...): an integer literal directly followed by '('.
   uint64_t Mask = 0;
   bool InMask = false;
@@ -483,8 +508,9 @@ InitValue *ParserImpl::parseInitValue(Type ElemType) {
           consume();
           if (llvm::countr_zero(Mask) % 8 != 0 ||
               (Mask >> llvm::countr_zero(Mask)) != 0xFF)
-            error(Save.Loc, "invalid mask() value " + S +
-                                " (expected 0xFF shifted by whole bytes)");
+            error(Save.Loc, "mask() value " + S +
+                                " out of range (expected 0xFF shifted by "
+                                "whole bytes: 0xFF, 0xFF00, ...)");
           consume(); // (
         }
       }

@@ -122,8 +122,19 @@ void ParserImpl::parseBody(Function &F) {
       }
       continue;
     }
-    if (Tok.isDot(".entry") || Tok.isDot(".func") || Tok.isDot(".version") ||
-        Tok.isDot(".target") || Tok.isDot(".visible")) {
+    if (Tok.isDot(".func")) {
+      // A declaration (prototype) of a function is allowed in a body.
+      if (!parseNestedFuncDecl())
+        recover();
+      continue;
+    }
+    bool LinkageStartsFunction = false;
+    if (linkageOf(Tok)) {
+      llvm::StringRef Next = Lex.peekWord();
+      LinkageStartsFunction = Next == ".entry" || Next == ".func";
+    }
+    if (Tok.isDot(".entry") || Tok.isDot(".version") ||
+        Tok.isDot(".target") || LinkageStartsFunction) {
       error(Tok.Loc, "expected '}' to close the body of '" + F.Name + "'");
       break;
     }
@@ -138,11 +149,51 @@ void ParserImpl::parseBody(Function &F) {
   resolveLabels(F);
 }
 
+bool ParserImpl::parseNestedFuncDecl() {
+  consume(); // .func
+  Function *F = M.newFunction();
+  pushScope();
+  bool Ok = true;
+  if (Tok.is(TokKind::LParen))
+    Ok = parseParamList(*F, DeclContext::FuncReturn, F->Returns);
+  if (Ok && Tok.isNot(TokKind::Identifier))
+    Ok = expected("a function name");
+  if (Ok) {
+    F->Name = Tok.Text;
+    F->Loc = Tok.Loc;
+    consume();
+    if (Tok.is(TokKind::LParen))
+      Ok = parseParamList(*F, DeclContext::FuncParam, F->Params);
+  }
+  popScope();
+  if (!Ok)
+    return false;
+  if (consumeDot(".noreturn"))
+    F->NoReturn = true;
+  if (Tok.is(TokKind::LBrace))
+    return expected("';' after the declaration of '" + F->Name +
+                    "' (functions cannot be defined inside a function body)");
+  if (!expect(TokKind::Semi, "';' after the function declaration"))
+    return false;
+  if (Function *Prev = lookupFunc(F->Name))
+    checkRedeclaration(*Prev, *F);
+  return true;
+}
+
 void ParserImpl::resolveLabels(Function &F) {
   for (const PendingLabel &P : PendingLabels) {
-    if (CurLabels.count(P.Name))
+    if (CurLabels.count(P.Name)) {
+      if (!P.DataUseOf.empty())
+        error(P.Loc, "label '" + P.Name + "' is not allowed as " +
+                         (P.DataUseOf == "an initializer"
+                              ? P.DataUseOf
+                              : "an operand of '" + P.DataUseOf + "'") +
+                         " (labels are only branch targets)");
       continue;
-    if (lookupFunc(P.Name) || ReportedUndefined.count(P.Loc.getPointer()))
+    }
+    if (ReportedUndefined.count(P.Loc.getPointer()))
+      continue;
+    if (lookupFunc(P.Name) && !P.Failed)
       continue;
     error(P.Loc, "undefined identifier '" + P.Name + "'");
   }
@@ -170,7 +221,9 @@ bool ParserImpl::parseStatement(Function &F) {
     }
     if (auto L = linkageOf(Tok)) {
       // `.extern .shared ...` inside a body (dynamic shared memory).
+      llvm::SMLoc LinkLoc = Tok.Loc;
       consume();
+      DeclLinkLoc = LinkLoc;
       llvm::SmallVector<Variable *, 4> Vars;
       if (Tok.isNot(TokKind::Dot) || !parseStateSpace(Tok.Text.split("::").first))
         return expected("a state space after the linkage directive");
@@ -336,10 +389,15 @@ bool ParserImpl::parseInstruction(Function &F, llvm::SMLoc GuardLoc) {
     I->GuardName = Tok.Text;
     uint32_t Idx;
     Variable *V = lookupVar(Tok.Text, Idx);
+    if (!V && (Tok.SpaceBefore ||
+               InstrTable::get().isMnemonic(Tok.Text) ||
+               Lex.peekWord().starts_with(".")))
+      return expected("a predicate register after '@'");
     if (!V)
       error(Tok.Loc, "undefined identifier '" + Tok.Text + "'");
     else if (!V->isPredicate())
-      error(Tok.Loc, "guard '" + Tok.Text + "' is not a .pred register");
+      error(Tok.Loc, "type mismatch: guard '" + Tok.Text +
+                         "' is not a .pred register");
     I->Guard = V;
     I->GuardIndex = Idx;
     consume();
@@ -415,10 +473,14 @@ bool ParserImpl::parseRegisterRef(Operand &Op) {
                  .Cases(".w", ".a", 'w')
                  .Default(0);
     if (!C)
-      return error(Tok.Loc, "unknown vector component '" + Tok.Text + "'");
+      return error(Op.Loc, "undefined identifier '" + Name + Tok.Text +
+                               "' (" + Tok.Text +
+                               " is not a vector component; use .x, .y, .z "
+                               "or .w)");
     if (Op.Var->VecWidth == 1)
-      return error(Tok.Loc, "component selector on non-vector register '" +
-                                Name + "'");
+      return error(Op.Loc, "component selector " + Tok.Text +
+                               " is not allowed on non-vector register '" +
+                               Name + "'");
     if ((C == 'z' || C == 'w') && Op.Var->VecWidth < 4)
       return error(Tok.Loc, "component " + Tok.Text + " out of range for a .v2 "
                                                       "register");
@@ -506,6 +568,8 @@ bool ParserImpl::parseOperand(Instruction &I, Operand &Op, bool InCall) {
     llvm::SmallVector<Operand, 8> Elems;
     if (Tok.isNot(TokKind::RBrace)) {
       do {
+        if (Tok.is(TokKind::LBrack))
+          return expected("'}' to close the vector operand");
         Operand E;
         if (!parseOperand(I, E, false))
           return false;

@@ -126,6 +126,33 @@ void ParserImpl::parseVersion() {
   consume();
 }
 
+/// The first PTX ISA version that knows a target (ptxas 13: "PTX .version X
+/// does not support .target sm_NN"); nullopt where we do not know.
+static std::optional<PtxVersion> minPtxForTarget(const SmTarget &T) {
+  if (T.Family)
+    return PtxVersion{8, 8};
+  switch (T.Version) {
+  case 50: return PtxVersion{4, 0};
+  case 52: return PtxVersion{4, 1};
+  case 53: return PtxVersion{4, 2};
+  case 60: case 61: case 62: return PtxVersion{5, 0};
+  case 70: return PtxVersion{6, 0};
+  case 72: return PtxVersion{6, 1};
+  case 75: return PtxVersion{6, 3};
+  case 80: return PtxVersion{7, 0};
+  case 86: return PtxVersion{7, 1};
+  case 87: return PtxVersion{7, 4};
+  case 89: return PtxVersion{7, 8};
+  case 90: return T.ArchSpecific ? PtxVersion{8, 0} : PtxVersion{7, 8};
+  case 100: case 101: return PtxVersion{8, 6};
+  case 103: return PtxVersion{8, 8};
+  case 110: return PtxVersion{9, 0};
+  case 120: return PtxVersion{8, 7};
+  case 121: return PtxVersion{8, 8};
+  default: return std::nullopt;
+  }
+}
+
 void ParserImpl::parseTarget() {
   llvm::SMLoc Loc = Tok.Loc;
   consume(); // .target
@@ -147,6 +174,14 @@ void ParserImpl::parseTarget() {
         error(Tok.Loc, "more than one SM target in .target");
       HaveSm = true;
       M.Target = *T;
+      if (auto Need = minPtxForTarget(*T);
+          Need && M.Version.Major > 0 && M.Version < *Need)
+        error(Tok.Loc, "target " + Name + " requires PTX ISA " +
+                           llvm::Twine(Need->Major) + "." +
+                           llvm::Twine(Need->Minor) +
+                           " or later (the module is .version " +
+                           llvm::Twine(M.Version.Major) + "." +
+                           llvm::Twine(M.Version.Minor) + ")");
       if (!isSupportedTarget(*T))
         error(Tok.Loc, "unsupported target '" + Name +
                            "' (supported: sm_75, sm_80, sm_86, sm_89, sm_90, "
@@ -181,6 +216,8 @@ void ParserImpl::parseAddressSize() {
   consume();
   if (SawAddressSize)
     error(Loc, "duplicate .address_size directive");
+  else if (SawCode)
+    error(Loc, ".address_size must precede all declarations and functions");
   SawAddressSize = true;
   if (Tok.isNot(TokKind::Integer)) {
     expected("32 or 64 after .address_size");
@@ -211,7 +248,10 @@ void ParserImpl::parseModule() {
       continue;
     }
     if (!SawTarget) {
-      error(Tok.Loc, "expected .target directive after .version");
+      if (Tok.isDot(".address_size"))
+        error(Tok.Loc, ".address_size must follow the .target directive");
+      else
+        error(Tok.Loc, "expected .target directive after .version");
       SawTarget = true;
     }
     if (Tok.isDot(".address_size")) {
@@ -226,6 +266,8 @@ void ParserImpl::parseModule() {
 
 // --- top-level items -------------------------------------------------------
 
+static bool isPerfDirective(const Token &T);
+
 bool ParserImpl::parseTopLevel() {
   Linkage L = Linkage::Internal;
   llvm::SMLoc LinkLoc;
@@ -234,8 +276,14 @@ bool ParserImpl::parseTopLevel() {
     LinkLoc = Tok.Loc;
     consume();
     if (linkageOf(Tok))
-      return error(Tok.Loc, "duplicate linkage directive");
+      return error(Tok.Loc, "linkage directive " + Tok.Text +
+                                " is not allowed after " + linkageName(L) +
+                                " (a symbol has one linkage)");
   }
+  DeclLinkLoc = LinkLoc;
+  if (Tok.is(TokKind::Dot) && !Tok.isDot(".file") && !Tok.isDot(".section") &&
+      !Tok.isDot(".pragma") && !Tok.isDot(".target") && !Tok.isDot(".version"))
+    SawCode = true;
   if (Tok.isDot(".entry") || Tok.isDot(".func")) {
     parseFunction(L, LinkLoc, false);
     return true;
@@ -275,7 +323,15 @@ bool ParserImpl::parseTopLevel() {
     return true;
   }
   if (Tok.is(TokKind::Identifier) || Tok.is(TokKind::At))
-    return error(Tok.Loc, "instruction outside of a function body");
+    return expected("a directive (instructions and labels must be inside a "
+                    "function body)");
+  if (Tok.is(TokKind::Dot) && parseType(Tok.Text))
+    return error(Tok.Loc, "expected a state space (.global, .const, ...) "
+                          "before the type " + Tok.Text);
+  if (isPerfDirective(Tok))
+    return error(Tok.Loc, "expected a function header before " + Tok.Text +
+                              " (performance directives follow the "
+                              "parameter list and precede the body)");
   if (Tok.is(TokKind::Dot))
     return error(Tok.Loc, "unknown or misplaced directive '" + Tok.Text + "'");
   return expected("a directive");
@@ -400,11 +456,15 @@ void ParserImpl::parseSection() {
 
 bool ParserImpl::parseAttributes(
     llvm::SMLoc Loc, bool &Managed,
-    std::optional<std::pair<uint64_t, uint64_t>> &Unified) {
+    std::optional<std::pair<uint64_t, uint64_t>> &Unified, DeclLocs *Locs) {
   consume(); // .attribute
   if (!expect(TokKind::LParen, "'(' after .attribute"))
     return false;
   do {
+    if (Locs && Tok.isDot(".managed"))
+      Locs->Managed = Tok.Loc;
+    if (Locs && Tok.isDot(".unified"))
+      Locs->Unified = Tok.Loc;
     if (consumeDot(".managed")) {
       Managed = true;
     } else if (consumeDot(".unified")) {
@@ -459,28 +519,30 @@ void ParserImpl::parsePerfDirective(Function &F) {
       error(Loc, "duplicate " + D + " directive");
     Out.clear();
     do {
+      llvm::SMLoc VLoc = Tok.Loc;
       uint64_t V;
       if (!parseUInt(V, D + " value"))
         return;
       if (V == 0 || V > 0xFFFFFFFFu)
-        error(PrevTok.Loc, D + " value out of range");
+        error(VLoc, D + " value out of range");
+      if (Out.size() == 3)
+        error(VLoc, "too many dimensions in " + D + " (at most 3)");
       Out.push_back(uint32_t(V));
     } while (consumeIf(TokKind::Comma));
-    if (Out.size() > 3)
-      error(Loc, "too many dimensions in " + D + " (at most 3)");
   };
   auto One = [&](std::optional<uint32_t> &Out) {
+    llvm::SMLoc VLoc = Tok.Loc;
     uint64_t V;
     if (!parseUInt(V, D + " value"))
       return;
-    if (V > 0xFFFFFFFFu)
-      error(PrevTok.Loc, D + " value out of range");
+    if (V > 0xFFFFFFFFu || (V == 0 && D == ".maxnreg"))
+      error(VLoc, D + " value " + llvm::Twine(V) + " out of range");
     if (Out)
       error(Loc, "duplicate " + D + " directive");
     Out = uint32_t(V);
   };
   if (!F.IsEntry && D != ".pragma" && D != ".maxnreg" && D != ".noreturn")
-    error(Loc, D + " is only allowed on .entry functions");
+    error(Loc, D + " is not allowed on a .func (only on .entry functions)");
   if (D == ".maxntid") Dims(F.MaxNTid);
   else if (D == ".reqntid") Dims(F.ReqNTid);
   else if (D == ".reqnctapercluster") Dims(F.ReqNCtaPerCluster);
@@ -501,13 +563,12 @@ void ParserImpl::parsePerfDirective(Function &F) {
        D == ".maxclusterrank" || D == ".blocksareclusters") &&
       M.Target.Version < 90)
     error(Loc, D + " requires sm_90 or higher");
+  // ptxas 13 rejects the pair even when the values agree.
   if (!F.MaxNTid.empty() && !F.ReqNTid.empty() &&
-      (D == ".maxntid" || D == ".reqntid")) {
-    // ptxas: reqntid must not exceed maxntid in any dimension.
-    for (unsigned I = 0; I < F.MaxNTid.size() && I < F.ReqNTid.size(); ++I)
-      if (F.ReqNTid[I] > F.MaxNTid[I])
-        error(Loc, ".reqntid exceeds .maxntid");
-  }
+      (D == ".maxntid" || D == ".reqntid"))
+    error(Loc, D + " is not allowed together with " +
+                   (D == ".maxntid" ? ".reqntid" : ".maxntid") +
+                   " (give one of them)");
 }
 
 static bool isPerfDirective(const Token &T) {
@@ -534,7 +595,9 @@ void ParserImpl::parseFunction(Linkage L, llvm::SMLoc LinkLoc, bool) {
     if (!parseAttributes(Tok.Loc, Managed, F->Unified))
       return recover();
   pushScope();
-  if (!IsEntry && Tok.is(TokKind::LParen))
+  if (IsEntry && Tok.is(TokKind::LParen))
+    error(Tok.Loc, "return parameters are not allowed on .entry functions");
+  if (Tok.is(TokKind::LParen))
     if (!parseParamList(*F, DeclContext::FuncReturn, F->Returns))
       return popScope(), recover();
   if (Tok.isNot(TokKind::Identifier)) {
@@ -545,8 +608,6 @@ void ParserImpl::parseFunction(Linkage L, llvm::SMLoc LinkLoc, bool) {
   F->Name = Tok.Text;
   F->Loc = Tok.Loc;
   consume();
-  if (IsEntry && Tok.is(TokKind::LParen) && !F->Returns.empty())
-    error(KwLoc, ".entry functions cannot have return parameters");
   if (Tok.is(TokKind::LParen))
     if (!parseParamList(*F, IsEntry ? DeclContext::EntryParam
                                      : DeclContext::FuncParam,
@@ -577,10 +638,8 @@ void ParserImpl::parseFunction(Linkage L, llvm::SMLoc LinkLoc, bool) {
       error(F->Loc, "duplicate definition of function '" + F->Name + "'");
     else if (Prev->IsEntry != F->IsEntry)
       error(F->Loc, "'" + F->Name + "' redeclared as a different kind of function");
-    else if (Prev->Params.size() != F->Params.size() ||
-             Prev->Returns.size() != F->Returns.size())
-      error(F->Loc, "declaration of '" + F->Name +
-                        "' does not match its previous declaration");
+    else
+      checkRedeclaration(*Prev, *F);
   } else if (M.Globals.count(F->Name)) {
     error(F->Loc, "duplicate definition of '" + F->Name +
                       "' (already a variable)");
@@ -588,7 +647,8 @@ void ParserImpl::parseFunction(Linkage L, llvm::SMLoc LinkLoc, bool) {
 
   if (Tok.is(TokKind::LBrace)) {
     if (L == Linkage::Extern)
-      error(LinkLoc, ".extern function '" + F->Name + "' must not have a body");
+      error(Tok.Loc, "a body is not allowed for .extern function '" + F->Name +
+                         "' (.extern declares a function defined elsewhere)");
     F->HasBody = true;
     M.Functions[F->Name] = F; // visible in its own body (recursion)
     CurFunc = F;
@@ -605,6 +665,35 @@ void ParserImpl::parseFunction(Linkage L, llvm::SMLoc LinkLoc, bool) {
   TopLevel T{TopLevel::Kind::Func};
   T.Func = F;
   M.Items.push_back(T);
+}
+
+void ParserImpl::checkRedeclaration(const Function &Prev, const Function &F) {
+  if (Prev.Params.size() != F.Params.size() ||
+      Prev.Returns.size() != F.Returns.size()) {
+    error(F.Loc, "declaration of '" + F.Name +
+                     "' does not match its previous declaration (operand "
+                     "count differs)");
+    return;
+  }
+  auto Same = [](const Variable &A, const Variable &B) {
+    return A.Space == B.Space && A.sizeInBytes() == B.sizeInBytes() &&
+           A.isArray() == B.isArray();
+  };
+  auto Check = [&](const std::vector<Variable *> &A,
+                   const std::vector<Variable *> &B, const char *What) {
+    for (size_t K = 0; K != A.size(); ++K)
+      if (!Same(*A[K], *B[K])) {
+        error(F.Loc, "type mismatch: " + llvm::Twine(What) + " " +
+                         llvm::Twine(K + 1) + " of '" + F.Name + "' is ." +
+                         typeName(B[K]->ElemType) + " here but ." +
+                         typeName(A[K]->ElemType) +
+                         " in the earlier declaration");
+        return false;
+      }
+    return true;
+  };
+  if (Check(Prev.Returns, F.Returns, "return parameter"))
+    Check(Prev.Params, F.Params, "parameter");
 }
 
 // --- name lookup -----------------------------------------------------------
@@ -660,13 +749,41 @@ void ParserImpl::declare(Variable *V) {
   }
   if (V->Name == "_")
     return;
+  // `%r3` next to `%r<8>` in the same scope names the same register.
+  {
+    size_t DigitsAt = V->Name.size();
+    while (DigitsAt > 0 && llvm::isDigit(V->Name[DigitsAt - 1]))
+      --DigitsAt;
+    llvm::StringRef Digits = V->Name.drop_front(DigitsAt);
+    uint32_t N;
+    if (DigitsAt > 0 && !Digits.empty() &&
+        !(Digits.size() > 1 && Digits[0] == '0') &&
+        !Digits.getAsInteger(10, N)) {
+      auto R = S.Ranges.find(V->Name.take_front(DigitsAt));
+      if (R != S.Ranges.end() && N < R->second->RangeCount) {
+        error(V->Loc, "duplicate declaration of '" + V->Name +
+                          "' (already declared by '" + R->second->Name + "<" +
+                          llvm::Twine(R->second->RangeCount) + ">')");
+        return;
+      }
+    }
+  }
   auto [It, New] = S.Names.try_emplace(V->Name, V);
   if (!New) {
     Variable *Prev = It->second;
     // Repeated `.extern` declarations of one module variable are fine.
+    bool SameShape = V->ElemType == Prev->ElemType &&
+                     V->VecWidth == Prev->VecWidth && V->Space == Prev->Space;
     if (V->Role == VarRole::Module && Prev->Link == Linkage::Extern &&
-        V->ElemType == Prev->ElemType) {
+        SameShape) {
       It->second = V;
+    } else if (V->Role == VarRole::Module && Prev->Link == Linkage::Extern) {
+      error(V->Loc, "type mismatch: '" + V->Name + "' was declared .extern ." +
+                        stateSpaceName(Prev->Space) + " ." +
+                        typeName(Prev->ElemType) + " and is redeclared ." +
+                        stateSpaceName(V->Space) + " ." +
+                        typeName(V->ElemType));
+      return;
     } else {
       error(V->Loc, "duplicate declaration of '" + V->Name + "'");
       return;

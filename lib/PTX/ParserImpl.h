@@ -31,6 +31,13 @@ namespace ptxas::ptx {
 /// Where a declaration appears; decides what the state space allows.
 enum class DeclContext : uint8_t { Module, Body, EntryParam, FuncParam, FuncReturn, ProtoParam };
 
+/// Where the parts of one declaration were written, so that a rule violation
+/// is reported at the token that carries the offending property (the state
+/// space, the type, the vector width, `.ptr`, an attribute, the linkage).
+struct DeclLocs {
+  llvm::SMLoc Space, Type, Vec, Ptr, Managed, Unified, Link, FirstBrack;
+};
+
 class ParserImpl {
 public:
   ParserImpl(Module &M, DiagEngine &Diags, const ParseOptions &Opts,
@@ -63,7 +70,12 @@ public:
   void parseSection();
   void parseAlias();
   bool parseAttributes(llvm::SMLoc Loc, bool &Managed,
-                       std::optional<std::pair<uint64_t, uint64_t>> &Unified);
+                       std::optional<std::pair<uint64_t, uint64_t>> &Unified,
+                       DeclLocs *Locs = nullptr);
+  /// `.func` header inside a function body: a declaration only.
+  bool parseNestedFuncDecl();
+  /// Checks a redeclaration of a function against the earlier one.
+  void checkRedeclaration(const Function &Prev, const Function &F);
   void finishModule();
 
   // --- declarations (ParseDecl.cpp) ---
@@ -78,7 +90,7 @@ public:
   bool parseConstExpr(int64_t &V, bool &IsFloat, uint64_t &FloatBits,
                       bool &FloatSingle);
   bool parseIntConstExpr(int64_t &V, const llvm::Twine &What);
-  bool checkVariable(Variable &V, DeclContext Ctx);
+  bool checkVariable(Variable &V, DeclContext Ctx, const DeclLocs &L);
   void declare(Variable *V);
 
   // --- statements and operands (ParseInstr.cpp) ---
@@ -94,6 +106,14 @@ public:
   bool checkInstruction(Instruction &I, llvm::ArrayRef<llvm::StringRef> Prefixes);
   bool checkOperands(Instruction &I, const InstrForm &F, bool Report);
   bool checkCall(Instruction &I);
+  /// Rules that depend on more than one operand, the target or the symbols
+  /// an instruction names (state spaces of addressed variables, barrier ids,
+  /// 256-bit accesses, warp ops without .sync).
+  bool checkSemantics(Instruction &I);
+  /// Picks the closest of several forms that accept the modifiers but not
+  /// the operands, so that the operand diagnostic is the most relevant one.
+  unsigned operandProgress(Instruction &I, const InstrForm &F,
+                           const ModMatch &MM);
   void noteTensorMapUse(Instruction &I);
 
   // --- name lookup ---
@@ -118,11 +138,20 @@ public:
   std::vector<Scope> Scopes;
   Function *CurFunc = nullptr;
   bool SawVersion = false, SawTarget = false, SawAddressSize = false;
+  /// A declaration or function was seen (`.address_size` must precede them).
+  bool SawCode = false;
+  /// Location of the linkage directive of the declaration being parsed.
+  llvm::SMLoc DeclLinkLoc;
   llvm::StringMap<llvm::SMLoc> CurLabels;
   /// Label uses to resolve once the function body is complete.
   struct PendingLabel {
     llvm::StringRef Name;
     llvm::SMLoc Loc;
+    /// Non-empty when the use is not a branch target (a data operand of the
+    /// named instruction): a label there is not allowed.
+    std::string DataUseOf;
+    /// The instruction using it failed to match: a function is no excuse.
+    bool Failed = false;
   };
   std::vector<PendingLabel> PendingLabels;
   /// Undefined names already reported (by location), so that the end-of-body

@@ -26,6 +26,10 @@ public:
   /// Returns the next token and advances.
   Token lex();
 
+  /// The text of the next word (`.func`, `name`) after the token just lexed,
+  /// without lexing it or reporting anything: a cheap second lookahead.
+  llvm::StringRef peekWord() const;
+
 private:
   Token make(TokKind K, const char *Start) const;
   Token lexIdentifier(const char *Start);
