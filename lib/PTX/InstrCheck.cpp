@@ -590,12 +590,23 @@ bool ParserImpl::checkCall(Instruction &I) {
       if (!A.Var || A.Var->Space != StateSpace::Param ||
           Formal->Space != StateSpace::Param)
         continue;
-      if (A.Var->sizeInBytes() != Formal->sizeInBytes())
-        return error(A.Loc, "type mismatch: argument '" + A.Name + "' has " +
-                                llvm::Twine(A.Var->sizeInBytes()) +
-                                " bytes but parameter " + llvm::Twine(K + 1) +
-                                " of '" + F.Name + "' has " +
-                                llvm::Twine(Formal->sizeInBytes()));
+      // ptxas: "Type of argument does not match formal parameter" — same
+      // size and shape, and the same type unless one side is untyped .bN.
+      const Variable &AV = *A.Var;
+      bool Match = AV.sizeInBytes() == Formal->sizeInBytes() &&
+                   AV.isArray() == Formal->isArray() &&
+                   AV.VecWidth == Formal->VecWidth &&
+                   (AV.ElemType == Formal->ElemType ||
+                    typeKind(AV.ElemType) == TypeKind::Bits ||
+                    typeKind(Formal->ElemType) == TypeKind::Bits);
+      if (!Match)
+        return error(A.Loc, "type mismatch: argument '" + A.Name + "' (." +
+                                typeName(AV.ElemType) + ", " +
+                                llvm::Twine(AV.sizeInBytes()) +
+                                " bytes) does not match parameter " +
+                                llvm::Twine(K + 1) + " of '" + F.Name +
+                                "' (." + typeName(Formal->ElemType) + ", " +
+                                llvm::Twine(Formal->sizeInBytes()) + " bytes)");
     }
     return true;
   };

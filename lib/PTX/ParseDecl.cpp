@@ -105,6 +105,15 @@ private:
         K == TokKind::Bang) {
       llvm::SMLoc Loc = tok().Loc;
       P.consume();
+      // ptxas's grammar has no sign on a 0f literal (`-0f3F800000` is a
+      // syntax error there, `-(0f3F800000)` and `-0d...` are fine).
+      if ((K == TokKind::Minus || K == TokKind::Plus) &&
+          tok().is(TokKind::Float) && tok().Text.size() > 2 &&
+          tok().Text[0] == '0' && (tok().Text[1] == 'f' || tok().Text[1] == 'F'))
+        return P.error(tok().Loc, "expected an operand after '" +
+                                      llvm::Twine(K == TokKind::Minus ? "-" : "+") +
+                                      "': a 0f literal cannot take a sign "
+                                      "(write the bits of the negated value)");
       if (!parseUnary(V))
         return false;
       if (V.IsFloat) {
@@ -159,6 +168,9 @@ private:
   }
 
   bool apply(TokKind Op, llvm::SMLoc Loc, ConstVal &L, const ConstVal &R) {
+    if (L.IsFloat != R.IsFloat)
+      return P.error(Loc, "type mismatch in constant expression: integer and "
+                          "floating-point operands cannot be mixed");
     if (L.IsFloat || R.IsFloat) {
       double A = L.IsFloat ? L.F : double(L.I), B = R.IsFloat ? R.F : double(R.I);
       L.IsFloat = true;

@@ -675,9 +675,11 @@ void ParserImpl::checkRedeclaration(const Function &Prev, const Function &F) {
                      "count differs)");
     return;
   }
+  // ptxas: "Inconsistent prototypes ..., parameter types differ" (even
+  // .u32 against .s32).
   auto Same = [](const Variable &A, const Variable &B) {
-    return A.Space == B.Space && A.sizeInBytes() == B.sizeInBytes() &&
-           A.isArray() == B.isArray();
+    return A.Space == B.Space && A.ElemType == B.ElemType &&
+           A.VecWidth == B.VecWidth && A.Dims == B.Dims;
   };
   auto Check = [&](const std::vector<Variable *> &A,
                    const std::vector<Variable *> &B, const char *What) {
