@@ -9,10 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/Driver/Options.h"
+#include "ptxas-alt/Object/CubinBuilder.h"
 #include "ptxas-alt/PTX/Parser.h"
 #include "ptxas-alt/PTX/Printer.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace ptxas;
@@ -38,6 +41,48 @@ static void printFrontEndInfo(const ptx::Module &M, llvm::raw_ostream &OS) {
        << ", " << F->Params.size() << " parameters (" << ParamBytes
        << " bytes), " << Instrs << " PTX instructions\n";
   }
+}
+
+/// Writes \p Bytes to \p Path through a temporary file in the same folder
+/// and a rename, so that no partial output is ever left behind.
+static bool writeFileAtomically(const std::string &Path,
+                                const std::vector<uint8_t> &Bytes) {
+  llvm::SmallString<256> Model(Path);
+  Model += ".tmp-%%%%%%";
+  int FD = -1;
+  llvm::SmallString<256> Tmp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Tmp)) {
+    llvm::errs() << "ptxas-alt: error: cannot write '" << Path
+                 << "': " << EC.message() << "\n";
+    return false;
+  }
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS.write(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
+    OS.close();
+    if (OS.has_error()) {
+      llvm::errs() << "ptxas-alt: error: cannot write '" << Path
+                   << "': " << OS.error().message() << "\n";
+      OS.clear_error();
+      llvm::sys::fs::remove(Tmp);
+      return false;
+    }
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Tmp, Path)) {
+    llvm::errs() << "ptxas-alt: error: cannot write '" << Path
+                 << "': " << EC.message() << "\n";
+    llvm::sys::fs::remove(Tmp);
+    return false;
+  }
+  return true;
+}
+
+/// The option string ptxas records in .note.nv.tkinfo (`-arch sm_90 `).
+static std::string tkinfoOptions(const DriverOptions &D) {
+  std::string S;
+  if (D.CompileOnly)
+    S += "-c  ";
+  return "-arch " + D.Arch->str() + " " + S;
 }
 
 int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
@@ -73,6 +118,7 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
         D->InputStrings[I], "<input-string-" + std::to_string(I) + ">"));
 
   bool Failed = false;
+  std::vector<std::vector<uint8_t>> Cubins;
   for (auto &B : Buffers) {
     ptx::ParseResult R = ptx::parseModule(std::move(B), PO, llvm::errs());
     if (!R.M) {
@@ -89,10 +135,33 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
       printFrontEndInfo(*R.M, llvm::errs());
     if (D->ParseOnly || D->PrintPtx)
       continue;
-    llvm::errs() << "ptxas-alt: error: writing a cubin is not implemented yet "
-                    "(SASS encoding, the cubin writer and code generation are "
-                    "the next milestones); use --parse-only or --print-ptx\n";
+    // Until code generation exists every function body is a placeholder
+    // (docs/cubin-writer.md); layout and metadata are real.
+    object::WriterOptions WO;
+    WO.Arch = *D->Arch;
+    WO.Abi = D->CubinAbiV12 ? object::CubinAbi::V12 : object::CubinAbi::V13;
+    WO.Relocatable = D->CompileOnly;
+    WO.OptionString = tkinfoOptions(*D);
+    DiagEngine Diags(*R.M->Sources, llvm::errs());
+    Diags.setWarningsAsErrors(D->WarningsAsErrors);
+    Diags.setSuppressWarnings(D->DisableWarnings);
+    std::vector<uint8_t> Bytes;
+    if (!object::writeCubin(*R.M, WO, object::placeholderCode, Bytes, Diags)) {
+      Failed = true;
+      continue;
+    }
+    Cubins.push_back(std::move(Bytes));
+  }
+  if (Failed)
+    return ErrorExit;
+  if (Cubins.size() > 1) {
+    llvm::errs() << "ptxas-alt: error: several inputs need -c and a linker; "
+                    "give one input file\n";
     return ErrorExit;
   }
-  return Failed ? ErrorExit : 0;
+  if (!Cubins.empty() &&
+      !writeFileAtomically(D->Output.empty() ? "elf.o" : D->Output,
+                           Cubins.front()))
+    return ErrorExit;
+  return 0;
 }

@@ -87,6 +87,7 @@ const OptionSpec Options[] = {
     // ptxas-alt's own.
     {"parse-only", "", Arg::Flag, Status::Implemented, "Parse and check the PTX, write nothing"},
     {"print-ptx", "", Arg::Flag, Status::Implemented, "Print the module as canonical PTX on stdout"},
+    {"cubin-abi", "", Arg::Value, Status::Implemented, "Cubin layout: v13 (CUDA 13, default) or v12 (CUDA 12, for older drivers)"},
 };
 
 const OptionSpec *findByAlias(llvm::StringRef Name) {
@@ -203,6 +204,15 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
       ExitCode = 255;
       return std::nullopt;
     }
+  }
+  if (auto Abi = Get("cubin-abi")) {
+    if (*Abi != "v12" && *Abi != "v13") {
+      llvm::errs() << "ptxas-alt: error: invalid --cubin-abi '" << *Abi
+                   << "' (expected v12 or v13)\n";
+      ExitCode = 255;
+      return std::nullopt;
+    }
+    D.CubinAbiV12 = *Abi == "v12";
   }
   D.Output = Get("output-file").value_or("");
   D.Verbose = Flags["verbose"];

@@ -40,6 +40,7 @@ struct DriverOptions {
   std::string MaxRRegCount; ///< N, archmax or archmin
   std::vector<std::string> Entries;
   unsigned Machine = 64;
+  bool CubinAbiV12 = false; ///< --cubin-abi=v12: the CUDA 12 (ABI v7) layout
   /// Options accepted for compatibility whose effect is not implemented yet.
   std::vector<std::string> NotImplemented;
 };

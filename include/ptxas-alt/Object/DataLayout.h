@@ -1,0 +1,86 @@
+//===- DataLayout.h - Constant banks, parameters, data, shared --*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Host code and launch bounds keep working only if kernel parameters, the
+// module's .const/.global data and static shared memory are laid out the
+// way ptxas lays them out. This pass decides every such offset for one
+// module and target, independently of the generated code, and reports
+// ptxas's per-target limit diagnostics (parameter bytes, 64 KB of constant
+// data, 48 KB of static shared memory per kernel).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_OBJECT_DATALAYOUT_H
+#define PTXAS_ALT_OBJECT_DATALAYOUT_H
+
+#include "ptxas-alt/PTX/Module.h"
+#include "ptxas-alt/Support/Diagnostics.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ptxas::object {
+
+struct LayoutOptions {
+  ptx::SmTarget Arch;
+  bool Relocatable = false; ///< -c
+};
+
+/// One kernel parameter in constant bank 0.
+struct ParamSlot {
+  const ptx::Variable *V = nullptr;
+  uint32_t Offset = 0; ///< inside the parameter block
+  uint32_t Size = 0;
+  uint8_t Space = 0;    ///< KPARAM pointee space: 0, 1 local, 2 shared, 4 global/const, 5 generic
+  uint8_t LogAlign = 0; ///< log2 of `.ptr ... .align N`, 0 when absent
+  /// The KPARAM_INFO flags word (cubin-format.md §4.5).
+  uint32_t kparamFlags() const;
+};
+
+enum class DataContainer : uint8_t { None, Const3, GlobalInit, Global };
+
+struct VarPlacement {
+  const ptx::Variable *V = nullptr;
+  DataContainer In = DataContainer::None;
+  uint64_t Offset = 0;
+  std::vector<ptx::InitReloc> Relocs; ///< offsets inside the variable
+};
+
+struct KernelLayout {
+  const ptx::Function *F = nullptr;
+  std::vector<ParamSlot> Params;
+  uint32_t ParamBytes = 0;
+  uint32_t ParamBase = 0;   ///< 0x160, 0x1a80 (large, sm_75..89) or 0x210
+  bool LargeParams = false; ///< KPARAM_INFO_V2
+  uint64_t Bank0Size = 0;
+  /// Defined .funcs reachable from the kernel (copied into its .text in
+  /// whole-program mode), in first-reference order.
+  std::vector<const ptx::Function *> Subfunctions;
+  /// Called functions without a body (vprintf, malloc, extern .func).
+  std::vector<const ptx::Function *> ExternCallees;
+  std::vector<std::pair<const ptx::Variable *, uint64_t>> SharedVars;
+  uint64_t SharedSize = 0; ///< including the 0x400 reserved bytes on sm_90
+  unsigned SharedAlign = 1;
+  unsigned MaxRegCount = 255;
+};
+
+struct ModuleLayout {
+  std::vector<KernelLayout> Kernels; ///< definition order
+  std::vector<VarPlacement> Vars;    ///< declaration order
+  std::vector<uint8_t> Const3, GlobalInit;
+  uint64_t GlobalSize = 0;
+  unsigned Const3Align = 1, GlobalInitAlign = 1, GlobalAlign = 1;
+};
+
+/// Lays out \p M for \p Opts.Arch. Returns false after reporting errors.
+bool layoutModule(const ptx::Module &M, const LayoutOptions &Opts,
+                  ModuleLayout &Out, DiagEngine &Diags);
+
+/// MAXREG_COUNT ptxas derives from the performance directives (§4.4).
+unsigned maxRegCountFor(const ptx::Function &F);
+
+} // namespace ptxas::object
+
+#endif

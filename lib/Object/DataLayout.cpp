@@ -1,0 +1,286 @@
+//===- DataLayout.cpp - Constant banks, parameters, data, shared ----------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every rule here is a measurement from cubin-format.md: parameter bases
+// (§5), KPARAM flags (§4.5), data placement (§6), limits (§8). Where ptxas's
+// choice is not understood (the hash-like order of .nv.global.init), we
+// pick a deterministic order and tests compare per symbol.
+//
+//===----------------------------------------------------------------------===//
+#include "ptxas-alt/Object/DataLayout.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace ptxas;
+using namespace ptxas::object;
+
+namespace {
+// Limits of ptxas 13.0, identical on sm_75..sm_90a (§8).
+constexpr uint32_t ClassicParamLimit = 0x1100;
+constexpr uint32_t LargeParamLimit = 0x7ffc;
+constexpr uint64_t SharedLimit = 0xc000;
+constexpr uint64_t ConstLimit = 0x10000;
+constexpr uint64_t Sm90ReservedShared = 0x400;
+} // namespace
+
+static uint64_t alignTo(uint64_t V, uint64_t A) {
+  return A > 1 ? (V + A - 1) / A * A : V;
+}
+
+static std::string hex(uint64_t V) {
+  std::string S;
+  llvm::raw_string_ostream(S) << llvm::format_hex(V, 0);
+  return S;
+}
+
+uint32_t ParamSlot::kparamFlags() const {
+  return Size << 18 | 0x1f << 12 | uint32_t(Space) << 8 | LogAlign;
+}
+
+static uint8_t kparamSpace(const ptx::Variable &P) {
+  if (!P.IsPtr)
+    return 0;
+  switch (P.PtrSpace) {
+  case ptx::StateSpace::Global:
+  case ptx::StateSpace::Const:
+    return 4;
+  case ptx::StateSpace::Shared:
+    return 2;
+  case ptx::StateSpace::Local:
+    return 1;
+  default:
+    return 5;
+  }
+}
+
+unsigned ptxas::object::maxRegCountFor(const ptx::Function &F) {
+  if (F.MaxNReg) {
+    if (*F.MaxNReg > 255)
+      return 255;
+    return std::max(*F.MaxNReg, 24u);
+  }
+  const auto &N = !F.ReqNTid.empty() ? F.ReqNTid : F.MaxNTid;
+  if (N.empty())
+    return 255;
+  uint64_t Threads = 1;
+  for (uint32_t D : N)
+    Threads *= D;
+  uint64_t Warps = (Threads + 31) / 32 * F.MinNCtaPerSM.value_or(1);
+  uint64_t PerPartition = (Warps + 3) / 4;
+  if (!PerPartition)
+    return 255;
+  uint64_t R = 65536 / 4 / (PerPartition * 32) / 8 * 8;
+  return unsigned(std::min<uint64_t>(255, R));
+}
+
+namespace {
+/// What a kernel touches: functions (transitively) and shared variables.
+struct Reach {
+  llvm::SetVector<const ptx::Function *> Funcs;
+  llvm::SetVector<const ptx::Variable *> Shared;
+  llvm::SetVector<const ptx::Function *> Externs;
+
+  void visitOperand(const ptx::Operand &O) {
+    if (O.Func)
+      visitFunc(O.Func);
+    if (O.Var && O.Var->Space == ptx::StateSpace::Shared &&
+        O.Var->Role == ptx::VarRole::Module)
+      Shared.insert(O.Var);
+    for (const ptx::Operand &E : O.Elems)
+      visitOperand(E);
+  }
+  void visitFunc(const ptx::Function *F) {
+    if (F->IsPrototype || F->IsEntry)
+      return;
+    if (!F->HasBody) {
+      Externs.insert(F);
+      return;
+    }
+    if (!Funcs.insert(F))
+      return;
+    visitBody(*F);
+  }
+  void visitBody(const ptx::Function &F) {
+    for (const ptx::Stmt &S : F.Body) {
+      if (S.K == ptx::Stmt::Kind::Decl && S.Var &&
+          S.Var->Space == ptx::StateSpace::Shared && !S.Var->Dims.empty() &&
+          S.Var->Dims[0] == 0)
+        continue; // extern dynamic shared: no storage
+      if (S.K == ptx::Stmt::Kind::Decl && S.Var &&
+          S.Var->Space == ptx::StateSpace::Shared)
+        Shared.insert(S.Var);
+      if (S.K == ptx::Stmt::Kind::Instr && S.I)
+        for (const ptx::Operand &O : S.I->Ops)
+          visitOperand(O);
+    }
+  }
+};
+} // namespace
+
+static bool isDynamicShared(const ptx::Variable &V) {
+  return V.Link == ptx::Linkage::Extern;
+}
+
+static bool layoutKernel(const ptx::Module &M, const ptx::Function &F,
+                         const LayoutOptions &Opts, KernelLayout &K,
+                         DiagEngine &Diags) {
+  K.F = &F;
+  bool Sm90 = Opts.Arch.Version >= 90;
+  uint32_t Off = 0;
+  for (const ptx::Variable *P : F.Params) {
+    ParamSlot S;
+    S.V = P;
+    Off = uint32_t(alignTo(Off, P->alignment()));
+    S.Offset = Off;
+    S.Size = uint32_t(P->sizeInBytes());
+    S.Space = kparamSpace(*P);
+    S.LogAlign = P->IsPtr && P->PtrAlign ? llvm::Log2_32(P->PtrAlign) : 0;
+    Off += S.Size;
+    K.Params.push_back(S);
+  }
+  K.ParamBytes = Off;
+  bool Ok = true;
+  bool Ptx81 = M.Version >= ptx::PtxVersion{8, 1};
+  uint32_t Limit = Ptx81 ? LargeParamLimit : ClassicParamLimit;
+  if (Off > Limit) {
+    Diags.error(F.Loc, "Entry function '" + F.Name + "' uses too much parameter space (" +
+                           hex(Off) + " bytes, " + hex(Limit) + " max).");
+    if (!Ptx81)
+      Diags.error(F.Loc, "Feature 'Kernel parameter size larger than 4352 "
+                         "bytes' requires PTX ISA .version 8.1 or later");
+    Ok = false;
+  }
+  K.LargeParams = Off > ClassicParamLimit;
+  K.ParamBase = Sm90 ? 0x210 : K.LargeParams ? 0x1a80 : 0x160;
+  K.Bank0Size = K.ParamBase + K.ParamBytes;
+  K.MaxRegCount = maxRegCountFor(F);
+
+  Reach R;
+  R.visitBody(F);
+  K.Subfunctions.assign(R.Funcs.begin(), R.Funcs.end());
+  K.ExternCallees.assign(R.Externs.begin(), R.Externs.end());
+  // Static shared: declaration order with alignment padding (§6.1), module
+  // variables first, then the kernel's and its callees' own.
+  std::vector<const ptx::Variable *> Shared;
+  for (const ptx::TopLevel &T : M.Items)
+    if (T.K == ptx::TopLevel::Kind::Var && R.Shared.contains(T.Var))
+      Shared.push_back(T.Var);
+  for (const ptx::Variable *V : R.Shared)
+    if (V->Role != ptx::VarRole::Module)
+      Shared.push_back(V);
+  uint64_t Base = Sm90 ? Sm90ReservedShared : 0, SOff = Base;
+  for (const ptx::Variable *V : Shared) {
+    K.SharedAlign = std::max(K.SharedAlign, V->alignment());
+    if (isDynamicShared(*V))
+      continue;
+    SOff = alignTo(SOff, V->alignment());
+    K.SharedVars.push_back({V, SOff});
+    SOff += V->sizeInBytes();
+  }
+  K.SharedSize = K.SharedVars.empty() ? 0 : SOff;
+  if (SOff - Base > SharedLimit) {
+    Diags.error(F.Loc, "Entry function '" + F.Name + "' uses too much shared data (" +
+                           hex(SOff - Base) + " bytes, " + hex(SharedLimit) + " max)");
+    Ok = false;
+  }
+  return Ok;
+}
+
+/// Module and function-scope variables that get data storage.
+static void collectDataVars(const ptx::Module &M,
+                            std::vector<const ptx::Variable *> &Out) {
+  auto Wanted = [](const ptx::Variable *V) {
+    return (V->Space == ptx::StateSpace::Global ||
+            V->Space == ptx::StateSpace::Const) &&
+           V->Link != ptx::Linkage::Extern;
+  };
+  for (const ptx::TopLevel &T : M.Items) {
+    if (T.K == ptx::TopLevel::Kind::Var && Wanted(T.Var))
+      Out.push_back(T.Var);
+    if (T.K == ptx::TopLevel::Kind::Func && T.Func->HasBody)
+      for (const ptx::Stmt &S : T.Func->Body)
+        if (S.K == ptx::Stmt::Kind::Decl && S.Var && Wanted(S.Var))
+          Out.push_back(S.Var);
+  }
+}
+
+bool ptxas::object::layoutModule(const ptx::Module &M,
+                                 const LayoutOptions &Opts, ModuleLayout &Out,
+                                 DiagEngine &Diags) {
+  bool Ok = true;
+  for (const ptx::Function *F : M.functions())
+    if (F->IsEntry && F->HasBody) {
+      Out.Kernels.emplace_back();
+      Ok &= layoutKernel(M, *F, Opts, Out.Kernels.back(), Diags);
+    }
+
+  std::vector<const ptx::Variable *> Vars;
+  collectDataVars(M, Vars);
+  for (const ptx::Variable *V : Vars) {
+    VarPlacement P;
+    P.V = V;
+    P.In = V->Space == ptx::StateSpace::Const ? DataContainer::Const3
+           : V->Init                          ? DataContainer::GlobalInit
+                                              : DataContainer::Global;
+    Out.Vars.push_back(std::move(P));
+  }
+
+  // .nv.constant3 (exec): visible constants in declaration order, then the
+  // internal ones, each at its own alignment (§6.2).
+  std::vector<VarPlacement *> Order;
+  for (int Pass = 0; Pass != 2; ++Pass)
+    for (VarPlacement &P : Out.Vars)
+      if (P.In == DataContainer::Const3 &&
+          (P.V->Link != ptx::Linkage::Internal) == (Pass == 0))
+        Order.push_back(&P);
+  // .nv.global.init / .nv.global: ptxas's order is hash-like; larger
+  // alignments first, then declaration order, is deterministic and close.
+  for (DataContainer C : {DataContainer::GlobalInit, DataContainer::Global}) {
+    std::vector<VarPlacement *> Group;
+    for (VarPlacement &P : Out.Vars)
+      if (P.In == C)
+        Group.push_back(&P);
+    std::stable_sort(Group.begin(), Group.end(),
+                     [](const VarPlacement *A, const VarPlacement *B) {
+                       return A->V->alignment() > B->V->alignment();
+                     });
+    Order.insert(Order.end(), Group.begin(), Group.end());
+  }
+  uint64_t GlobalEnd = 0;
+  for (VarPlacement *P : Order) {
+    const ptx::Variable &V = *P->V;
+    unsigned A = V.alignment();
+    if (P->In == DataContainer::Global) {
+      P->Offset = alignTo(GlobalEnd, A);
+      GlobalEnd = P->Offset + V.sizeInBytes();
+      Out.GlobalAlign = std::max(Out.GlobalAlign, A);
+      continue;
+    }
+    std::vector<uint8_t> &Bytes =
+        P->In == DataContainer::Const3 ? Out.Const3 : Out.GlobalInit;
+    unsigned &Align = P->In == DataContainer::Const3 ? Out.Const3Align
+                                                     : Out.GlobalInitAlign;
+    Align = std::max(Align, A);
+    P->Offset = alignTo(Bytes.size(), A);
+    ptx::DataImage Img = V.dataImage();
+    Bytes.resize(P->Offset);
+    Bytes.insert(Bytes.end(), Img.Bytes.begin(), Img.Bytes.end());
+    P->Relocs = std::move(Img.Relocs);
+  }
+  Out.GlobalSize = GlobalEnd;
+  if (Out.Const3.size() > ConstLimit) {
+    Diags.error("File uses too much global constant data (" +
+                hex(Out.Const3.size()) + " bytes, " + hex(ConstLimit) +
+                " max)");
+    Ok = false;
+  }
+  return Ok;
+}

@@ -1,0 +1,72 @@
+//===- MetadataBuilder.h - Records, notes and frames of a cubin -*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/Object: the state CubinBuilder shares with the code that
+// encodes .nv.info, .nv.compat, the notes, .nv.callgraph and .debug_frame.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_LIB_OBJECT_METADATABUILDER_H
+#define PTXAS_ALT_LIB_OBJECT_METADATABUILDER_H
+
+#include "ptxas-alt/Object/CodeInputs.h"
+#include "ptxas-alt/Object/DataLayout.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <string>
+#include <vector>
+
+namespace ptxas::object {
+
+struct SubCode {
+  const ptx::Function *F = nullptr;
+  uint32_t Offset = 0, Size = 0;
+  uint32_t FrameSize = 0;
+  unsigned Sym = 0;
+};
+
+/// One kernel's placement: its code (with copied subfunctions) and the
+/// sections and symbols the builder gave it.
+struct KernelCode {
+  const KernelLayout *L = nullptr;
+  std::vector<uint8_t> Text; ///< padded
+  unsigned RegCount = 0;
+  uint32_t FrameSize = 0, MinStackSize = 0;
+  uint8_t NumBarriers = 0;
+  bool CtaidZUsed = false;
+  std::vector<uint32_t> ExitOffsets;
+  std::vector<uint8_t> CfaInstrs;
+  std::vector<SubCode> Subs;
+  unsigned InfoSec = 0, TextSec = 0, Bank0Sec = 0, SharedSec = 0;
+  unsigned Sym = 0, Bank0Sym = 0;
+};
+
+struct BuildState {
+  ptx::SmTarget Arch;
+  bool V13 = true;
+  ModuleLayout L;
+  std::vector<KernelCode> Proc; ///< reverse definition order
+  llvm::DenseMap<const ptx::Function *, unsigned> ExternSym;
+  unsigned Symtab = 0;
+  unsigned NumLocals = 0;
+};
+
+std::vector<uint8_t> buildTkInfoNote(llvm::StringRef Options,
+                                     ptx::SmTarget Arch);
+std::vector<uint8_t> buildCuInfoNote(unsigned PtxTargetSm);
+std::vector<uint8_t> buildCompat(ptx::SmTarget Arch);
+std::vector<uint8_t> buildModuleInfo(const BuildState &B, const ptx::Module &M);
+std::vector<uint8_t> buildKernelInfo(const BuildState &B, const KernelCode &K);
+std::vector<uint8_t> buildCallgraph(const BuildState &B);
+/// Returns the section bytes; \p Relocs gets (offset, symbol) of every
+/// R_CUDA_64 the FDEs need.
+std::vector<uint8_t>
+buildDebugFrame(const BuildState &B,
+                std::vector<std::pair<uint64_t, unsigned>> &Relocs);
+
+} // namespace ptxas::object
+
+#endif
