@@ -221,7 +221,7 @@ private:
     }
   }
 
-  bool checkVector(const OperandSpec &S, const Operand &Op, unsigned K) {
+  bool checkVector(const OperandSpec &S, Operand &Op, unsigned K) {
     bool Dst = S.Kind == OperandKind::VecDst;
     unsigned Count = VecWidth;
     if (VecWidth <= 1 && Op.K == Operand::Kind::Vector &&
@@ -230,12 +230,17 @@ private:
         typeBits(Types[0]) > typeBits(S.Fixed))
       Count = typeBits(Types[0]) / typeBits(S.Fixed); // mov pack/unpack
     if (Count <= 1) {
-      if (Op.K == Operand::Kind::Vector)
+      // ptxas takes a one-element brace list for a scalar (`{%r1}`); keep
+      // the scalar so later layers see one shape.
+      if (Op.K == Operand::Kind::Vector && Op.Elems.size() == 1)
+        Op = Operand(Op.Elems[0]);
+      const Operand &One = Op;
+      if (One.K == Operand::Kind::Vector)
         return fail(Op, "vector operand needs a .v2/.v4 modifier on '" +
                             fullName() + "'");
       OperandSpec Scalar = S;
       Scalar.Kind = Dst ? OperandKind::Dst : OperandKind::Src;
-      return Dst ? checkReg(Scalar, Op, true, K) : checkSrc(Scalar, Op, K);
+      return Dst ? checkReg(Scalar, One, true, K) : checkSrc(Scalar, One, K);
     }
     if (Op.K != Operand::Kind::Vector)
       return fail(Op, "expected a vector operand {..} of " +
