@@ -559,8 +559,17 @@ bool ParserImpl::checkCall(Instruction &I) {
                                ".calltargets operand");
     return true;
   }
+  if (Callee.K == Operand::Kind::Label && !NestedFuncDecls.count(Callee.Name)) {
+    // ptxas: "Call to 'f' requires call prototype".
+    PendingLabels.erase(llvm::remove_if(PendingLabels, [&](const PendingLabel &P) {
+                          return P.Loc == Callee.Loc;
+                        }), PendingLabels.end());
+    return error(Callee.Loc, "undefined function '" + Callee.Name +
+                                 "': a function must be declared before it "
+                                 "is called");
+  }
   if (Callee.K == Operand::Kind::Label) {
-    // Defined later in the module: resolved in finishModule().
+    // Declared inside a body, defined later: resolved in finishModule().
     PendingLabels.erase(llvm::remove_if(PendingLabels, [&](const PendingLabel &P) {
                           return P.Loc == Callee.Loc;
                         }), PendingLabels.end());

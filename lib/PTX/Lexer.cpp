@@ -79,43 +79,55 @@ void Lexer::lexLineMarker() {
     while (P < End && (*P == ' ' || *P == '\t'))
       ++P;
   };
-  if (End - P >= 4 && llvm::StringRef(P, 4) == "line")
+  auto RestOfLine = [&] {
+    while (P < End && *P != '\n')
+      ++P;
+  };
+  auto Fail = [&](const llvm::Twine &Why) {
+    RestOfLine();
+    Diags.error(locOf(Hash), "unsupported preprocessor line: " + Why +
+                                 " (only line markers '#line N \"file\"' and "
+                                 "'# N \"file\"' are accepted)");
+    Cur = P;
+  };
+  SkipBlanks(); // `#  line 10 "a.cu"` is accepted too
+  bool IsLine = End - P >= 4 && llvm::StringRef(P, 4) == "line" &&
+                (End - P == 4 || !isIdentBody(P[4]));
+  if (IsLine)
     P += 4;
   SkipBlanks();
+  if (!IsLine && P < End && (llvm::isAlpha(*P) || *P == '_')) {
+    const char *W = P;
+    while (P < End && isIdentBody(*P))
+      ++P;
+    return Fail("'#" + llvm::StringRef(W, P - W) + "' is not supported");
+  }
   unsigned Line = 0;
   const char *NumStart = P;
   while (P < End && llvm::isDigit(*P))
     Line = Line * 10 + (*P++ - '0');
-  bool Ok = P != NumStart;
+  if (P == NumStart || (P < End && isIdentBody(*P)))
+    return Fail("expected a decimal line number");
   SkipBlanks();
-  llvm::StringRef File;
-  if (Ok && P < End && *P == '"') {
-    const char *FStart = ++P;
-    while (P < End && *P != '"' && *P != '\n')
-      ++P;
-    Ok = P < End && *P == '"';
-    File = llvm::StringRef(FStart, P - FStart);
-    if (Ok)
-      ++P;
-  } else {
-    Ok = false;
-  }
+  if (P >= End || *P != '"')
+    return Fail("expected a quoted file name after the line number");
+  const char *FStart = ++P;
+  while (P < End && *P != '"' && *P != '\n')
+    ++P;
+  if (P >= End || *P != '"')
+    return Fail("unterminated file name");
+  llvm::StringRef File(FStart, P - FStart);
+  ++P;
   // Trailing GCC flags (`# 1 "a.cu" 2`) are accepted (ptxas loses the file
   // name; we keep it); anything else on the line, even a comment, is not.
-  while (Ok && P < End && *P != '\n') {
+  while (P < End && *P != '\n') {
     if (*P == ' ' || *P == '\t' || *P == '\r' || llvm::isDigit(*P))
       ++P;
     else
-      Ok = false;
+      return Fail("unexpected text after the file name");
   }
-  while (P < End && *P != '\n')
-    ++P;
-  if (!Ok) {
-    Diags.error(locOf(Hash), "unsupported preprocessor directive; only line "
-                             "markers ('#line N \"file\"') are accepted");
-  } else if (P < End) {
+  if (P < End)
     Diags.addLineMarker(locOf(P + 1), File, Line);
-  }
   Cur = P;
 }
 

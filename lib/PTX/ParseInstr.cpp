@@ -178,6 +178,8 @@ bool ParserImpl::parseNestedFuncDecl() {
     return false;
   if (Function *Prev = lookupFunc(F->Name))
     checkRedeclaration(*Prev, *F);
+  else
+    NestedFuncDecls.insert(F->Name);
   return true;
 }
 

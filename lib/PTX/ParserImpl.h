@@ -25,6 +25,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace ptxas::ptx {
 
@@ -163,6 +164,9 @@ public:
     llvm::StringRef Name;
   };
   std::vector<PendingFunc> PendingFuncs;
+  /// Functions declared (`.func f();`) inside a body: callable, resolved at
+  /// the end of the module.
+  llvm::StringSet<> NestedFuncDecls;
 };
 
 /// `.visible` and friends, or nullopt.
