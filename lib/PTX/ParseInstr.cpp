@@ -104,6 +104,8 @@ static Variable *specialRegVar(Module &M, const SpecialReg &R,
 void ParserImpl::parseBody(Function &F) {
   consume(); // {
   CurLabels.clear();
+  LabelBlocks.clear();
+  LabelBlocks.emplace_back();
   PendingLabels.clear();
   unsigned Depth = 1;
   while (Depth > 0 && Tok.isNot(TokKind::Eof) && !Diags.tooManyErrors()) {
@@ -112,6 +114,7 @@ void ParserImpl::parseBody(Function &F) {
       F.Body.back().Loc = Tok.Loc;
       consume();
       pushScope();
+      LabelBlocks.emplace_back();
       ++Depth;
       continue;
     }
@@ -119,6 +122,8 @@ void ParserImpl::parseBody(Function &F) {
       consume();
       if (--Depth > 0) {
         popScope();
+        if (LabelBlocks.size() > 1)
+          LabelBlocks.pop_back();
         F.Body.push_back(Stmt{Stmt::Kind::ScopeEnd});
       }
       continue;
@@ -310,7 +315,8 @@ bool ParserImpl::parseStatement(Function &F) {
   consume();
   if (Tok.is(TokKind::Colon)) {
     consume();
-    if (!CurLabels.try_emplace(NameTok.Text, NameTok.Loc).second)
+    CurLabels.try_emplace(NameTok.Text, NameTok.Loc);
+    if (!LabelBlocks.back().insert(NameTok.Text).second)
       error(NameTok.Loc, "duplicate label '" + NameTok.Text + "'");
     if (Tok.isDot(".branchtargets") || Tok.isDot(".calltargets")) {
       bool Branch = Tok.isDot(".branchtargets");
@@ -490,17 +496,21 @@ bool ParserImpl::parseRegisterRef(Operand &Op) {
     Op.Component = C;
     consume();
   }
-  // Predicate pair destination: %p|%q
-  if (Tok.is(TokKind::Pipe)) {
-    consume();
-    if (Tok.isNot(TokKind::Identifier))
-      return expected("a predicate register after '|'");
-    Op.PairName = Tok.Text;
-    Op.PairVar = lookupVar(Tok.Text, Op.PairIndex);
-    if (!Op.PairVar && Tok.Text != "_")
-      error(Tok.Loc, "undefined identifier '" + Tok.Text + "'");
-    consume();
-  }
+  return parsePredPair(Op);
+}
+
+// Predicate pair destination: %p|%q
+bool ParserImpl::parsePredPair(Operand &Op) {
+  if (Tok.isNot(TokKind::Pipe))
+    return true;
+  consume();
+  if (Tok.isNot(TokKind::Identifier))
+    return expected("a predicate register after '|'");
+  Op.PairName = Tok.Text;
+  Op.PairVar = lookupVar(Tok.Text, Op.PairIndex);
+  if (!Op.PairVar && Tok.Text != "_")
+    error(Tok.Loc, "undefined identifier '" + Tok.Text + "'");
+  consume();
   return true;
 }
 
@@ -620,7 +630,7 @@ bool ParserImpl::parseOperand(Instruction &I, Operand &Op, bool InCall) {
       Op.K = Operand::Kind::Sink;
       Op.Name = Tok.Text;
       consume();
-      return true;
+      return parsePredPair(Op); // `_|%p` (elect.sync)
     }
     if (Tok.Text != "WARP_SZ")
       return parseRegisterRef(Op);

@@ -101,6 +101,7 @@ public:
   bool parseOperand(Instruction &I, Operand &Op, bool InCall);
   bool parseAddress(Operand &Op);
   bool parseRegisterRef(Operand &Op);
+  bool parsePredPair(Operand &Op);
   void resolveLabels(Function &F);
 
   // --- instruction checking (InstrCheck.cpp) ---
@@ -144,6 +145,9 @@ public:
   /// Location of the linkage directive of the declaration being parsed.
   llvm::SMLoc DeclLinkLoc;
   llvm::StringMap<llvm::SMLoc> CurLabels;
+  /// Labels defined in each open `{ }` block of the body: like ptxas, a
+  /// label is unique within its block (inline-asm blocks reuse names).
+  std::vector<llvm::StringSet<>> LabelBlocks;
   /// Label uses to resolve once the function body is complete.
   struct PendingLabel {
     llvm::StringRef Name;
