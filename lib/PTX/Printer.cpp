@@ -57,6 +57,8 @@ void ptxas::ptx::printOperand(const Operand &Op, llvm::raw_ostream &OS) {
     return;
   case Operand::Kind::Sink:
     OS << '_';
+    if (!Op.PairName.empty())
+      OS << '|' << Op.PairName;
     return;
   case Operand::Kind::Address:
     OS << '[';
