@@ -277,6 +277,8 @@ bool Matcher::match(unsigned K, StringRef S, State St) {
     if (S.starts_with(It.Text) && Take(It.Text.size(), 1))
       return true;
     return Take(0, 0);
+  case ItemKind::Hidden:
+    return Take(0, It.Default);
   }
   return false;
 }

@@ -190,7 +190,8 @@ static bool groupPresent(const Form &F, const Instr &I, unsigned B,
                          unsigned E) {
   for (unsigned K = B; K < E; ++K) {
     const Item &It = F.Items[K];
-    if (It.FieldIdx >= 0 && I.V[It.FieldIdx] != It.Default)
+    if (It.FieldIdx >= 0 && It.Kind != ItemKind::Hidden &&
+        I.V[It.FieldIdx] != It.Default)
       return true;
     if (It.Kind == ItemKind::GPR && It.Reuse >= 0 &&
         (I.Ctl.Reuse >> It.Reuse & 1))
@@ -281,6 +282,8 @@ std::string print(const Instr &I) {
     case ItemKind::Flag:
       if (V)
         O += It.Text;
+      break;
+    case ItemKind::Hidden:
       break;
     }
   }

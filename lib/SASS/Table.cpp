@@ -179,7 +179,7 @@ static const KindInfo Kinds[] = {
     {"F32", ItemKind::F32, 32},   {"F64", ItemKind::F64Hi, 32},
     {"F16", ItemKind::F16, 16},   {"T", ItemKind::Target, 48},
     {"M", ItemKind::Mod, 0},      {"m", ItemKind::ModNoDot, 0},
-    {"F", ItemKind::Flag, 1},
+    {"F", ItemKind::Flag, 1},     {"H", ItemKind::Hidden, 1},
 };
 
 /// Parses "pos", "pos:w" or "pos:w+pos:w..." into F.

@@ -56,6 +56,8 @@ static bool readKnownFailing(StringRef Path, std::set<std::string> &Known) {
   return true;
 }
 
+static bool ShowAmbiguous = false;
+
 static int checkGolden(const std::vector<std::string> &Files,
                        std::optional<Arch> Only, bool Summary,
                        unsigned MaxFail, const std::string &KnownPath,
@@ -69,7 +71,7 @@ static int checkGolden(const std::vector<std::string> &Files,
     return Known.count(R.ArchName + " " + R.Opcode) ||
            Known.count("* " + R.Opcode);
   };
-  unsigned Ok = 0, Total = 0, Shown = 0, KnownFail = 0;
+  unsigned Ok = 0, Total = 0, Shown = 0, KnownFail = 0, Ambiguous = 0;
   std::map<std::string, std::pair<unsigned, unsigned>> PerOpc;
   for (const std::string &Path : Files) {
     std::vector<GoldenRow> Rows;
@@ -95,6 +97,15 @@ static int checkGolden(const std::vector<std::string> &Files,
         ++P.first;
         continue;
       }
+      if (C.Ambiguous) {
+        ++Ambiguous;
+        ++P.first;
+        if (ShowAmbiguous)
+          outs() << fmt::format("AMBIGUOUS {} {}:{} {:#018x} {:#018x} '{}': "
+                                "{}{}\n", R.ArchName, R.Ptx, R.Offset, R.W.Lo,
+                                R.W.Hi, R.text(), C.Error, C.Diff);
+        continue;
+      }
       if (IsKnown(R)) {
         ++KnownFail;
         continue;
@@ -114,17 +125,22 @@ static int checkGolden(const std::vector<std::string> &Files,
       if (V.first != V.second)
         outs() << K << "\n";
   outs() << fmt::format("{}/{} rows ok\n", Ok, Total);
+  if (Ambiguous)
+    outs() << fmt::format("{} rows ambiguous: nvdisasm's text does not "
+                          "determine their bits (see --show-ambiguous)\n",
+                          Ambiguous);
+  unsigned Bad = Total - Ok - Ambiguous - KnownFail;
   if (!Known.empty()) {
     outs() << fmt::format("{} rows fail in known-failing opcodes, {} fail "
                           "elsewhere\n",
-                          KnownFail, Total - Ok - KnownFail);
+                          KnownFail, Bad);
     for (auto &[K, V] : PerOpc)
       if (V.first == V.second && Known.count(K))
         outs() << "note: " << K << " now passes; remove it from "
                << KnownPath << "\n";
-    return Total - Ok - KnownFail == 0 ? 0 : 1;
+    return Bad == 0 ? 0 : 1;
   }
-  return Ok == Total ? 0 : 1;
+  return Ok + Ambiguous == Total ? 0 : 1;
 }
 
 static int decodeStream(Arch A, bool PrintCtl) {
@@ -205,6 +221,8 @@ int main(int Argc, char **Argv) {
   App.add_option("--max-failures", MaxFail, "failing rows to print");
   App.add_option("--known-failing", KnownPath,
                  "'arch opcode' list whose failures do not fail the check");
+  App.add_flag("--show-ambiguous", ShowAmbiguous,
+               "print rows whose text does not determine their bits");
   App.add_flag("--emit-known-failing", EmitKnown,
                "print 'arch opcode' for every opcode with failures");
   App.add_flag("--decode", Dec, "stdin: [addr] lo hi per line -> text");

@@ -39,6 +39,11 @@ bool readGolden(llvm::StringRef Path, std::vector<GoldenRow> &Rows,
 
 struct CheckResult {
   bool Ok = false;
+  /// Not Ok, but only because the text does not determine the bits:
+  /// nvdisasm prints our decoding of the row's word exactly, and prints our
+  /// encoding of the text the same way (a field it does not print, or a NaN
+  /// payload it prints as QNAN). Counted separately, never hidden.
+  bool Ambiguous = false;
   std::string Decoded; ///< our text for the row's bits ("" if undecodable)
   Word128 Encoded;     ///< our bits for the row's text (valid if Parsed)
   bool Parsed = false;

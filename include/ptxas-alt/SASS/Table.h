@@ -75,6 +75,7 @@ enum class ItemKind : uint8_t {
   Mod,      ///< modifier group, printed as ".SPELL" (nothing for default)
   ModNoDot, ///< modifier group printed without the dot (operand enums)
   Flag,     ///< Text printed when the 1-bit field is set ("-", "|", "!")
+  Hidden,   ///< a field nvdisasm does not print; parsing assumes Default
   OptBegin, ///< start of an optional group: printed iff a field in it is
             ///< not at its default; Extra = index of the matching OptEnd
   OptEnd,
