@@ -421,10 +421,20 @@ void ParserImpl::parseSection() {
     do {
       auto *V = M.create<InitValue>();
       V->Loc = Tok.Loc;
-      if (Tok.is(TokKind::String)) {
+      if (Tok.is(TokKind::String) || Tok.is(TokKind::Dot)) {
+        // A string, or another section's name (`.b32 .debug_abbrev`).
         V->K = InitValue::Kind::Symbol;
         V->Name = Tok.Text;
         consume();
+        if (V->Name.starts_with(".") &&
+            (Tok.is(TokKind::Plus) || Tok.is(TokKind::Minus))) {
+          bool Neg = Tok.is(TokKind::Minus);
+          consume();
+          int64_t Off;
+          if (!parseIntConstExpr(Off, "an offset"))
+            return recover();
+          V->Addend = Neg ? -Off : Off;
+        }
       } else if (Tok.is(TokKind::Identifier) && Tok.Text != "WARP_SZ") {
         V->K = InitValue::Kind::Symbol;
         V->Name = Tok.Text;
