@@ -256,7 +256,7 @@ void Builder::createSections() {
     GlobalInit = addSection(".nv.global.init", sht::Progbits,
                             shf::Alloc | shf::Write, B.L.GlobalInitAlign);
   for (KernelCode &K : B.Proc)
-    if (K.L->SharedSize)
+    if (K.L->HasShared)
       K.SharedSec = addSection((".nv.shared." + K.L->F->Name).str(),
                                sht::Nobits,
                                shf::Alloc | shf::Write | shf::InfoLink,

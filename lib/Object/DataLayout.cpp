@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -61,19 +62,46 @@ static uint8_t kparamSpace(const ptx::Variable &P) {
   }
 }
 
-unsigned ptxas::object::maxRegCountFor(const ptx::Function &F) {
+unsigned ptxas::object::maxThreadsPerSM(ptx::SmTarget Arch) {
+  switch (Arch.Version) {
+  case 75:
+    return 1024;
+  case 86:
+  case 89:
+    return 1536;
+  default:
+    return 2048;
+  }
+}
+
+static uint64_t threadsPerCta(const ptx::Function &F) {
+  const auto &N = !F.ReqNTid.empty() ? F.ReqNTid : F.MaxNTid;
+  uint64_t Threads = 1;
+  for (uint32_t D : N)
+    Threads *= D;
+  return N.empty() ? 0 : Threads;
+}
+
+/// .minnctapersm counts only with .maxntid/.reqntid and when the CTAs fit
+/// in one SM's thread budget (§8).
+static bool minCtasApply(const ptx::Function &F, ptx::SmTarget Arch) {
+  uint64_t T = threadsPerCta(F);
+  return F.MinNCtaPerSM && T &&
+         T * *F.MinNCtaPerSM <= maxThreadsPerSM(Arch);
+}
+
+unsigned ptxas::object::maxRegCountFor(const ptx::Function &F,
+                                       ptx::SmTarget Arch) {
   if (F.MaxNReg) {
     if (*F.MaxNReg > 255)
       return 255;
     return std::max(*F.MaxNReg, 24u);
   }
-  const auto &N = !F.ReqNTid.empty() ? F.ReqNTid : F.MaxNTid;
-  if (N.empty())
+  uint64_t Threads = threadsPerCta(F);
+  if (!Threads)
     return 255;
-  uint64_t Threads = 1;
-  for (uint32_t D : N)
-    Threads *= D;
-  uint64_t Warps = (Threads + 31) / 32 * F.MinNCtaPerSM.value_or(1);
+  uint64_t Warps = (Threads + 31) / 32 *
+                   (minCtasApply(F, Arch) ? *F.MinNCtaPerSM : 1);
   uint64_t PerPartition = (Warps + 3) / 4;
   if (!PerPartition)
     return 255;
@@ -81,12 +109,34 @@ unsigned ptxas::object::maxRegCountFor(const ptx::Function &F) {
   return unsigned(std::min<uint64_t>(255, R));
 }
 
+/// Module-wide facts about functions that reachability needs.
+struct FuncIndex {
+  /// Name -> definition, since operands may point at a forward declaration.
+  llvm::StringMap<const ptx::Function *> Defs;
+  /// Functions whose address is taken (data initializers, `mov %rd, f`):
+  /// possible targets of every indirect call.
+  llvm::SetVector<const ptx::Function *> AddressTaken;
+
+  const ptx::Function *resolve(const ptx::Function *F) const {
+    if (F->HasBody)
+      return F;
+    auto It = Defs.find(F->Name);
+    return It == Defs.end() ? F : It->second;
+  }
+};
+
 namespace {
 /// What a kernel touches: functions (transitively) and shared variables.
+/// In whole-program mode ptxas copies every reachable function into the
+/// kernel's .text, and with an indirect call every address-taken one.
 struct Reach {
+  const FuncIndex &Index;
   llvm::SetVector<const ptx::Function *> Funcs;
   llvm::SetVector<const ptx::Variable *> Shared;
   llvm::SetVector<const ptx::Function *> Externs;
+  bool IndirectCall = false;
+
+  explicit Reach(const FuncIndex &I) : Index(I) {}
 
   void visitOperand(const ptx::Operand &O) {
     if (O.Func)
@@ -100,6 +150,7 @@ struct Reach {
   void visitFunc(const ptx::Function *F) {
     if (F->IsPrototype || F->IsEntry)
       return;
+    F = Index.resolve(F);
     if (!F->HasBody) {
       Externs.insert(F);
       return;
@@ -111,27 +162,71 @@ struct Reach {
   void visitBody(const ptx::Function &F) {
     for (const ptx::Stmt &S : F.Body) {
       if (S.K == ptx::Stmt::Kind::Decl && S.Var &&
-          S.Var->Space == ptx::StateSpace::Shared && !S.Var->Dims.empty() &&
-          S.Var->Dims[0] == 0)
-        continue; // extern dynamic shared: no storage
-      if (S.K == ptx::Stmt::Kind::Decl && S.Var &&
           S.Var->Space == ptx::StateSpace::Shared)
         Shared.insert(S.Var);
-      if (S.K == ptx::Stmt::Kind::Instr && S.I)
-        for (const ptx::Operand &O : S.I->Ops)
-          visitOperand(O);
+      if (S.K != ptx::Stmt::Kind::Instr || !S.I)
+        continue;
+      if (S.I->Mnemonic == "call" && !IndirectCall)
+        for (const ptx::Operand &O : S.I->Ops) {
+          if (O.K == ptx::Operand::Kind::List)
+            continue;
+          if (O.K == ptx::Operand::Kind::Reg) {
+            IndirectCall = true;
+            for (const ptx::Function *T : Index.AddressTaken)
+              visitFunc(T);
+          }
+          break;
+        }
+      for (const ptx::Operand &O : S.I->Ops)
+        visitOperand(O);
     }
   }
 };
 } // namespace
 
+static void indexFunctions(const ptx::Module &M, FuncIndex &I) {
+  for (const ptx::Function *F : M.functions())
+    if (F->HasBody && !F->IsEntry)
+      I.Defs[F->Name] = F;
+  auto Take = [&](llvm::StringRef Name) {
+    auto It = I.Defs.find(Name);
+    if (It != I.Defs.end())
+      I.AddressTaken.insert(It->second);
+  };
+  for (const ptx::TopLevel &T : M.Items) {
+    if (T.K == ptx::TopLevel::Kind::Var && T.Var->Init)
+      for (const ptx::InitReloc &R : T.Var->dataImage().Relocs)
+        Take(R.Symbol);
+    if (T.K != ptx::TopLevel::Kind::Func || !T.Func->HasBody)
+      continue;
+    for (const ptx::Stmt &S : T.Func->Body)
+      if (S.K == ptx::Stmt::Kind::Instr && S.I && S.I->Mnemonic != "call")
+        for (const ptx::Operand &O : S.I->Ops)
+          if (O.Func)
+            Take(O.Func->Name);
+  }
+}
+
 static bool isDynamicShared(const ptx::Variable &V) {
   return V.Link == ptx::Linkage::Extern;
 }
 
-static bool layoutKernel(const ptx::Module &M, const ptx::Function &F,
-                         const LayoutOptions &Opts, KernelLayout &K,
-                         DiagEngine &Diags) {
+/// The largest alignment of the module's `.extern .shared` arrays, 0 when
+/// there are none. Dynamic shared memory is module-wide: every kernel gets a
+/// .nv.shared section aligned to it, its size rounded up to it.
+static unsigned dynamicSharedAlign(const ptx::Module &M) {
+  unsigned A = 0;
+  for (const ptx::TopLevel &T : M.Items)
+    if (T.K == ptx::TopLevel::Kind::Var &&
+        T.Var->Space == ptx::StateSpace::Shared &&
+        T.Var->Link == ptx::Linkage::Extern)
+      A = std::max(A, T.Var->alignment());
+  return A;
+}
+
+static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
+                         const ptx::Function &F, const LayoutOptions &Opts,
+                         KernelLayout &K, DiagEngine &Diags) {
   K.F = &F;
   bool Sm90 = Opts.Arch.Version >= 90;
   uint32_t Off = 0;
@@ -161,9 +256,22 @@ static bool layoutKernel(const ptx::Module &M, const ptx::Function &F,
   K.LargeParams = Off > ClassicParamLimit;
   K.ParamBase = Sm90 ? 0x210 : K.LargeParams ? 0x1a80 : 0x160;
   K.Bank0Size = K.ParamBase + K.ParamBytes;
-  K.MaxRegCount = maxRegCountFor(F);
+  K.MaxRegCount = maxRegCountFor(F, Opts.Arch);
+  if (F.MaxNReg && *F.MaxNReg > 255)
+    Diags.warning(F.Loc, "Too many maxnreg specified for entry " + F.Name +
+                             ", will be ignored");
+  else if (F.MaxNReg && *F.MaxNReg < 24)
+    Diags.warning(F.Loc, "For entry " + F.Name +
+                             " adjusting per thread register count of " +
+                             llvm::Twine(*F.MaxNReg) + " to lower bound of 24");
+  if (F.MinNCtaPerSM && !threadsPerCta(F))
+    Diags.warning(F.Loc, ".minnctapersm is ignored when neither .maxntid nor "
+                         ".reqntid is specified.");
+  else if (F.MinNCtaPerSM && !minCtasApply(F, Opts.Arch))
+    Diags.warning(F.Loc, "Value of threads per SM for entry " + F.Name +
+                             " is out of range. .minnctapersm will be ignored");
 
-  Reach R;
+  Reach R(Index);
   R.visitBody(F);
   K.Subfunctions.assign(R.Funcs.begin(), R.Funcs.end());
   K.ExternCallees.assign(R.Externs.begin(), R.Externs.end());
@@ -185,7 +293,15 @@ static bool layoutKernel(const ptx::Module &M, const ptx::Function &F,
     K.SharedVars.push_back({V, SOff});
     SOff += V->sizeInBytes();
   }
+  // A kernel that touches only dynamic shared memory still gets its
+  // .nv.shared.<k> section, of size 0.
+  K.HasShared = !Shared.empty();
   K.SharedSize = K.SharedVars.empty() ? 0 : SOff;
+  if (unsigned Dyn = dynamicSharedAlign(M)) {
+    K.HasShared = true;
+    K.SharedAlign = std::max(K.SharedAlign, Dyn);
+    K.SharedSize = alignTo(SOff, Dyn);
+  }
   if (SOff - Base > SharedLimit) {
     Diags.error(F.Loc, "Entry function '" + F.Name + "' uses too much shared data (" +
                            hex(SOff - Base) + " bytes, " + hex(SharedLimit) + " max)");
@@ -216,10 +332,12 @@ bool ptxas::object::layoutModule(const ptx::Module &M,
                                  const LayoutOptions &Opts, ModuleLayout &Out,
                                  DiagEngine &Diags) {
   bool Ok = true;
+  FuncIndex Index;
+  indexFunctions(M, Index);
   for (const ptx::Function *F : M.functions())
     if (F->IsEntry && F->HasBody) {
       Out.Kernels.emplace_back();
-      Ok &= layoutKernel(M, *F, Opts, Out.Kernels.back(), Diags);
+      Ok &= layoutKernel(M, Index, *F, Opts, Out.Kernels.back(), Diags);
     }
 
   std::vector<const ptx::Variable *> Vars;

@@ -61,6 +61,7 @@ struct KernelLayout {
   /// Called functions without a body (vprintf, malloc, extern .func).
   std::vector<const ptx::Function *> ExternCallees;
   std::vector<std::pair<const ptx::Variable *, uint64_t>> SharedVars;
+  bool HasShared = false;  ///< touches any shared variable (a section)
   uint64_t SharedSize = 0; ///< including the 0x400 reserved bytes on sm_90
   unsigned SharedAlign = 1;
   unsigned MaxRegCount = 255;
@@ -79,7 +80,9 @@ bool layoutModule(const ptx::Module &M, const LayoutOptions &Opts,
                   ModuleLayout &Out, DiagEngine &Diags);
 
 /// MAXREG_COUNT ptxas derives from the performance directives (§4.4).
-unsigned maxRegCountFor(const ptx::Function &F);
+unsigned maxRegCountFor(const ptx::Function &F, ptx::SmTarget Arch);
+/// The thread capacity of one SM, which bounds .minnctapersm.
+unsigned maxThreadsPerSM(ptx::SmTarget Arch);
 
 } // namespace ptxas::object
 
