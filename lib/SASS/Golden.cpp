@@ -143,7 +143,7 @@ CheckResult checkGoldenRow(Arch A, const GoldenRow &R) {
     Res.Error = "parse: " + Err;
   } else if (!(Res.Encoded == R.W)) {
     auto Again = decode(A, Res.Encoded, R.Addr);
-    Res.Ambiguous = Again && print(*Again) == Want;
+    Res.Ambiguous = Again && P->F == D->F && print(*Again) == Want;
     Res.Error = fmt::format("encode gives 0x{:016x} 0x{:016x}; bits differ:{}",
                             Res.Encoded.Lo, Res.Encoded.Hi,
                             bitDiff(Res.Encoded, R.W));
