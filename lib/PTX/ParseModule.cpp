@@ -533,8 +533,9 @@ void ParserImpl::parsePerfDirective(Function &F) {
       uint64_t V;
       if (!parseUInt(V, D + " value"))
         return;
-      if (V == 0 || V > 0xFFFFFFFFu)
-        error(VLoc, D + " value out of range");
+      // ptxas takes `.reqnctapercluster 0` but not a zero thread count.
+      if ((V == 0 && D != ".reqnctapercluster") || V > 0xFFFFFFFFu)
+        error(VLoc, D + " value " + llvm::Twine(V) + " out of range");
       if (Out.size() == 3)
         error(VLoc, "too many dimensions in " + D + " (at most 3)");
       Out.push_back(uint32_t(V));
@@ -545,14 +546,18 @@ void ParserImpl::parsePerfDirective(Function &F) {
     uint64_t V;
     if (!parseUInt(V, D + " value"))
       return;
-    if (V > 0xFFFFFFFFu || (V == 0 && D == ".maxnreg"))
+    if (V > 0xFFFFFFFFu ||
+        (V == 0 && (D == ".maxnreg" || D == ".minnctapersm")))
       error(VLoc, D + " value " + llvm::Twine(V) + " out of range");
     if (Out)
       error(Loc, "duplicate " + D + " directive");
     Out = uint32_t(V);
   };
-  if (!F.IsEntry && D != ".pragma" && D != ".maxnreg" && D != ".noreturn")
+  if (!F.IsEntry && D != ".pragma" && D != ".noreturn")
     error(Loc, D + " is not allowed on a .func (only on .entry functions)");
+  if (D == ".maxnctapersm" && M.Version >= PtxVersion{2, 1})
+    error(Loc, ".maxnctapersm is not allowed: removed in PTX ISA 2.1 (use "
+               ".minnctapersm)");
   if (D == ".maxntid") Dims(F.MaxNTid);
   else if (D == ".reqntid") Dims(F.ReqNTid);
   else if (D == ".reqnctapercluster") Dims(F.ReqNCtaPerCluster);
@@ -754,9 +759,25 @@ Variable *ParserImpl::lookupVar(llvm::StringRef Name, uint32_t &Index) const {
 void ParserImpl::declare(Variable *V) {
   Scope &S = Scopes.back();
   if (V->RangeCount) {
-    if (!S.Ranges.try_emplace(V->Name, V).second)
+    if (!S.Ranges.try_emplace(V->Name, V).second) {
       error(V->Loc, "duplicate declaration of '" + V->Name + "<" +
                         llvm::Twine(V->RangeCount) + ">'");
+      return;
+    }
+    // `%r3` declared before `%r<8>` in the same scope.
+    for (const auto &E : S.Names) {
+      llvm::StringRef N = E.getKey();
+      uint32_t K;
+      if (N.size() > V->Name.size() && N.starts_with(V->Name) &&
+          !(N.size() > V->Name.size() + 1 && N[V->Name.size()] == '0') &&
+          !N.drop_front(V->Name.size()).getAsInteger(10, K) &&
+          K < V->RangeCount) {
+        error(V->Loc, "duplicate declaration of '" + N + "' (already "
+                          "declared, and '" + V->Name + "<" +
+                          llvm::Twine(V->RangeCount) + ">' includes it)");
+        break;
+      }
+    }
     return;
   }
   if (V->Name == "_")
