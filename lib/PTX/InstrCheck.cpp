@@ -731,7 +731,10 @@ bool ParserImpl::checkVariable(Variable &V, DeclContext Ctx, const DeclLocs &L) 
   if (V.isPredicate() && S != StateSpace::Reg)
     Err(L.Type, "type .pred is not allowed in the ." + SN +
                     " state space (predicates live in .reg only)");
-  if (V.VecWidth > 1) {
+  if (V.VecWidth > 1 && S == StateSpace::Param)
+    Err(L.Vec, "vector types are not allowed in the .param state space "
+               "(use an array or .align N .b8 name[size])");
+  else if (V.VecWidth > 1) {
     if (V.isPredicate())
       Err(L.Vec, "vector of .pred is not allowed");
     else if (isOpaque(V.ElemType))
@@ -742,6 +745,9 @@ bool ParserImpl::checkVariable(Variable &V, DeclContext Ctx, const DeclLocs &L) 
   }
   if (S == StateSpace::SReg)
     Err(L.Space, "special registers are predefined and cannot be declared");
+  if (S == StateSpace::Reg && V.isArray() && !V.RangeCount)
+    Err(L.FirstBrack, "arrays are not allowed in the .reg state space "
+                      "(use %name<N> for a numbered set of registers)");
   switch (Ctx) {
   case DeclContext::Module:
     if (S == StateSpace::Reg || S == StateSpace::Param ||
@@ -849,16 +855,16 @@ bool ParserImpl::checkVariable(Variable &V, DeclContext Ctx, const DeclLocs &L) 
         }
         if (Leaf.K != InitValue::Kind::Symbol)
           return;
-        unsigned Bits = typeBits(V.ElemType);
-        if (FloatVar)
-          error(Leaf.Loc, "type mismatch: address initializer for ." +
-                              typeName(V.ElemType) + " variable '" + V.Name +
-                              "' (addresses need an integer type)");
-        else if (Bits == 8 && !Leaf.Mask)
+        // ptxas: only .u32/.u64, or .u8 with mask() ("Initial value type
+        // mismatch" for .b64, .s64, .u16, ...).
+        Type ET = V.ElemType;
+        if (ET == Type::U8 && !Leaf.Mask)
           error(Leaf.Loc, "address initializer in an 8-bit variable needs mask()");
-        else if (Bits != 8 && Bits != 32 && Bits != 64)
-          error(Leaf.Loc, "address initializers need a .u32/.u64 (or .u8 with "
-                          "mask()) variable");
+        else if (ET != Type::U8 && ET != Type::U32 && ET != Type::U64)
+          error(Leaf.Loc, "type mismatch: address initializer for ." +
+                              typeName(ET) + " variable '" + V.Name +
+                              "' (addresses need .u32 or .u64, or .u8 with "
+                              "mask())");
         uint32_t Idx;
         Variable *Target = lookupVar(Leaf.Name, Idx);
         if (!Target) {

@@ -442,6 +442,7 @@ bool ParserImpl::parseVarDecl(DeclContext Ctx, Linkage L,
       if (!expect(TokKind::RBrack, "']'"))
         return false;
     }
+    Locs.FirstBrack = FirstBrack;
     if (V->RangeCount && V->isArray())
       error(FirstBrack, "array dimensions are not allowed on a parameterized "
                         "name '" + V->Name + "<N>'");
