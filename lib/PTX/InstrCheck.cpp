@@ -658,6 +658,17 @@ bool ParserImpl::checkSemantics(Instruction &I) {
                              V.Name + "' is not allowed in '" + Name +
                              "' (state space mismatch with ." +
                              stateSpaceName(*ISpace) + ")");
+      // Generic addressing reaches .global/.shared/.local, not .const or
+      // .param variables.
+      if (!ISpace && (VS == StateSpace::Const || VS == StateSpace::Param))
+        return error(At, "addressing ." + stateSpaceName(VS) + " variable '" +
+                             V.Name + "' is not allowed in '" + Name +
+                             "' without a state space (use " + Mn.str() +
+                             "." + stateSpaceName(VS) + ")");
+      if (Mn != "st" && VS == StateSpace::Param &&
+          V.Role == VarRole::FuncReturn)
+        return error(At, "reading function return parameter '" + V.Name +
+                             "' is not allowed (it is write-only)");
       if (Mn == "st" && VS == StateSpace::Param &&
           (V.Role == VarRole::KernelParam || V.Role == VarRole::FuncParam))
         return error(At, "storing to " +
