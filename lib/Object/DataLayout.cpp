@@ -19,6 +19,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace ptxas;
 using namespace ptxas::object;
@@ -213,7 +214,7 @@ static bool isDynamicShared(const ptx::Variable &V) {
 
 /// The largest alignment of the module's `.extern .shared` arrays, 0 when
 /// there are none. Dynamic shared memory is module-wide: every kernel gets a
-/// .nv.shared section aligned to it, its size rounded up to it.
+/// .nv.shared section.
 static unsigned dynamicSharedAlign(const ptx::Module &M) {
   unsigned A = 0;
   for (const ptx::TopLevel &T : M.Items)
@@ -299,8 +300,10 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
   K.SharedSize = K.SharedVars.empty() ? 0 : SOff;
   if (unsigned Dyn = dynamicSharedAlign(M)) {
     K.HasShared = true;
-    K.SharedAlign = std::max(K.SharedAlign, Dyn);
-    K.SharedSize = alignTo(SOff, Dyn);
+    // Measured: the section is aligned to at least 16 and its size rounded
+    // up to 16, whatever the dynamic array's own alignment.
+    K.SharedAlign = std::max({K.SharedAlign, Dyn, 16u});
+    K.SharedSize = alignTo(SOff, 16);
   }
   if (SOff - Base > SharedLimit) {
     Diags.error(F.Loc, "Entry function '" + F.Name + "' uses too much shared data (" +
@@ -308,6 +311,40 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
     Ok = false;
   }
   return Ok;
+}
+
+/// Descriptor numbers of address-taken functions, 1-based, as ptxas
+/// assigns them (fitted on the corpus): walking the kernels in definition
+/// order, each function named by an operand, and each function in the
+/// initializer of a variable named by an operand, gets the next number.
+static llvm::StringMap<unsigned> functionIds(const ptx::Module &M,
+                                             const FuncIndex &Index) {
+  llvm::StringMap<unsigned> Ids;
+  auto Take = [&](llvm::StringRef Name) {
+    if (Index.Defs.count(Name) && !Ids.count(Name))
+      Ids[Name] = unsigned(Ids.size() + 1);
+  };
+  std::function<void(const ptx::Operand &)> Visit =
+      [&](const ptx::Operand &O) {
+        if (O.Func)
+          Take(O.Func->Name);
+        if (O.Var && O.Var->Init && O.Var->Role == ptx::VarRole::Module)
+          for (const ptx::InitReloc &R : O.Var->dataImage().Relocs)
+            Take(R.Symbol);
+        for (const ptx::Operand &E : O.Elems)
+          Visit(E);
+      };
+  for (const ptx::Function *F : M.functions()) {
+    if (!F->IsEntry || !F->HasBody)
+      continue;
+    for (const ptx::Stmt &S : F->Body)
+      if (S.K == ptx::Stmt::Kind::Instr && S.I && S.I->Mnemonic != "call")
+        for (const ptx::Operand &O : S.I->Ops)
+          Visit(O);
+  }
+  for (const ptx::Function *F : Index.AddressTaken)
+    Take(F->Name);
+  return Ids;
 }
 
 /// Module and function-scope variables that get data storage.
@@ -340,6 +377,7 @@ bool ptxas::object::layoutModule(const ptx::Module &M,
       Ok &= layoutKernel(M, Index, *F, Opts, Out.Kernels.back(), Diags);
     }
 
+  llvm::StringMap<unsigned> FuncIds = functionIds(M, Index);
   std::vector<const ptx::Variable *> Vars;
   collectDataVars(M, Vars);
   for (const ptx::Variable *V : Vars) {
@@ -391,7 +429,18 @@ bool ptxas::object::layoutModule(const ptx::Module &M,
     ptx::DataImage Img = V.dataImage();
     Bytes.resize(P->Offset);
     Bytes.insert(Bytes.end(), Img.Bytes.begin(), Img.Bytes.end());
-    P->Relocs = std::move(Img.Relocs);
+    // Function addresses are resolved in whole-program mode: the value is
+    // 8 x the function's descriptor number (functionIds()).
+    for (const ptx::InitReloc &R : Img.Relocs) {
+      auto It = FuncIds.find(R.Symbol);
+      if (It == FuncIds.end()) {
+        P->Relocs.push_back(R);
+        continue;
+      }
+      uint64_t V = uint64_t(It->second) * 8 + R.Addend;
+      for (unsigned I = 0; I != R.Size && I < 8; ++I)
+        Bytes[P->Offset + R.Offset + I] = uint8_t(V >> (8 * I));
+    }
   }
   Out.GlobalSize = GlobalEnd;
   if (Out.Const3.size() > ConstLimit) {
