@@ -593,7 +593,14 @@ bool ParserImpl::checkCall(Instruction &I) {
                  "wrong operand count: '" + F.Name + "' returns " +
                      llvm::Twine(F.Returns.size()) + " values, " +
                      llvm::Twine(NRets) + " expected by the call");
-  // .param arguments must have the size of the parameter they bind to.
+  // Arguments against formal parameters (ptxas: "Type of argument does not
+  // match formal parameter", "Inconsistent state space", "Alignment of
+  // argument does not match"): same size, shape and alignment; same type,
+  // or both integers, or one side untyped .bN.
+  auto Compatible = [](Type A, Type B) {
+    return A == B || typeKind(A) == TypeKind::Bits ||
+           typeKind(B) == TypeKind::Bits || (isInteger(A) && isInteger(B));
+  };
   auto CheckSizes = [&](const Operand *List,
                         const std::vector<Variable *> &Formals) {
     if (!List)
@@ -601,26 +608,42 @@ bool ParserImpl::checkCall(Instruction &I) {
     for (size_t K = 0; K != Formals.size() && K != List->Elems.size(); ++K) {
       const Operand &A = List->Elems[K];
       const Variable *Formal = Formals[K];
-      if (!A.Var || A.Var->Space != StateSpace::Param ||
-          Formal->Space != StateSpace::Param)
+      auto Mismatch = [&](const llvm::Twine &Why) {
+        return error(A.Loc, "type mismatch: argument " + llvm::Twine(K + 1) +
+                                " of the call to '" + F.Name +
+                                "' does not match its parameter '" +
+                                Formal->Name + "' (" + Why + ")");
+      };
+      if (A.K == Operand::Kind::Imm || A.K == Operand::Kind::FImm) {
+        bool FloatImm = A.K == Operand::Kind::FImm;
+        if (Formal->isArray() || Formal->VecWidth > 1 ||
+            (FloatImm && isInteger(Formal->ElemType)) ||
+            (!FloatImm && isFloat(Formal->ElemType)))
+          return Mismatch("a constant cannot initialize ." +
+                          typeName(Formal->ElemType) +
+                          (Formal->isArray() ? " array" : ""));
         continue;
-      // ptxas: "Type of argument does not match formal parameter" — same
-      // size and shape, and the same type unless one side is untyped .bN.
+      }
+      if (!A.Var || A.K == Operand::Kind::Vector)
+        continue;
       const Variable &AV = *A.Var;
-      bool Match = AV.sizeInBytes() == Formal->sizeInBytes() &&
-                   AV.isArray() == Formal->isArray() &&
-                   AV.VecWidth == Formal->VecWidth &&
-                   (AV.ElemType == Formal->ElemType ||
-                    typeKind(AV.ElemType) == TypeKind::Bits ||
-                    typeKind(Formal->ElemType) == TypeKind::Bits);
-      if (!Match)
-        return error(A.Loc, "type mismatch: argument '" + A.Name + "' (." +
-                                typeName(AV.ElemType) + ", " +
-                                llvm::Twine(AV.sizeInBytes()) +
-                                " bytes) does not match parameter " +
-                                llvm::Twine(K + 1) + " of '" + F.Name +
-                                "' (." + typeName(Formal->ElemType) + ", " +
-                                llvm::Twine(Formal->sizeInBytes()) + " bytes)");
+      if (AV.Space == StateSpace::SReg)
+        continue;
+      if (AV.isArray() && Formal->Space == StateSpace::Reg)
+        return Mismatch("a .param array is not allowed for a .reg parameter");
+      if (AV.Space == StateSpace::Reg && Formal->isArray())
+        return Mismatch("a register is not allowed for an array parameter");
+      if (AV.sizeInBytes() != Formal->sizeInBytes() ||
+          AV.isArray() != Formal->isArray() ||
+          AV.VecWidth != Formal->VecWidth ||
+          !Compatible(AV.ElemType, Formal->ElemType))
+        return Mismatch("." + typeName(AV.ElemType) + ", " +
+                        llvm::Twine(AV.sizeInBytes()) + " bytes against ." +
+                        typeName(Formal->ElemType) + ", " +
+                        llvm::Twine(Formal->sizeInBytes()) + " bytes");
+      if (AV.isArray() && AV.alignment() != Formal->alignment())
+        return Mismatch("alignment " + llvm::Twine(AV.alignment()) +
+                        " against " + llvm::Twine(Formal->alignment()));
     }
     return true;
   };

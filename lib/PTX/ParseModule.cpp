@@ -694,7 +694,8 @@ void ParserImpl::checkRedeclaration(const Function &Prev, const Function &F) {
   // .u32 against .s32).
   auto Same = [](const Variable &A, const Variable &B) {
     return A.Space == B.Space && A.ElemType == B.ElemType &&
-           A.VecWidth == B.VecWidth && A.Dims == B.Dims;
+           A.VecWidth == B.VecWidth && A.Dims == B.Dims &&
+           A.alignment() == B.alignment();
   };
   auto Check = [&](const std::vector<Variable *> &A,
                    const std::vector<Variable *> &B, const char *What) {
