@@ -206,6 +206,14 @@ private:
       if (T != Type::Invalid && !isFloat(T) && typeKind(T) != TypeKind::Bits)
         return fail(Op, "type mismatch: floating-point constant used for ." +
                             typeName(T) + " operand of '" + fullName() + "'");
+      // An untyped .bN operand takes the bits of a constant of its width:
+      // 0f (single) for .b32, 0d or decimal (double) for .b64.
+      if (T != Type::Invalid && typeKind(T) == TypeKind::Bits &&
+          typeBits(T) != (Op.FloatIsSingle ? 32u : 64u))
+        return fail(Op, "type mismatch: " +
+                            llvm::Twine(Op.FloatIsSingle ? "single" : "double") +
+                            "-precision constant used for ." + typeName(T) +
+                            " operand of '" + fullName() + "'");
       return true;
     case Operand::Kind::Symbol:
       // Address of a variable/function: `mov.u64 %rd, g;`

@@ -52,11 +52,23 @@ private:
       if (S.starts_with_insensitive("0x")) { Radix = 16; S = S.drop_front(2); }
       else if (S.starts_with_insensitive("0b")) { Radix = 2; S = S.drop_front(2); }
       else if (S.size() > 1 && S[0] == '0') { Radix = 8; S = S.drop_front(1); }
-      llvm::APInt A;
-      if (S.getAsInteger(Radix, A) || A.getActiveBits() > 64)
+      // ptxas accumulates in 64 bits, wrapping, and reports "Constant
+      // overflow" only when a partial value reaches 2^63 before the last
+      // digit (so 2^64 is accepted as 0, 2^67 is not).
+      uint64_t Acc = 0;
+      bool Overflow = false;
+      for (char C : S) {
+        unsigned D = llvm::hexDigitValue(C);
+        if (D >= Radix)
+          return P.error(T.Loc, "invalid numeric literal '" + T.Text + "'");
+        if (int64_t(Acc) < 0)
+          Overflow = true;
+        Acc = Acc * Radix + D;
+      }
+      if (Overflow)
         return P.error(T.Loc, "invalid numeric literal '" + T.Text +
-                                  "': out of range of 64 bits");
-      V.I = int64_t(A.getZExtValue());
+                                  "': constant out of range");
+      V.I = int64_t(Acc);
       P.consume();
       return true;
     }
@@ -175,13 +187,32 @@ private:
       double A = L.IsFloat ? L.F : double(L.I), B = R.IsFloat ? R.F : double(R.I);
       L.IsFloat = true;
       L.Single = L.Single && R.Single;
+      auto Compare = [&](bool R) {
+        L.IsFloat = false;
+        L.Single = false;
+        L.I = R;
+        return true;
+      };
       switch (Op) {
       case TokKind::Plus: L.F = A + B; return true;
       case TokKind::Minus: L.F = A - B; return true;
       case TokKind::Star: L.F = A * B; return true;
-      case TokKind::Slash: L.F = A / B; return true;
+      case TokKind::Slash:
+        if (B == 0)
+          return P.error(Loc, "division by zero is not allowed in a constant "
+                              "expression");
+        L.F = A / B;
+        return true;
+      // Comparisons of floating-point constants give an integer.
+      case TokKind::Less: return Compare(A < B);
+      case TokKind::Greater: return Compare(A > B);
+      case TokKind::LessEqual: return Compare(A <= B);
+      case TokKind::GreaterEqual: return Compare(A >= B);
+      case TokKind::EqualEqual: return Compare(A == B);
+      case TokKind::BangEqual: return Compare(A != B);
       default:
-        return P.error(Loc, "operator not allowed on a floating-point constant");
+        return P.error(Loc, "operator not allowed on a floating-point constant "
+                            "(an integer constant expression is expected)");
       }
     }
     uint64_t A = uint64_t(L.I), B = uint64_t(R.I);

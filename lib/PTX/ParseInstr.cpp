@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "ParserImpl.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace ptxas;
@@ -616,7 +617,12 @@ bool ParserImpl::parseOperand(Instruction &I, Operand &Op, bool InCall) {
       return true;
     }
     break;
-  case TokKind::Bang:
+  case TokKind::Bang: {
+    // `!%p` negates a predicate; `!1` is a constant expression.
+    llvm::StringRef Next = Lex.peekWord();
+    if (Next.empty() || !(llvm::isAlpha(Next[0]) || Next[0] == '%' ||
+                          Next[0] == '_' || Next[0] == '$'))
+      break;
     consume();
     if (Tok.isNot(TokKind::Identifier))
       return expected("a predicate register after '!'");
@@ -625,6 +631,7 @@ bool ParserImpl::parseOperand(Instruction &I, Operand &Op, bool InCall) {
     Op.Negated = true;
     Op.Loc = PrevTok.Loc;
     return true;
+  }
   case TokKind::Identifier:
     if (Tok.Text == "_") {
       Op.K = Operand::Kind::Sink;
