@@ -441,7 +441,7 @@ void Builder::fillContents() {
   if (CuInfo)
     C.Sections[CuInfo].Data = buildCuInfoNote(M.Target.Version);
   if (Compat)
-    C.Sections[Compat].Data = buildCompat(B.Arch);
+    C.Sections[Compat].Data = buildCompat(B.Arch, B.L.UsesArchSpecificInstrs);
   C.Sections[Info].Data = buildModuleInfo(B, M);
   for (KernelCode &K : B.Proc)
     C.Sections[K.InfoSec].Data = buildKernelInfo(B, K);

@@ -378,6 +378,11 @@ bool ptxas::object::layoutModule(const ptx::Module &M,
     }
 
   llvm::StringMap<unsigned> FuncIds = functionIds(M, Index);
+  for (const ptx::Function *F : M.functions())
+    for (const ptx::Stmt &S : F->Body)
+      if (S.K == ptx::Stmt::Kind::Instr && S.I &&
+          (S.I->Mnemonic == "wgmma" || S.I->Mnemonic == "setmaxnreg"))
+        Out.UsesArchSpecificInstrs = true;
   std::vector<const ptx::Variable *> Vars;
   collectDataVars(M, Vars);
   for (const ptx::Variable *V : Vars) {

@@ -78,12 +78,14 @@ std::vector<uint8_t> ptxas::object::buildCuInfoNote(unsigned PtxTargetSm) {
   return note(1000, Desc);
 }
 
-std::vector<uint8_t> ptxas::object::buildCompat(ptx::SmTarget Arch) {
-  // The seven records ptxas always writes (§2.4). Id 0x02 becomes 4 when
-  // sm_90a-only instructions are used; that is for code generation to say.
+std::vector<uint8_t> ptxas::object::buildCompat(ptx::SmTarget Arch,
+                                                bool ArchSpecificInstrs) {
+  // The seven records ptxas always writes (§2.4). Id 0x02 is 4 when
+  // sm_90a-only instructions are used; ptxas also writes 2 for some sm_90
+  // modules, for reasons tied to the generated code (not reproduced).
   std::vector<InfoRecord> R = {
       InfoRecord::raw(EIFormat::BVal, 0x09, Arch.ArchSpecific ? 1 : 0),
-      InfoRecord::raw(EIFormat::BVal, 0x02, 1),
+      InfoRecord::raw(EIFormat::BVal, 0x02, ArchSpecificInstrs ? 4 : 1),
       InfoRecord::raw(EIFormat::BVal, 0x05, 5),
       InfoRecord::raw(EIFormat::HVal, 0x07, 0x0101),
       InfoRecord::raw(EIFormat::BVal, 0x03, 0),

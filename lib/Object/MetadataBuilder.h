@@ -57,7 +57,7 @@ struct BuildState {
 std::vector<uint8_t> buildTkInfoNote(llvm::StringRef Options,
                                      ptx::SmTarget Arch);
 std::vector<uint8_t> buildCuInfoNote(unsigned PtxTargetSm);
-std::vector<uint8_t> buildCompat(ptx::SmTarget Arch);
+std::vector<uint8_t> buildCompat(ptx::SmTarget Arch, bool ArchSpecificInstrs);
 std::vector<uint8_t> buildModuleInfo(const BuildState &B, const ptx::Module &M);
 std::vector<uint8_t> buildKernelInfo(const BuildState &B, const KernelCode &K);
 std::vector<uint8_t> buildCallgraph(const BuildState &B);

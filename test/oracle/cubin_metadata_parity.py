@@ -16,8 +16,10 @@ subject matches when its facts are identical.
 Modes:
   (default)        needs ptxas on PATH; without it prints a loud SKIPPED line
                    and exits 77.
-  --golden         compares against test/golden/object/<arch>/<file>.facts
-                   (ptxas's facts, committed), so it runs without ptxas.
+  --golden         compares against test/golden/object/<arch>.facts.gz
+                   (ptxas's facts, committed; `zcat` shows a `== FILE`
+                   header then the facts of each corpus file), so it runs
+                   without ptxas.
   --update-golden  rewrites those files from ptxas.
 
 Subjects listed in test/golden/object/known-failures.txt are reported but do
@@ -29,6 +31,7 @@ not fail the run; a listed subject that now matches is reported as FIXED
 import argparse
 import collections
 import concurrent.futures
+import gzip
 import os
 import shutil
 import subprocess
@@ -86,8 +89,39 @@ def compile_facts(cmd, tool, tmp, name):
     except OSError as e:
         return None, 'cannot run %s: %s' % (cmd[0], e)
     if r.returncode != 0:
-        return None, (r.stderr.strip().splitlines() or ['exit %d' % r.returncode])[0]
+        lines = r.stderr.strip().splitlines() or ['exit %d' % r.returncode]
+        errs = [l for l in lines if 'error' in l or 'fatal' in l]
+        return None, (errs or lines)[0]
     return facts(tool, out), None
+
+
+def golden_path(arch):
+    return os.path.join(GOLDEN, arch + '.facts.gz')
+
+
+def read_golden(arch):
+    files = {}
+    if not os.path.exists(golden_path(arch)):
+        return files
+    cur = None
+    with gzip.open(golden_path(arch), 'rt') as f:
+        for line in f.read().splitlines():
+            if line.startswith('== '):
+                cur = files.setdefault(line[3:], [])
+            elif line and cur is not None:
+                cur.append(line)
+    return files
+
+
+def write_golden(arch, files):
+    os.makedirs(GOLDEN, exist_ok=True)
+    text = ''.join('== %s\n%s\n' % (name, '\n'.join(files[name]))
+                   for name in sorted(files))
+    # mtime=0 keeps the file byte-identical when nothing changed.
+    with open(golden_path(arch), 'wb') as raw:
+        with gzip.GzipFile(fileobj=raw, mode='wb', mtime=0,
+                           filename='') as f:
+            f.write(text.encode())
 
 
 def group(lines):
@@ -131,6 +165,10 @@ def main():
         with open(KNOWN) as f:
             known = {l.split('#')[0].strip() for l in f} - {''}
 
+    goldens = {}
+    if a.golden:
+        for arch in sorted({r['arch'] for r in rows}):
+            goldens[arch] = read_golden(arch)
     tmp = tempfile.mkdtemp(prefix='cubin-parity-')
 
     def run(r):
@@ -139,21 +177,15 @@ def main():
         flags = [] if r['ptxas_flags'] in ('', '-') else r['ptxas_flags'].split()
         key = r['file'][len('ptx/'):]
         stem = key.replace('/', '_')
-        gold = os.path.join(GOLDEN, arch, os.path.basename(path) + '.facts')
         if a.golden:
-            if not os.path.exists(gold):
-                return key, None, None, 'no golden file'
-            with open(gold) as f:
-                ref = [l for l in f.read().splitlines() if l]
+            ref = goldens.get(arch, {}).get(os.path.basename(path))
+            if ref is None:
+                return key, None, None, 'no golden expectation'
         else:
             ref, err = compile_facts([ptxas, '-arch=' + arch] + flags + [path],
                                      a.cubin_info, tmp, stem + '.ref.cubin')
             if ref is None:
                 return key, None, None, 'ptxas failed: ' + err
-            if a.update_golden:
-                os.makedirs(os.path.dirname(gold), exist_ok=True)
-                with open(gold, 'w') as f:
-                    f.write('\n'.join(ref) + '\n')
         ours, err = compile_facts([a.ptxas_alt, '-arch=' + arch] + flags + [path],
                                   a.cubin_info, tmp, stem + '.ours.cubin')
         return key, ref, ours, err
@@ -161,6 +193,13 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as ex:
         results = list(ex.map(run, rows))
     shutil.rmtree(tmp, ignore_errors=True)
+    if a.update_golden:
+        by_arch = collections.defaultdict(dict)
+        for r, (key, ref, ours, err) in zip(rows, results):
+            if ref is not None:
+                by_arch[r['arch']][os.path.basename(r['file'])] = ref
+        for arch, files in by_arch.items():
+            write_golden(arch, files)
 
     passed = failed = 0
     unexpected = []

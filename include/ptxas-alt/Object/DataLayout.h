@@ -73,6 +73,9 @@ struct ModuleLayout {
   std::vector<uint8_t> Const3, GlobalInit;
   uint64_t GlobalSize = 0;
   unsigned Const3Align = 1, GlobalInitAlign = 1, GlobalAlign = 1;
+  /// Uses instructions that exist only on sm_90a (wgmma, setmaxnreg):
+  /// .nv.compat ISA class 4.
+  bool UsesArchSpecificInstrs = false;
 };
 
 /// Lays out \p M for \p Opts.Arch. Returns false after reporting errors.
