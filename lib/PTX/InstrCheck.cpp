@@ -813,10 +813,10 @@ bool ParserImpl::checkVariable(Variable &V, DeclContext Ctx, const DeclLocs &L) 
   case DeclContext::Body:
     if (S == StateSpace::Tex)
       Err(L.Space, ".tex variables must be declared at module scope");
-    if (V.Link != Linkage::Internal && V.Link != Linkage::Extern)
+    if (V.Link != Linkage::Internal)
       Err(L.Link, "linkage " + linkageName(V.Link) +
                       " is not allowed on a variable declared in a function "
-                      "body (only .extern)");
+                      "body (declare it at module scope)");
     break;
   }
   if (V.IsPtr) {
@@ -849,9 +849,9 @@ bool ParserImpl::checkVariable(Variable &V, DeclContext Ctx, const DeclLocs &L) 
     Err(L.Type, ".tex variables must have type .u32 or .u64");
   if (!V.Dims.empty() && V.Dims[0] == 0 && !V.FirstDimInferred &&
       V.Link != Linkage::Extern && Ctx != DeclContext::EntryParam &&
-      Ctx != DeclContext::FuncParam && Ctx != DeclContext::ProtoParam &&
-      S != StateSpace::Shared)
-    Err(V.Loc, "array '" + V.Name + "' needs a size or an initializer");
+      Ctx != DeclContext::FuncParam && Ctx != DeclContext::ProtoParam)
+    Err(V.Loc, "array '" + V.Name + "' needs a size or an initializer "
+               "(only .extern arrays may be unsized)");
   if (V.Link == Linkage::Common && S != StateSpace::Global)
     Err(L.Link, ".common linkage is not allowed on ." + SN +
                     " variables (only on .global)");

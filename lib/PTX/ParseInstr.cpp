@@ -129,6 +129,16 @@ void ParserImpl::parseBody(Function &F) {
       }
       continue;
     }
+    if (Tok.isDot(".target")) {
+      // ptxas tolerates a .target inside a body; it changes nothing.
+      consume();
+      while (Tok.is(TokKind::Identifier)) {
+        consume();
+        if (!consumeIf(TokKind::Comma))
+          break;
+      }
+      continue;
+    }
     if (Tok.isDot(".func")) {
       // A declaration (prototype) of a function is allowed in a body.
       if (!parseNestedFuncDecl())
@@ -140,8 +150,7 @@ void ParserImpl::parseBody(Function &F) {
       llvm::StringRef Next = Lex.peekWord();
       LinkageStartsFunction = Next == ".entry" || Next == ".func";
     }
-    if (Tok.isDot(".entry") || Tok.isDot(".version") ||
-        Tok.isDot(".target") || LinkageStartsFunction) {
+    if (Tok.isDot(".entry") || Tok.isDot(".version") || LinkageStartsFunction) {
       error(Tok.Loc, "expected '}' to close the body of '" + F.Name + "'");
       break;
     }

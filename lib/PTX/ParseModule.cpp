@@ -192,6 +192,9 @@ void ParserImpl::parseTarget() {
         if (llvm::StringRef(O).starts_with("texmode_") &&
             Name.starts_with("texmode_"))
           error(Tok.Loc, "conflicting texture modes in .target");
+      if (Name == "map_f64_to_f32")
+        error(Tok.Loc, "target option map_f64_to_f32 is not allowed for "
+                       "sm_13 and later targets");
       M.TargetOptions.push_back(Name.str());
       if (Name == "texmode_independent")
         M.TexModeIndependent = true;
@@ -281,8 +284,7 @@ bool ParserImpl::parseTopLevel() {
                                 " (a symbol has one linkage)");
   }
   DeclLinkLoc = LinkLoc;
-  if (Tok.is(TokKind::Dot) && !Tok.isDot(".file") && !Tok.isDot(".section") &&
-      !Tok.isDot(".pragma") && !Tok.isDot(".target") && !Tok.isDot(".version"))
+  if (Tok.is(TokKind::Dot) && !Tok.isDot(".target") && !Tok.isDot(".version"))
     SawCode = true;
   if (Tok.isDot(".entry") || Tok.isDot(".func")) {
     parseFunction(L, LinkLoc, false);
@@ -341,9 +343,12 @@ void ParserImpl::parseFileDirective() {
   consume(); // .file
   auto *F = M.create<FileDirective>();
   uint64_t N;
+  llvm::SMLoc IdxLoc = Tok.Loc;
   if (!parseUInt(N, "file index"))
     return recover();
   F->Index = unsigned(N);
+  if (!FileIndices.insert(F->Index).second)
+    error(IdxLoc, "duplicate .file index " + llvm::Twine(N));
   if (Tok.isNot(TokKind::String)) {
     expected("a file name string");
     return recover();
@@ -524,9 +529,8 @@ void ParserImpl::parsePerfDirective(Function &F) {
   llvm::SMLoc Loc = Tok.Loc;
   llvm::StringRef D = Tok.Text;
   consume();
+  // ptxas accepts a directive given twice; the last one counts.
   auto Dims = [&](llvm::SmallVectorImpl<uint32_t> &Out) {
-    if (!Out.empty())
-      error(Loc, "duplicate " + D + " directive");
     Out.clear();
     do {
       llvm::SMLoc VLoc = Tok.Loc;
@@ -549,8 +553,6 @@ void ParserImpl::parsePerfDirective(Function &F) {
     if (V > 0xFFFFFFFFu ||
         (V == 0 && (D == ".maxnreg" || D == ".minnctapersm")))
       error(VLoc, D + " value " + llvm::Twine(V) + " out of range");
-    if (Out)
-      error(Loc, "duplicate " + D + " directive");
     Out = uint32_t(V);
   };
   if (!F.IsEntry && D != ".pragma" && D != ".noreturn")
@@ -578,6 +580,11 @@ void ParserImpl::parsePerfDirective(Function &F) {
        D == ".maxclusterrank" || D == ".blocksareclusters") &&
       M.Target.Version < 90)
     error(Loc, D + " requires sm_90 or higher");
+  if ((D == ".reqnctapercluster" && F.MaxClusterRank) ||
+      (D == ".maxclusterrank" && !F.ReqNCtaPerCluster.empty()))
+    error(Loc, D + " is not allowed together with " +
+                   (D == ".maxclusterrank" ? ".reqnctapercluster"
+                                           : ".maxclusterrank"));
   // ptxas 13 rejects the pair even when the values agree.
   if (!F.MaxNTid.empty() && !F.ReqNTid.empty() &&
       (D == ".maxntid" || D == ".reqntid"))
@@ -606,6 +613,7 @@ void ParserImpl::parseFunction(Linkage L, llvm::SMLoc LinkLoc, bool) {
   if (L == Linkage::Common)
     error(LinkLoc, ".common linkage is only allowed on .global variables");
   bool Managed = false;
+  llvm::SMLoc BacLoc;
   if (!IsEntry && Tok.isDot(".attribute"))
     if (!parseAttributes(Tok.Loc, Managed, F->Unified))
       return recover();
@@ -638,6 +646,8 @@ void ParserImpl::parseFunction(Linkage L, llvm::SMLoc LinkLoc, bool) {
       if (!parseAttributes(Tok.Loc, Managed, F->Unified))
         return popScope(), recover();
     } else if (isPerfDirective(Tok)) {
+      if (Tok.isDot(".blocksareclusters"))
+        BacLoc = Tok.Loc;
       parsePerfDirective(*F);
     } else {
       break;
@@ -645,12 +655,27 @@ void ParserImpl::parseFunction(Linkage L, llvm::SMLoc LinkLoc, bool) {
   }
   if (Managed)
     error(KwLoc, ".managed attribute is only allowed on .global variables");
+  if (BacLoc.isValid() && (F->ReqNTid.empty() || F->ReqNCtaPerCluster.empty()))
+    error(BacLoc, ".blocksareclusters is not allowed without .reqntid and "
+                  ".reqnctapercluster");
 
   // Declarations may repeat; a definition must be unique.
   Function *Prev = lookupFunc(F->Name);
   if (Prev && M.Globals.count(F->Name) == 0) {
     if (Tok.is(TokKind::LBrace) && Prev->HasBody)
       error(F->Loc, "duplicate definition of function '" + F->Name + "'");
+    else if (Prev->HasBody && L == Linkage::Extern)
+      error(F->Loc, "duplicate definition of function '" + F->Name +
+                        "': declared .extern after its definition");
+    else if (Prev->Link != L && !Prev->IsEntry)
+      error(F->Loc, "declaration of '" + F->Name + "' does not match its "
+                        "previous declaration (linkage " +
+                        (L == Linkage::Internal ? "none" : linkageName(L)) +
+                        " against " +
+                        (Prev->Link == Linkage::Internal
+                             ? "none"
+                             : linkageName(Prev->Link)) +
+                        ")");
     else if (Prev->IsEntry != F->IsEntry)
       error(F->Loc, "'" + F->Name + "' redeclared as a different kind of function");
     else
@@ -809,8 +834,17 @@ void ParserImpl::declare(Variable *V) {
     bool SameShape = V->ElemType == Prev->ElemType &&
                      V->VecWidth == Prev->VecWidth && V->Space == Prev->Space;
     if (V->Role == VarRole::Module && Prev->Link == Linkage::Extern &&
-        SameShape) {
+        SameShape && V->Link == Linkage::Internal) {
+      error(V->Loc, "'.extern' variable '" + V->Name +
+                        "' cannot be defined without linkage (use .visible "
+                        "or .weak)");
+      return;
+    } else if (V->Role == VarRole::Module && Prev->Link == Linkage::Extern &&
+               SameShape) {
       It->second = V;
+    } else if (V->Role == VarRole::Module && V->Link == Linkage::Extern &&
+               SameShape && Prev->Role == VarRole::Module) {
+      return; // `.extern` after the definition: refers to it
     } else if (V->Role == VarRole::Module && Prev->Link == Linkage::Extern) {
       error(V->Loc, "type mismatch: '" + V->Name + "' was declared .extern ." +
                         stateSpaceName(Prev->Space) + " ." +

@@ -142,6 +142,8 @@ public:
   bool SawVersion = false, SawTarget = false, SawAddressSize = false;
   /// A declaration or function was seen (`.address_size` must precede them).
   bool SawCode = false;
+  /// `.file` indices seen (each may be given once).
+  llvm::DenseSet<unsigned> FileIndices;
   /// Location of the linkage directive of the declaration being parsed.
   llvm::SMLoc DeclLinkLoc;
   llvm::StringMap<llvm::SMLoc> CurLabels;
