@@ -47,6 +47,27 @@ TEST_P(TableCheck, FieldsDoNotOverlap) {
   }
 }
 
+/// True when a modifier field present in both forms (same bits) admits
+/// disjoint value sets, which keeps the forms apart although their fixed
+/// bits agree (e.g. I2F rows split by destination type).
+static bool disjointByModifiers(const Form &A, const Form &B) {
+  for (const Item &X : A.Items) {
+    if (X.Kind != ItemKind::Mod && X.Kind != ItemKind::ModNoDot)
+      continue;
+    for (const Item &Y : B.Items) {
+      if ((Y.Kind != ItemKind::Mod && Y.Kind != ItemKind::ModNoDot) ||
+          !(A.Fields[X.FieldIdx] == B.Fields[Y.FieldIdx]))
+        continue;
+      bool Common = false;
+      for (size_t V = 0; V < X.Group->Valid.size(); ++V)
+        Common |= X.Group->isValid(V) && Y.Group->isValid(V);
+      if (!Common)
+        return true;
+    }
+  }
+  return false;
+}
+
 TEST_P(TableCheck, NoAmbiguousForms) {
   const Table &T = Table::get(GetParam());
   for (const auto &A : T.forms())
@@ -56,7 +77,8 @@ TEST_P(TableCheck, NoAmbiguousForms) {
         continue;
       Word128 Both = A->FixedMask & B->FixedMask;
       bool Compatible =
-          (A->FixedValue & Both) == (B->FixedValue & Both);
+          (A->FixedValue & Both) == (B->FixedValue & Both) &&
+          !disjointByModifiers(*A, *B);
       EXPECT_FALSE(Compatible)
           << "forms decode the same words with equal priority:\n  '"
           << A->Source << "'\n  '" << B->Source << "'";
@@ -85,6 +107,9 @@ static Instr randomInstr(const Form &F, std::mt19937_64 &R) {
       I.V[It.FieldIdx] &= ~(uint64_t(1) << 30);
     if (It.Kind == ItemKind::F16)
       I.V[It.FieldIdx] &= ~uint64_t(1 << 14);
+    // Fields nvdisasm does not print cannot survive printing either.
+    if (It.Kind == ItemKind::Hidden)
+      I.V[It.FieldIdx] = It.Default;
   }
   I.Guard = R() % 8;
   I.GuardNeg = R() % 2;
@@ -111,7 +136,14 @@ TEST_P(TableCheck, RandomRoundTrips) {
             << "'" << F->Source << "' decoded as '" << D->F->Source << "'";
         ++Aliased;
       }
-      // print -> parse (with the control notation) -> encode.
+      // print -> parse (with the control notation) -> encode. Forms with
+      // fields nvdisasm does not print (sm_80-89 memory descriptors) are
+      // text-ambiguous by construction; golden checks count them apart.
+      bool HasHidden = false;
+      for (const Item &It : D->F->Items)
+        HasHidden |= It.Kind == ItemKind::Hidden;
+      if (HasHidden)
+        continue;
       std::string Text = print(*D) + " " + D->Ctl.str();
       std::string Err;
       auto P = parse(GetParam(), Text, D->Addr, Err);
