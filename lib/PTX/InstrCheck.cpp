@@ -710,6 +710,19 @@ bool ParserImpl::checkSemantics(Instruction &I) {
                              "' is not allowed (it is read-only)");
     }
   }
+  // `[imm]` addresses only in .local ("Immediate addresses allowed only for
+  // .local state space").
+  if (Mn == "ld" || Mn == "ldu" || Mn == "st" || Mn == "atom" || Mn == "red" ||
+      Mn == "prefetch" || Mn == "prefetchu") {
+    bool Local = false;
+    for (llvm::StringRef Md : I.Mods)
+      Local |= Md == ".local";
+    for (const Operand &Op : I.Ops)
+      if (Op.K == Operand::Kind::Address && !Op.Var && !Op.Func &&
+          Op.Name.empty() && Op.Elems.empty() && !Local)
+        return error(Op.Loc, "an immediate address is not allowed here "
+                             "(only in the .local state space)");
+  }
   // 256-bit vector loads and stores are new in sm_100.
   if ((Mn == "ld" || Mn == "st") && I.VectorWidth > 1 && !I.Types.empty() &&
       typeBits(I.Types[0]) * I.VectorWidth > 128 && M.Target.Version < 100)
@@ -931,7 +944,7 @@ bool ParserImpl::checkVariable(Variable &V, DeclContext Ctx, const DeclLocs &L) 
                               "' is not allowed in an initializer");
         } else if (CurFunc) {
           // Maybe a label defined later in the body.
-          PendingLabels.push_back({Leaf.Name, Leaf.Loc, "an initializer"});
+          addPendingLabel(Leaf.Name, Leaf.Loc, "an initializer");
         } else {
           error(Leaf.Loc, "undefined identifier '" + Leaf.Name +
                               "' in initializer");

@@ -105,8 +105,9 @@ static Variable *specialRegVar(Module &M, const SpecialReg &R,
 void ParserImpl::parseBody(Function &F) {
   consume(); // {
   CurLabels.clear();
-  LabelBlocks.clear();
-  LabelBlocks.emplace_back();
+  LabelBlocksOf.clear();
+  BlockParent.assign(1, -1);
+  CurBlock = 0;
   PendingLabels.clear();
   unsigned Depth = 1;
   while (Depth > 0 && Tok.isNot(TokKind::Eof) && !Diags.tooManyErrors()) {
@@ -115,7 +116,8 @@ void ParserImpl::parseBody(Function &F) {
       F.Body.back().Loc = Tok.Loc;
       consume();
       pushScope();
-      LabelBlocks.emplace_back();
+      BlockParent.push_back(CurBlock);
+      CurBlock = int(BlockParent.size()) - 1;
       ++Depth;
       continue;
     }
@@ -123,8 +125,7 @@ void ParserImpl::parseBody(Function &F) {
       consume();
       if (--Depth > 0) {
         popScope();
-        if (LabelBlocks.size() > 1)
-          LabelBlocks.pop_back();
+        CurBlock = std::max(BlockParent[CurBlock], 0);
         F.Body.push_back(Stmt{Stmt::Kind::ScopeEnd});
       }
       continue;
@@ -198,8 +199,26 @@ bool ParserImpl::parseNestedFuncDecl() {
   return true;
 }
 
+bool ParserImpl::labelVisible(llvm::StringRef Name, int FromBlock) const {
+  auto It = LabelBlocksOf.find(Name);
+  if (It == LabelBlocksOf.end())
+    return false;
+  for (int B = FromBlock; B >= 0; B = BlockParent[B])
+    if (llvm::is_contained(It->second, B))
+      return true;
+  return false;
+}
+
 void ParserImpl::resolveLabels(Function &F) {
   for (const PendingLabel &P : PendingLabels) {
+    if (CurLabels.count(P.Name) && !labelVisible(P.Name, P.Block) &&
+        P.DataUseOf.empty()) {
+      if (!ReportedUndefined.count(P.Loc.getPointer()))
+        error(P.Loc, "undefined identifier '" + P.Name +
+                         "' (a label of that name is defined in another "
+                         "{ } block)");
+      continue;
+    }
     if (CurLabels.count(P.Name)) {
       if (!P.DataUseOf.empty())
         error(P.Loc, "label '" + P.Name + "' is not allowed as " +
@@ -326,8 +345,11 @@ bool ParserImpl::parseStatement(Function &F) {
   if (Tok.is(TokKind::Colon)) {
     consume();
     CurLabels.try_emplace(NameTok.Text, NameTok.Loc);
-    if (!LabelBlocks.back().insert(NameTok.Text).second)
+    auto &Blocks = LabelBlocksOf[NameTok.Text];
+    if (llvm::is_contained(Blocks, CurBlock))
       error(NameTok.Loc, "duplicate label '" + NameTok.Text + "'");
+    else
+      Blocks.push_back(CurBlock);
     if (Tok.isDot(".branchtargets") || Tok.isDot(".calltargets")) {
       bool Branch = Tok.isDot(".branchtargets");
       consume();
@@ -337,7 +359,7 @@ bool ParserImpl::parseStatement(Function &F) {
           return expected(Branch ? "a label" : "a function name");
         Targets.push_back(Tok.Text);
         if (Branch)
-          PendingLabels.push_back({Tok.Text, Tok.Loc});
+          addPendingLabel(Tok.Text, Tok.Loc);
         else if (!lookupFunc(Tok.Text))
           error(Tok.Loc, "undefined function '" + Tok.Text + "'");
         consume();
@@ -481,7 +503,7 @@ bool ParserImpl::parseRegisterRef(Operand &Op) {
   } else {
     // A label, or a function defined later; resolved when the body ends.
     Op.K = Operand::Kind::Label;
-    PendingLabels.push_back({Name, Op.Loc});
+    addPendingLabel(Name, Op.Loc);
   }
   // Vector component: %tid.x, %v.y
   if (Tok.is(TokKind::Dot) && !Tok.SpaceBefore && Op.K == Operand::Kind::Reg) {
@@ -538,13 +560,16 @@ bool ParserImpl::parseAddress(Operand &Op) {
     if (Tok.is(TokKind::Identifier) && Tok.Text != "WARP_SZ") {
       if (!parseRegisterRef(Out))
         return false;
-      if (Tok.is(TokKind::Plus) || Tok.is(TokKind::Minus)) {
-        bool Neg = Tok.is(TokKind::Minus);
+      // ptxas takes `[%r+-4]` but not `[%r-4]`.
+      if (Tok.is(TokKind::Minus))
+        return expected("']' or '+' after the address base (write a negative "
+                        "offset as [base+-N])");
+      if (Tok.is(TokKind::Plus)) {
         consume();
         int64_t Off;
         if (!parseIntConstExpr(Off, "an address offset"))
           return false;
-        Out.Value = Neg ? -Off : Off;
+        Out.Value = Off;
       }
       return true;
     }

@@ -147,9 +147,14 @@ public:
   /// Location of the linkage directive of the declaration being parsed.
   llvm::SMLoc DeclLinkLoc;
   llvm::StringMap<llvm::SMLoc> CurLabels;
-  /// Labels defined in each open `{ }` block of the body: like ptxas, a
-  /// label is unique within its block (inline-asm blocks reuse names).
-  std::vector<llvm::StringSet<>> LabelBlocks;
+  /// Labels are scoped by `{ }` blocks like registers (inline-asm blocks
+  /// reuse names): block 0 is the body, BlockParent links the others, and
+  /// each label name maps to the blocks that define it. A use sees labels of
+  /// its own block and the enclosing ones, before or after it.
+  std::vector<int> BlockParent;
+  int CurBlock = 0;
+  llvm::StringMap<llvm::SmallVector<int, 1>> LabelBlocksOf;
+  bool labelVisible(llvm::StringRef Name, int FromBlock) const;
   /// Label uses to resolve once the function body is complete.
   struct PendingLabel {
     llvm::StringRef Name;
@@ -159,7 +164,13 @@ public:
     std::string DataUseOf;
     /// The instruction using it failed to match: a function is no excuse.
     bool Failed = false;
+    /// The block of the use.
+    int Block = 0;
   };
+  void addPendingLabel(llvm::StringRef Name, llvm::SMLoc Loc,
+                       llvm::StringRef DataUseOf = "") {
+    PendingLabels.push_back({Name, Loc, DataUseOf.str(), false, CurBlock});
+  }
   std::vector<PendingLabel> PendingLabels;
   /// Undefined names already reported (by location), so that the end-of-body
   /// label check does not repeat them.
