@@ -226,6 +226,7 @@ bool Matcher::match(unsigned K, StringRef S, State St) {
     return N && !S.take_front(N).getAsInteger(10, V) && Take(N, V);
   case ItemKind::F32:
   case ItemKind::F64Hi:
+  case ItemKind::BF16:
   case ItemKind::F16: {
     double D;
     N = readFloat(S, D);
@@ -238,6 +239,14 @@ bool Matcher::match(unsigned K, StringRef S, State St) {
       if (std::isnan(D))
         B = std::signbit(D) ? 0xffc00000u : 0x7fc00000u;
       return Take(N, B);
+    }
+    if (It.Kind == ItemKind::BF16) {
+      float Fl = float(D);
+      uint32_t B;
+      std::memcpy(&B, &Fl, 4);
+      if (std::isnan(D))
+        B = std::signbit(D) ? 0xffc00000u : 0x7fc00000u;
+      return (B & 0xffff) == 0 && double(Fl) == D && Take(N, B >> 16);
     }
     if (It.Kind == ItemKind::F64Hi) {
       uint64_t B;

@@ -267,6 +267,13 @@ std::string print(const Instr &I) {
     case ItemKind::F16:
       O += formatFloat(halfToDouble(uint16_t(V)), false);
       break;
+    case ItemKind::BF16: {
+      uint32_t B = uint32_t(V) << 16;
+      float Fl;
+      std::memcpy(&Fl, &B, 4);
+      O += formatFloat(Fl, false);
+      break;
+    }
     case ItemKind::Target: {
       int64_t Off = signExtend(V, W) * (int64_t(1) << It.Scale);
       O += fmt::format("0x{:x}", uint64_t(int64_t(I.Addr) + 16 + Off));

@@ -177,7 +177,7 @@ static const KindInfo Kinds[] = {
     {"B", ItemKind::Barrier, 4},  {"X", ItemKind::Hex, 32},
     {"S", ItemKind::SHex, 32},    {"D", ItemKind::Dec, 32},
     {"F32", ItemKind::F32, 32},   {"F64", ItemKind::F64Hi, 32},
-    {"F16", ItemKind::F16, 16},   {"T", ItemKind::Target, 48},
+    {"F16", ItemKind::F16, 16},   {"BF16", ItemKind::BF16, 16},   {"T", ItemKind::Target, 48},
     {"M", ItemKind::Mod, 0},      {"m", ItemKind::ModNoDot, 0},
     {"F", ItemKind::Flag, 1},     {"H", ItemKind::Hidden, 1},
 };

@@ -71,6 +71,7 @@ enum class ItemKind : uint8_t {
   F32,      ///< 32-bit float immediate
   F64Hi,    ///< upper 32 bits of a double immediate
   F16,      ///< 16-bit half immediate
+  BF16,     ///< 16-bit bfloat immediate
   Target,   ///< signed branch offset, printed as an absolute address
   Mod,      ///< modifier group, printed as ".SPELL" (nothing for default)
   ModNoDot, ///< modifier group printed without the dot (operand enums)

@@ -105,7 +105,7 @@ static Instr randomInstr(const Form &F, std::mt19937_64 &R) {
     // "QNAN", so their payload does not survive printing.
     if (It.Kind == ItemKind::F32 || It.Kind == ItemKind::F64Hi)
       I.V[It.FieldIdx] &= ~(uint64_t(1) << 30);
-    if (It.Kind == ItemKind::F16)
+    if (It.Kind == ItemKind::F16 || It.Kind == ItemKind::BF16)
       I.V[It.FieldIdx] &= ~uint64_t(1 << 14);
     // Fields nvdisasm does not print cannot survive printing either.
     if (It.Kind == ItemKind::Hidden)
