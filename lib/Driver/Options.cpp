@@ -36,7 +36,7 @@ const OptionSpec Options[] = {
     {"output-file", "o", Arg::Value, Status::Implemented, "Output file"},
     {"opt-level", "O", Arg::Value, Status::Implemented, "Optimization level 0-3"},
     {"verbose", "v", Arg::Flag, Status::Implemented, "Print resource usage"},
-    {"compile-only", "c", Arg::Flag, Status::NoEffectYet, "Relocatable output"},
+    {"compile-only", "c", Arg::Flag, Status::Implemented, "Relocatable output"},
     {"machine", "m", Arg::Value, Status::Implemented, "Address size (64)"},
     {"warning-as-error", "Werror", Arg::Flag, Status::Implemented, "Warnings are errors"},
     {"disable-warnings", "w", Arg::Flag, Status::Implemented, "No warnings"},

@@ -13,8 +13,7 @@
 // contents; the record encodings live in MetadataBuilder.cpp.
 //
 //===----------------------------------------------------------------------===//
-#include "ptxas-alt/Object/CubinBuilder.h"
-#include "MetadataBuilder.h"
+#include "BuilderImpl.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Endian.h"
@@ -26,82 +25,18 @@ static uint64_t alignTo(uint64_t V, uint64_t A) {
   return A > 1 ? (V + A - 1) / A * A : V;
 }
 
-namespace {
-class Builder {
-public:
-  Builder(const ptx::Module &M, const WriterOptions &Opts,
-          const CodeProvider &Code, Cubin &C, DiagEngine &Diags)
-      : M(M), Opts(Opts), Code(Code), C(C), Diags(Diags) {
-    B.Arch = Opts.Arch;
-    B.V13 = Opts.Abi == CubinAbi::V13;
-  }
-  bool run();
-
-private:
-  unsigned addSection(llvm::StringRef Name, uint32_t Type, uint64_t Flags,
-                      uint64_t Align) {
-    Section S;
-    S.Name = Name.str();
-    S.Type = Type;
-    S.Flags = Flags;
-    S.Align = Align;
-    C.Sections.push_back(std::move(S));
-    return unsigned(C.Sections.size() - 1);
-  }
-  unsigned addSym(Symbol S) {
-    C.Symbols.push_back(std::move(S));
-    return unsigned(C.Symbols.size() - 1);
-  }
-  unsigned addSectionSym(unsigned Sec) {
-    if (!Sec)
-      return 0;
-    Symbol S;
-    S.Name = C.Sections[Sec].Name;
-    S.Type = stt::Section;
-    S.Shndx = uint16_t(Sec);
-    unsigned I = addSym(S);
-    SectionSym[Sec] = I;
-    return I;
-  }
-  void assembleCode();
-  void createSections();
-  void createSymbols();
-  void fillContents();
-  void addDataRelocs();
-  void makeProgramHeaders();
-
-  const ptx::Module &M;
-  const WriterOptions &Opts;
-  const CodeProvider &Code;
-  Cubin &C;
-  DiagEngine &Diags;
-  BuildState B;
-  llvm::DenseMap<unsigned, unsigned> SectionSym;
-  llvm::StringMap<unsigned> VarSym; ///< variable name -> symbol
-  unsigned DebugFrame = 0, Info = 0, Compat = 0, Callgraph = 0, RelAction = 0;
-  unsigned TkInfo = 0, CuInfo = 0, Const3 = 0, GlobalInit = 0, Global = 0;
-  unsigned Reserved = 0;
-  /// Relocation sections: target section -> {REL, RELA} section indices.
-  llvm::DenseMap<unsigned, std::pair<unsigned, unsigned>> RelSecs;
-  std::vector<std::pair<unsigned, Reloc>> PendingRelocs; ///< target section
-};
-} // namespace
 
 bool Builder::run() {
   LayoutOptions LO;
   LO.Arch = Opts.Arch;
   LO.Relocatable = Opts.Relocatable;
-  if (Opts.Relocatable) {
-    Diags.error("relocatable output (-c) is not implemented yet");
-    return false;
-  }
   if (!layoutModule(M, LO, B.L, Diags))
     return false;
   assembleCode();
   C = Cubin();
   C.OsAbi = B.V13 ? OSABI_V13 : OSABI_V12;
   C.AbiVersion = B.V13 ? ABIVERSION_V13 : ABIVERSION_V12;
-  C.Type = ET_EXEC;
+  C.Type = Rel ? ET_REL : ET_EXEC;
   C.Version = B.V13 ? 1 : 0x7c;
   unsigned Sm = Opts.Arch.Version;
   if (B.V13) {
@@ -136,26 +71,55 @@ bool Builder::run() {
   }
   buildStringAndSymbolTables(C, B.NumLocals);
   layoutFile(C);
-  makeProgramHeaders();
-  layoutFile(C); // e_phoff depends on whether there are program headers
+  if (!Rel) {
+    makeProgramHeaders();
+    layoutFile(C); // e_phoff depends on whether there are program headers
+  }
   return !Diags.hasErrors();
 }
 
 void Builder::assembleCode() {
-  // ptxas handles kernels in reverse definition order (§2.1).
-  for (auto It = B.L.Kernels.rbegin(); It != B.L.Kernels.rend(); ++It) {
+  // ptxas handles kernels in reverse definition order (§2.1); in -c mode
+  // every defined function gets its own sections, in the same order.
+  std::vector<const KernelLayout *> Units;
+  for (auto It = B.L.Kernels.rbegin(); It != B.L.Kernels.rend(); ++It)
+    Units.push_back(&*It);
+  if (Rel) {
+    Units.clear();
+    std::vector<ptx::Function *> Fs = M.functions();
+    for (auto It = Fs.rbegin(); It != Fs.rend(); ++It) {
+      const ptx::Function *F = *It;
+      if (!F->HasBody || F->IsPrototype)
+        continue;
+      const KernelLayout *L = nullptr;
+      for (const KernelLayout &K : B.L.Kernels)
+        if (K.F == F)
+          L = &K;
+      if (!L) {
+        FuncLayouts.emplace_back();
+        FuncLayouts.back().F = F;
+        L = &FuncLayouts.back();
+      }
+      Units.push_back(L);
+    }
+  }
+  for (const KernelLayout *U : Units) {
+    auto It = U;
     KernelCode K;
-    K.L = &*It;
-    FunctionCode FC = Code(*It->F, Opts.Arch, false);
+    K.L = U;
+    FunctionCode FC = Code(*It->F, Opts.Arch, !U->F->IsEntry);
     K.Text = FC.Text;
-    K.RegCount = FC.RegCount;
+    // -c: the ABI needs at least 24 registers (§2.2).
+    K.RegCount = Rel ? std::max(FC.RegCount, 24u) : FC.RegCount;
     K.FrameSize = FC.FrameSize;
     K.MinStackSize = FC.MinStackSize;
     K.NumBarriers = FC.NumBarriers;
     K.CtaidZUsed = FC.CtaidZUsed;
     K.CfaInstrs = FC.CfaInstrs;
     K.ExitOffsets = FC.ExitOffsets;
-    for (const ptx::Function *Sub : It->Subfunctions) {
+    // Whole-program mode copies callees into the kernel (§7); -c calls them.
+    for (const ptx::Function *Sub : Rel ? std::vector<const ptx::Function *>()
+                                        : It->Subfunctions) {
       FunctionCode SC = Code(*Sub, Opts.Arch, true);
       uint32_t Off = uint32_t(K.Text.size());
       K.Subs.push_back({Sub, Off, 0, SC.FrameSize, 0});
@@ -201,18 +165,18 @@ void Builder::createSections() {
   Callgraph = addSection(".nv.callgraph", sht::CudaCallgraph, 0, 4);
   C.Sections[Callgraph].Link = B.Symtab;
   C.Sections[Callgraph].EntSize = 8;
-  if (!Sm90) {
+  if (!Sm90 && !Rel) {
     RelAction = addSection(".nv.rel.action", sht::CudaRelocInfo, 0, 8);
     C.Sections[RelAction].EntSize = 8;
   }
   // Relocation sections, decided from the data initializers.
-  bool Rel[2] = {false, false}, Rela[2] = {false, false};
+  bool NeedRel[2] = {false, false}, NeedRela[2] = {false, false};
   for (const VarPlacement &P : B.L.Vars) {
     int T = P.In == DataContainer::Const3 ? 0 : 1;
     for (const ptx::InitReloc &R : P.Relocs) {
-      if (!M.Globals.count(R.Symbol))
+      if (!M.Globals.count(R.Symbol) && !Rel)
         continue; // a function address: resolved, no relocation
-      (Sm90 || R.Addend ? Rela : Rel)[T] = true;
+      (Sm90 || R.Addend ? NeedRela : NeedRel)[T] = true;
     }
   }
   bool HasConst3 = !B.L.Const3.empty() ||
@@ -238,39 +202,45 @@ void Builder::createSections() {
       }
     return P;
   };
-  auto ConstRel = AddRel(".nv.constant3", Rel[0], Rela[0], 0);
-  auto InitRel = AddRel(".nv.global.init", Rel[1], Rela[1], 1);
+  auto ConstRel = AddRel(".nv.constant3", NeedRel[0], NeedRela[0], 0);
+  auto InitRel = AddRel(".nv.global.init", NeedRel[1], NeedRela[1], 1);
   auto FrameRel = AddRel(".debug_frame", !Sm90, Sm90, 2);
+  // -c uses the CUDA section types that nvlink converts (§2.2).
+  uint32_t Bank0Type = Rel ? uint32_t(sht::CudaConstantB0) : sht::Progbits;
   if (HasConst3) {
-    Const3 = addSection(".nv.constant3", sht::Progbits, shf::Alloc,
-                        B.L.Const3Align);
+    Const3 = addSection(".nv.constant3", Rel ? sht::CudaConstantB0 + 3 : sht::Progbits,
+                        shf::Alloc, B.L.Const3Align);
   }
   if (!Sm90)
     for (KernelCode &K : B.Proc)
-      K.Bank0Sec = addSection((".nv.constant0." + K.L->F->Name).str(),
-                              sht::Progbits, shf::Alloc | shf::InfoLink, 4);
+      if (K.L->F->IsEntry)
+        K.Bank0Sec = addSection((".nv.constant0." + K.L->F->Name).str(),
+                              Bank0Type, shf::Alloc | shf::InfoLink, 4);
   for (KernelCode &K : B.Proc)
     K.TextSec = addSection((".text." + K.L->F->Name).str(), sht::Progbits,
                            shf::Alloc | shf::Exec, 128);
   if (HasInit)
-    GlobalInit = addSection(".nv.global.init", sht::Progbits,
+    GlobalInit = addSection(".nv.global.init",
+                            Rel ? sht::CudaGlobalInit : sht::Progbits,
                             shf::Alloc | shf::Write, B.L.GlobalInitAlign);
   for (KernelCode &K : B.Proc)
     if (K.L->HasShared)
       K.SharedSec = addSection((".nv.shared." + K.L->F->Name).str(),
-                               sht::Nobits,
+                               Rel ? sht::CudaShared : sht::Nobits,
                                shf::Alloc | shf::Write | shf::InfoLink,
                                K.L->SharedAlign);
-  if (Sm90 && B.V13)
+  if (Sm90 && B.V13 && !Rel)
     Reserved = addSection(".nv.shared.reserved.0", sht::Nobits,
                           shf::Alloc | shf::Write, 1);
   if (HasGlobal)
-    Global = addSection(".nv.global", sht::Nobits, shf::Alloc | shf::Write,
+    Global = addSection(".nv.global", Rel ? sht::CudaGlobal : sht::Nobits,
+                        shf::Alloc | shf::Write,
                         B.L.GlobalAlign);
   if (Sm90)
     for (KernelCode &K : B.Proc)
-      K.Bank0Sec = addSection((".nv.constant0." + K.L->F->Name).str(),
-                              sht::Progbits, shf::Alloc | shf::InfoLink, 4);
+      if (K.L->F->IsEntry)
+        K.Bank0Sec = addSection((".nv.constant0." + K.L->F->Name).str(),
+                              Bank0Type, shf::Alloc | shf::InfoLink, 4);
   for (auto [P, Target] : {std::pair{ConstRel, Const3},
                            std::pair{InitRel, GlobalInit},
                            std::pair{FrameRel, DebugFrame}}) {
@@ -282,8 +252,10 @@ void Builder::createSections() {
   }
   for (KernelCode &K : B.Proc) {
     C.Sections[K.InfoSec].Info = K.TextSec;
-    C.Sections[K.Bank0Sec].Info = K.TextSec;
-    C.Sections[K.Bank0Sec].Data.assign(K.L->Bank0Size, 0);
+    if (K.Bank0Sec) {
+      C.Sections[K.Bank0Sec].Info = K.TextSec;
+      C.Sections[K.Bank0Sec].Data.assign(K.L->Bank0Size, 0);
+    }
     C.Sections[K.TextSec].Link = B.Symtab;
     C.Sections[K.TextSec].Data = K.Text;
     if (K.SharedSec) {
@@ -297,183 +269,6 @@ void Builder::createSections() {
     C.Sections[GlobalInit].Data = B.L.GlobalInit;
   if (Global)
     C.Sections[Global].NoBitsSize = B.L.GlobalSize;
-}
-
-static uint8_t bindOf(ptx::Linkage L) {
-  switch (L) {
-  case ptx::Linkage::Internal:
-    return stb::Local;
-  case ptx::Linkage::Weak:
-    return stb::Weak;
-  default:
-    return stb::Global;
-  }
-}
-
-void Builder::createSymbols() {
-  bool Sm90 = B.Arch.Version >= 90;
-  addSectionSym(TkInfo);
-  addSectionSym(CuInfo);
-  auto VarSymbol = [&](const VarPlacement &P, unsigned Sec) {
-    Symbol S;
-    S.Name = P.V->Name.str();
-    S.Bind = bindOf(P.V->Link);
-    S.Type = stt::Object;
-    S.Other = P.V->Managed ? sto::Managed : 0;
-    S.Shndx = uint16_t(Sec);
-    S.Value = P.Offset;
-    S.Size = P.V->sizeInBytes();
-    return S;
-  };
-  auto SecOf = [&](const VarPlacement &P) {
-    return P.In == DataContainer::Const3       ? Const3
-           : P.In == DataContainer::GlobalInit ? GlobalInit
-                                               : Global;
-  };
-  std::vector<Symbol> Deferred; // GLOBAL/WEAK subfunction copies
-  for (size_t I = 0; I != B.Proc.size(); ++I) {
-    KernelCode &K = B.Proc[I];
-    addSectionSym(K.TextSec);
-    if (I == 0) {
-      if (Sm90 && B.V13) {
-        Symbol R;
-        R.Name = ".nv.reservedSmem.offset0";
-        R.Bind = stb::Weak;
-        R.Type = stt::Object;
-        R.Size = 4;
-        addSym(R);
-        Symbol A;
-        A.Name = "__nv_reservedSMEM_offset_0_alias";
-        A.Bind = stb::Weak;
-        A.Other = 0xa0;
-        A.Shndx = uint16_t(Reserved);
-        addSym(A);
-      }
-      for (unsigned Sec : {GlobalInit, Global, Const3}) {
-        if (!Sec)
-          continue;
-        addSectionSym(Sec);
-        for (const VarPlacement &P : B.L.Vars)
-          if (SecOf(P) == Sec && bindOf(P.V->Link) == stb::Local)
-            VarSym[P.V->Name] = addSym(VarSymbol(P, Sec));
-      }
-    }
-    if (K.SharedSec) {
-      addSectionSym(K.SharedSec);
-      if (Sm90) {
-        Symbol U;
-        U.Other = sto::Internal;
-        addSym(U);
-      }
-    }
-    for (SubCode &S : K.Subs) {
-      Symbol F;
-      F.Name = ("$" + K.L->F->Name + "$" + S.F->Name).str();
-      F.Bind = bindOf(S.F->Link);
-      F.Type = stt::Func;
-      F.Shndx = uint16_t(K.TextSec);
-      F.Value = S.Offset;
-      F.Size = S.Size;
-      if (F.Bind == stb::Local)
-        S.Sym = addSym(F);
-      else
-        Deferred.push_back(F);
-    }
-    if (!Sm90)
-      addSectionSym(K.Bank0Sec);
-  }
-  addSectionSym(DebugFrame);
-  addSectionSym(Callgraph);
-  addSectionSym(RelAction);
-  B.NumLocals = unsigned(C.Symbols.size());
-
-  auto KernelSym = [&](KernelCode &K) {
-    Symbol S;
-    S.Name = K.L->F->Name.str();
-    S.Bind = K.L->F->Link == ptx::Linkage::Weak ? stb::Weak : stb::Global;
-    S.Type = stt::Func;
-    S.Other = sto::Entry;
-    S.Shndx = uint16_t(K.TextSec);
-    S.Size = K.Text.size();
-    K.Sym = addSym(S);
-  };
-  if (!B.Proc.empty())
-    KernelSym(B.Proc[0]);
-  for (const VarPlacement &P : B.L.Vars)
-    if (bindOf(P.V->Link) != stb::Local)
-      VarSym[P.V->Name] = addSym(VarSymbol(P, SecOf(P)));
-  for (KernelCode &K : B.Proc)
-    for (const ptx::Function *E : K.L->ExternCallees) {
-      if (B.ExternSym.count(E))
-        continue;
-      Symbol S;
-      S.Name = E->Name.str();
-      S.Bind = stb::Global;
-      S.Type = stt::Func;
-      B.ExternSym[E] = addSym(S);
-    }
-  for (Symbol &S : Deferred) {
-    unsigned I = addSym(S);
-    for (KernelCode &K : B.Proc)
-      for (SubCode &Sub : K.Subs)
-        if (!Sub.Sym && ("$" + K.L->F->Name + "$" + Sub.F->Name).str() == S.Name)
-          Sub.Sym = I;
-  }
-  for (size_t I = 1; I < B.Proc.size(); ++I)
-    KernelSym(B.Proc[I]);
-  if (Sm90) {
-    for (KernelCode &K : B.Proc)
-      addSectionSym(K.Bank0Sec);
-    B.NumLocals = unsigned(C.Symbols.size());
-  }
-  for (KernelCode &K : B.Proc) {
-    K.Bank0Sym = SectionSym[K.Bank0Sec];
-    uint32_t Info = K.Sym;
-    if (!Sm90)
-      Info |= uint32_t(K.RegCount) << 24;
-    C.Sections[K.TextSec].Info = Info;
-  }
-}
-
-void Builder::fillContents() {
-  if (TkInfo)
-    C.Sections[TkInfo].Data = buildTkInfoNote(Opts.OptionString, B.Arch);
-  if (CuInfo)
-    C.Sections[CuInfo].Data = buildCuInfoNote(M.Target.Version);
-  if (Compat)
-    C.Sections[Compat].Data = buildCompat(B.Arch, B.L.UsesArchSpecificInstrs);
-  C.Sections[Info].Data = buildModuleInfo(B, M);
-  for (KernelCode &K : B.Proc)
-    C.Sections[K.InfoSec].Data = buildKernelInfo(B, K);
-  C.Sections[Callgraph].Data = buildCallgraph(B);
-  if (RelAction)
-    C.Sections[RelAction].Data = {0x73, 0, 0, 0, 0, 0, 0, 0,
-                                  0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36};
-  std::vector<std::pair<uint64_t, unsigned>> FrameRelocs;
-  C.Sections[DebugFrame].Data = buildDebugFrame(B, FrameRelocs);
-  for (auto [Off, Sym] : FrameRelocs)
-    PendingRelocs.push_back({DebugFrame, Reloc{Off, Sym, rcuda::R64, 0}});
-}
-
-void Builder::addDataRelocs() {
-  for (const VarPlacement &P : B.L.Vars) {
-    unsigned Sec = P.In == DataContainer::Const3 ? Const3 : GlobalInit;
-    for (const ptx::InitReloc &R : P.Relocs) {
-      auto It = VarSym.find(R.Symbol);
-      if (It == VarSym.end())
-        continue; // function address: resolved in whole-program mode
-      Reloc Rl;
-      Rl.Offset = P.Offset + R.Offset;
-      Rl.Sym = It->second;
-      Rl.Addend = R.Addend;
-      // G64 for 64-bit words (generic or not, §6.3); G32 and G8_<bit> for
-      // the narrower forms are inferred from the relocation name table.
-      Rl.Type = R.HasMask     ? 84u + R.MaskByte
-                : R.Size == 8 ? uint32_t(rcuda::G64)
-                              : 3u;
-      PendingRelocs.push_back({Sec, Rl});
-    }
-  }
 }
 
 void Builder::makeProgramHeaders() {

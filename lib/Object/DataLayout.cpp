@@ -438,7 +438,7 @@ bool ptxas::object::layoutModule(const ptx::Module &M,
     // 8 x the function's descriptor number (functionIds()).
     for (const ptx::InitReloc &R : Img.Relocs) {
       auto It = FuncIds.find(R.Symbol);
-      if (It == FuncIds.end()) {
+      if (It == FuncIds.end() || Opts.Relocatable) {
         P->Relocs.push_back(R);
         continue;
       }

@@ -69,10 +69,11 @@ std::vector<std::string> ptxas::object::cubinFacts(const Cubin &C) {
   std::map<unsigned, std::string> KernelOfText; // .text index -> kernel
   for (const Symbol &S : C.Symbols) {
     // Section symbols follow the section list; unnamed placeholders and
-    // ptxas's `$__internal_N_$...` helpers (division slow paths) come
-    // from code generation.
-    if (S.Type == stt::Section || S.Name.empty() ||
-        llvm::StringRef(S.Name).starts_with("$__internal_"))
+    // ptxas's own helpers (`$__internal_N_$...` copies, `__cuda_sm*`
+    // division/shuffle slow paths) come from code generation.
+    llvm::StringRef N = S.Name;
+    if (S.Type == stt::Section || N.empty() || N.starts_with("$__internal_") ||
+        N.starts_with("__cuda_sm"))
       continue;
     std::string Sec = C.symbolSectionName(S);
     F.push_back("sym " + S.Name + " bind=" + bindName(S.Bind) +

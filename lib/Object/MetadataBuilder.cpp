@@ -106,6 +106,17 @@ std::vector<uint8_t> ptxas::object::buildModuleInfo(const BuildState &B,
     ByDesc.push_back(&K);
   std::sort(ByDesc.begin(), ByDesc.end(),
             [](const KernelCode *A, const KernelCode *C) { return A->Sym > C->Sym; });
+  if (B.Rel) {
+    // -c: every function, by descending symbol index (§4.2).
+    for (const KernelCode *K : ByDesc) {
+      R.push_back(InfoRecord::sval(EIAttr::REGCOUNT, {K->Sym, K->RegCount}));
+      R.push_back(InfoRecord::sval(EIAttr::MAX_STACK_SIZE, {K->Sym, 0}));
+      R.push_back(InfoRecord::sval(EIAttr::FRAME_SIZE, {K->Sym, K->FrameSize}));
+    }
+    std::vector<uint8_t> D;
+    encodeInfo(R, D);
+    return D;
+  }
   for (const KernelCode *K : ByDesc) {
     R.push_back(InfoRecord::sval(EIAttr::REGCOUNT, {K->Sym, K->RegCount}));
     if (!B.V13)
@@ -140,6 +151,23 @@ std::vector<uint8_t> ptxas::object::buildKernelInfo(const BuildState &B,
   uint32_t Api = B.V13 ? 130 : 124;
   bool HasParams = !L.Params.empty();
   std::vector<InfoRecord> R;
+  if (!F.IsEntry) { // a .func of -c output (§4.3)
+    if (Sm == 75)
+      R.push_back(InfoRecord::sval(EIAttr::SW_WAR, {1}));
+    R.push_back(InfoRecord::sval(EIAttr::CUDA_API_VERSION, {Api}));
+    if (Sm == 80 || Sm == 86)
+      R.push_back(InfoRecord::nval(EIAttr::SW2861232_WAR));
+    if (Sm90)
+      R.push_back(InfoRecord::hval(EIAttr::SPARSE_MMA_MASK, 0));
+    if (B.V13)
+      R.push_back(InfoRecord::hval(EIAttr::MERCURY_ISA_VERSION,
+                                   Sm90 ? 0x0101 : 0));
+    if (Sm90)
+      R.push_back(InfoRecord::sval(EIAttr::SW_WAR, {8}));
+    std::vector<uint8_t> D;
+    encodeInfo(R, D);
+    return D;
+  }
   auto KParams = [&] {
     for (auto It = L.Params.rbegin(); It != L.Params.rend(); ++It) {
       uint32_t Ord = uint32_t(It - L.Params.rbegin());

@@ -47,6 +47,7 @@ struct KernelCode {
 struct BuildState {
   ptx::SmTarget Arch;
   bool V13 = true;
+  bool Rel = false; ///< -c
   ModuleLayout L;
   std::vector<KernelCode> Proc; ///< reverse definition order
   llvm::DenseMap<const ptx::Function *, unsigned> ExternSym;

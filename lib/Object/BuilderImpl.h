@@ -1,0 +1,92 @@
+//===- BuilderImpl.h - The cubin builder's state ----------------*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/Object: the Builder class whose members are split between
+// CubinBuilder.cpp (sections, code, program headers) and SymbolBuilder.cpp
+// (symbols, contents, data relocations) to keep each file readable.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_LIB_OBJECT_BUILDERIMPL_H
+#define PTXAS_ALT_LIB_OBJECT_BUILDERIMPL_H
+
+#include "MetadataBuilder.h"
+#include "ptxas-alt/Object/CubinBuilder.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <deque>
+
+namespace ptxas::object {
+
+class Builder {
+public:
+  Builder(const ptx::Module &M, const WriterOptions &Opts,
+          const CodeProvider &Code, Cubin &C, DiagEngine &Diags)
+      : M(M), Opts(Opts), Code(Code), C(C), Diags(Diags) {
+    B.Arch = Opts.Arch;
+    Rel = Opts.Relocatable;
+    B.Rel = Rel;
+    B.V13 = Opts.Abi == CubinAbi::V13;
+  }
+  bool run();
+
+private:
+  unsigned addSection(llvm::StringRef Name, uint32_t Type, uint64_t Flags,
+                      uint64_t Align) {
+    Section S;
+    S.Name = Name.str();
+    S.Type = Type;
+    S.Flags = Flags;
+    S.Align = Align;
+    C.Sections.push_back(std::move(S));
+    return unsigned(C.Sections.size() - 1);
+  }
+  unsigned addSym(Symbol S) {
+    C.Symbols.push_back(std::move(S));
+    return unsigned(C.Symbols.size() - 1);
+  }
+  unsigned addSectionSym(unsigned Sec) {
+    if (!Sec)
+      return 0;
+    Symbol S;
+    S.Name = C.Sections[Sec].Name;
+    S.Type = stt::Section;
+    S.Shndx = uint16_t(Sec);
+    unsigned I = addSym(S);
+    SectionSym[Sec] = I;
+    return I;
+  }
+  void assembleCode();
+  void createSections();
+  void createSymbols();
+  void fillContents();
+  void addDataRelocs();
+  void makeProgramHeaders();
+
+  bool Rel = false; ///< -c: relocatable output
+  /// Layouts of the .funcs that get their own sections in -c mode.
+  std::deque<KernelLayout> FuncLayouts;
+  llvm::StringMap<unsigned> FuncSym; ///< function name -> symbol
+
+  const ptx::Module &M;
+  const WriterOptions &Opts;
+  const CodeProvider &Code;
+  Cubin &C;
+  DiagEngine &Diags;
+  BuildState B;
+  llvm::DenseMap<unsigned, unsigned> SectionSym;
+  llvm::StringMap<unsigned> VarSym; ///< variable name -> symbol
+  unsigned DebugFrame = 0, Info = 0, Compat = 0, Callgraph = 0, RelAction = 0;
+  unsigned TkInfo = 0, CuInfo = 0, Const3 = 0, GlobalInit = 0, Global = 0;
+  unsigned Reserved = 0;
+  /// Relocation sections: target section -> {REL, RELA} section indices.
+  llvm::DenseMap<unsigned, std::pair<unsigned, unsigned>> RelSecs;
+  std::vector<std::pair<unsigned, Reloc>> PendingRelocs; ///< target section
+};
+} // namespace ptxas::object
+
+#endif

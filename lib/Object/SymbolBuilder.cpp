@@ -1,0 +1,266 @@
+//===- SymbolBuilder.cpp - Symbols, contents and data relocations ---------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The symbol table in ptxas's order and conventions (cubin-format.md §3):
+// the .nv.info records name symbols by index, so symbols are created after
+// the sections and before any contents that refer to them.
+//
+//===----------------------------------------------------------------------===//
+#include "BuilderImpl.h"
+
+using namespace ptxas;
+using namespace ptxas::object;
+
+static uint8_t bindOf(ptx::Linkage L) {
+  switch (L) {
+  case ptx::Linkage::Internal:
+    return stb::Local;
+  case ptx::Linkage::Weak:
+    return stb::Weak;
+  default:
+    return stb::Global;
+  }
+}
+
+void Builder::createSymbols() {
+  bool Sm90 = B.Arch.Version >= 90;
+  addSectionSym(TkInfo);
+  addSectionSym(CuInfo);
+  auto VarSymbol = [&](const VarPlacement &P, unsigned Sec) {
+    Symbol S;
+    S.Name = P.V->Name.str();
+    S.Bind = bindOf(P.V->Link);
+    S.Type = Rel ? stt::CudaObject : stt::Object;
+    S.Other = P.V->Managed ? sto::Managed : 0;
+    if (Rel) // -c marks the state space (§3)
+      S.Other |= P.V->Space == ptx::StateSpace::Const ? sto::ConstSpace
+                                                      : sto::GlobalSpace;
+    S.Shndx = uint16_t(Sec);
+    S.Value = P.Offset;
+    S.Size = P.V->sizeInBytes();
+    return S;
+  };
+  auto SecOf = [&](const VarPlacement &P) {
+    return P.In == DataContainer::Const3       ? Const3
+           : P.In == DataContainer::GlobalInit ? GlobalInit
+                                               : Global;
+  };
+  std::vector<Symbol> Deferred; // GLOBAL/WEAK subfunction copies
+  for (size_t I = 0; I != B.Proc.size(); ++I) {
+    KernelCode &K = B.Proc[I];
+    addSectionSym(K.TextSec);
+    if (I == 0) {
+      if (Sm90 && B.V13) {
+        Symbol R;
+        R.Name = ".nv.reservedSmem.offset0";
+        R.Bind = stb::Weak;
+        R.Type = stt::Object;
+        R.Size = 4;
+        addSym(R);
+        Symbol A;
+        A.Name = "__nv_reservedSMEM_offset_0_alias";
+        A.Bind = stb::Weak;
+        A.Other = 0xa0;
+        A.Shndx = uint16_t(Reserved);
+        if (!Rel)
+          addSym(A);
+      }
+      for (unsigned Sec : {GlobalInit, Global, Const3}) {
+        if (!Sec)
+          continue;
+        addSectionSym(Sec);
+        for (const VarPlacement &P : B.L.Vars)
+          if (SecOf(P) == Sec && bindOf(P.V->Link) == stb::Local)
+            VarSym[P.V->Name] = addSym(VarSymbol(P, Sec));
+      }
+    }
+    if (K.SharedSec) {
+      addSectionSym(K.SharedSec);
+      if (Sm90) {
+        Symbol U;
+        U.Other = sto::Internal;
+        addSym(U);
+      }
+    }
+    for (SubCode &S : K.Subs) {
+      Symbol F;
+      F.Name = ("$" + K.L->F->Name + "$" + S.F->Name).str();
+      F.Bind = bindOf(S.F->Link);
+      F.Type = stt::Func;
+      F.Shndx = uint16_t(K.TextSec);
+      F.Value = S.Offset;
+      F.Size = S.Size;
+      if (F.Bind == stb::Local)
+        S.Sym = addSym(F);
+      else
+        Deferred.push_back(F);
+    }
+    if (Rel && !K.L->F->IsEntry && bindOf(K.L->F->Link) == stb::Local) {
+      Symbol F;
+      F.Name = K.L->F->Name.str();
+      F.Type = stt::Func;
+      F.Shndx = uint16_t(K.TextSec);
+      F.Size = K.Text.size();
+      K.Sym = addSym(F);
+    }
+    if (!Sm90)
+      addSectionSym(K.Bank0Sec);
+    if (Rel && !Sm90 && K.Bank0Sec) {
+      // The parameter block as an object of bank 0 (sm_75..89, -c).
+      Symbol P;
+      P.Name = "_param";
+      P.Type = stt::CudaObject;
+      P.Other = sto::ConstSpace | sto::Internal;
+      P.Shndx = uint16_t(K.Bank0Sec);
+      P.Value = K.L->ParamBase;
+      P.Size = K.L->ParamBytes;
+      addSym(P);
+    }
+  }
+  addSectionSym(DebugFrame);
+  addSectionSym(Callgraph);
+  addSectionSym(RelAction);
+  B.NumLocals = unsigned(C.Symbols.size());
+
+  auto KernelSym = [&](KernelCode &K) {
+    if (K.Sym)
+      return; // a local function (-c), already placed
+    Symbol S;
+    S.Name = K.L->F->Name.str();
+    S.Bind = K.L->F->Link == ptx::Linkage::Weak ? stb::Weak : stb::Global;
+    S.Type = stt::Func;
+    S.Other = K.L->F->IsEntry ? sto::Entry : 0;
+    S.Shndx = uint16_t(K.TextSec);
+    S.Size = K.Text.size();
+    K.Sym = addSym(S);
+  };
+  if (!B.Proc.empty())
+    KernelSym(B.Proc[0]);
+  for (const VarPlacement &P : B.L.Vars)
+    if (bindOf(P.V->Link) != stb::Local)
+      VarSym[P.V->Name] = addSym(VarSymbol(P, SecOf(P)));
+  if (Rel) {
+    // Undefined externals: variables and functions of other modules.
+    for (const ptx::TopLevel &T : M.Items) {
+      if (T.K != ptx::TopLevel::Kind::Var || T.Var->Link != ptx::Linkage::Extern ||
+          (T.Var->Space != ptx::StateSpace::Global &&
+           T.Var->Space != ptx::StateSpace::Const))
+        continue;
+      VarPlacement P;
+      P.V = T.Var;
+      VarSym[T.Var->Name] = addSym(VarSymbol(P, SHN_UNDEF));
+    }
+    for (const ptx::Function *F : M.functions())
+      if (!F->HasBody && !F->IsPrototype && !F->IsEntry &&
+          F->Link == ptx::Linkage::Extern && !B.ExternSym.count(F)) {
+        bool Defined = llvm::any_of(B.Proc, [&](const KernelCode &K) {
+          return K.L->F->Name == F->Name;
+        });
+        if (Defined)
+          continue;
+        Symbol S;
+        S.Name = F->Name.str();
+        S.Bind = stb::Global;
+        S.Type = stt::Func;
+        B.ExternSym[F] = addSym(S);
+      }
+    if (Sm90)
+      for (const char *N : {"__UFT_OFFSET", "__UFT_CANONICAL", "__UDT_CANONICAL",
+                            "__UFT", "__UDT", "__UFT_END", "__UDT_END",
+                            "__UDT_OFFSET"}) {
+        Symbol S;
+        S.Name = N;
+        S.Bind = stb::Weak;
+        S.Type = stt::Object;
+        S.Size = 8;
+        addSym(S);
+      }
+  }
+  for (KernelCode &K : B.Proc)
+    for (const ptx::Function *E : K.L->ExternCallees) {
+      if (B.ExternSym.count(E))
+        continue;
+      Symbol S;
+      S.Name = E->Name.str();
+      S.Bind = stb::Global;
+      S.Type = stt::Func;
+      B.ExternSym[E] = addSym(S);
+    }
+  for (Symbol &S : Deferred) {
+    unsigned I = addSym(S);
+    for (KernelCode &K : B.Proc)
+      for (SubCode &Sub : K.Subs)
+        if (!Sub.Sym && ("$" + K.L->F->Name + "$" + Sub.F->Name).str() == S.Name)
+          Sub.Sym = I;
+  }
+  for (size_t I = 1; I < B.Proc.size(); ++I)
+    KernelSym(B.Proc[I]);
+  if (Sm90) {
+    for (KernelCode &K : B.Proc)
+      addSectionSym(K.Bank0Sec);
+    B.NumLocals = unsigned(C.Symbols.size());
+  }
+  for (KernelCode &K : B.Proc)
+    FuncSym[K.L->F->Name] = K.Sym;
+  for (KernelCode &K : B.Proc) {
+    K.Bank0Sym = SectionSym[K.Bank0Sec];
+    uint32_t Info = K.Sym;
+    if (!Sm90)
+      Info |= uint32_t(K.RegCount) << 24;
+    C.Sections[K.TextSec].Info = Info;
+  }
+}
+
+void Builder::fillContents() {
+  if (TkInfo)
+    C.Sections[TkInfo].Data = buildTkInfoNote(Opts.OptionString, B.Arch);
+  if (CuInfo)
+    C.Sections[CuInfo].Data = buildCuInfoNote(M.Target.Version);
+  if (Compat)
+    C.Sections[Compat].Data = buildCompat(B.Arch, B.L.UsesArchSpecificInstrs);
+  C.Sections[Info].Data = buildModuleInfo(B, M);
+  for (KernelCode &K : B.Proc)
+    C.Sections[K.InfoSec].Data = buildKernelInfo(B, K);
+  C.Sections[Callgraph].Data = buildCallgraph(B);
+  if (RelAction)
+    C.Sections[RelAction].Data = {0x73, 0, 0, 0, 0, 0, 0, 0,
+                                  0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36};
+  std::vector<std::pair<uint64_t, unsigned>> FrameRelocs;
+  C.Sections[DebugFrame].Data = buildDebugFrame(B, FrameRelocs);
+  for (auto [Off, Sym] : FrameRelocs)
+    PendingRelocs.push_back({DebugFrame, Reloc{Off, Sym, rcuda::R64, 0}});
+}
+
+void Builder::addDataRelocs() {
+  for (const VarPlacement &P : B.L.Vars) {
+    unsigned Sec = P.In == DataContainer::Const3 ? Const3 : GlobalInit;
+    for (const ptx::InitReloc &R : P.Relocs) {
+      auto It = VarSym.find(R.Symbol);
+      Reloc Rl;
+      Rl.Offset = P.Offset + R.Offset;
+      Rl.Addend = R.Addend;
+      if (It == VarSym.end()) {
+        // A function address: resolved in whole-program mode; in -c an
+        // R_CUDA_64 (sm_75..89) or R_CUDA_UNIFIED (sm_90) against it.
+        auto F = FuncSym.find(R.Symbol);
+        if (!Rel || F == FuncSym.end())
+          continue;
+        Rl.Sym = F->second;
+        Rl.Type = B.Arch.Version >= 90 ? rcuda::Unified : rcuda::R64;
+        PendingRelocs.push_back({Sec, Rl});
+        continue;
+      }
+      Rl.Sym = It->second;
+      // G64 for 64-bit words (generic or not, §6.3); G32 and G8_<bit> for
+      // the narrower forms are inferred from the relocation name table.
+      Rl.Type = R.HasMask     ? 84u + R.MaskByte
+                : R.Size == 8 ? uint32_t(rcuda::G64)
+                              : 3u;
+      PendingRelocs.push_back({Sec, Rl});
+    }
+  }
+}
+
