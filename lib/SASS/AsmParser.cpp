@@ -313,10 +313,13 @@ std::optional<Instr> parse(Arch A, StringRef Text, uint64_t Addr,
   }
   S.consume_back(";");
   S = S.rtrim();
+  bool UGuard = false;
   if (S.consume_front("@")) {
     Base.GuardNeg = S.consume_front("!");
     uint64_t G;
-    size_t N = readReg(S, "P", "PT", 7, G);
+    UGuard = S.starts_with("UP");
+    size_t N = UGuard ? readReg(S, "UP", "UPT", 7, G)
+                      : readReg(S, "P", "PT", 7, G);
     if (!N || G > 7) {
       Err = "bad predicate guard";
       return std::nullopt;
@@ -333,6 +336,8 @@ std::optional<Instr> parse(Arch A, StringRef Text, uint64_t Addr,
     return std::nullopt;
   }
   for (const Form *F : Forms) {
+    if (UGuard && !F->UniformGuard)
+      continue;
     Instr I = Base;
     if (!parseForm(*F, S, I))
       continue;

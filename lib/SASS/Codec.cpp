@@ -203,10 +203,12 @@ static bool groupPresent(const Form &F, const Instr &I, unsigned B,
 std::string print(const Instr &I) {
   const Form &F = *I.F;
   std::string O;
-  if (I.Guard != 7 || I.GuardNeg)
-    O += fmt::format("@{}{} ", I.GuardNeg ? "!" : "",
-                     I.Guard == 7 ? std::string("PT")
-                                  : fmt::format("P{}", I.Guard));
+  if (I.Guard != 7 || I.GuardNeg) {
+    const char *P = F.UniformGuard ? "UP" : "P";
+    O += fmt::format("@{}{}{} ", I.GuardNeg ? "!" : "", P,
+                     I.Guard == 7 ? std::string("T")
+                                  : fmt::format("{}", I.Guard));
+  }
   for (unsigned K = 0; K < F.Items.size(); ++K) {
     const Item &It = F.Items[K];
     uint64_t V = It.FieldIdx >= 0 ? I.V[It.FieldIdx] : 0;

@@ -143,7 +143,11 @@ CheckResult checkGoldenRow(Arch A, const GoldenRow &R) {
     Res.Error = "parse: " + Err;
   } else if (!(Res.Encoded == R.W)) {
     auto Again = decode(A, Res.Encoded, R.Addr);
-    Res.Ambiguous = Again && P->F == D->F && print(*Again) == Want;
+    // Text-ambiguous: our encoding of the text prints as the same text. That
+    // is only accepted within one form (NaN payloads) or where a form has
+    // fields nvdisasm does not print (sm_80-89 memory descriptors).
+    Res.Ambiguous = Again && print(*Again) == Want &&
+                    (P->F == D->F || P->F->HasHidden || D->F->HasHidden);
     Res.Error = fmt::format("encode gives 0x{:016x} 0x{:016x}; bits differ:{}",
                             Res.Encoded.Lo, Res.Encoded.Hi,
                             bitDiff(Res.Encoded, R.W));

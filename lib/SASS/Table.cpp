@@ -351,10 +351,16 @@ std::string compileTemplate(Form &F, StringRef Fixed, StringRef Tmpl) {
     Free = Free | Fl.mask();
   }
   F.FixedMask = ~Free;
+  for (const Item &It : F.Items)
+    F.HasHidden |= It.Kind == ItemKind::Hidden;
   F.FixedValue = Word128();
   SmallVector<StringRef, 4> Specs;
   Fixed.split(Specs, ' ', -1, false);
   for (StringRef S : Specs) {
+    if (S == "UG") { // uniform-datapath guard predicate
+      F.UniformGuard = true;
+      continue;
+    }
     auto [Bits, Val] = S.split('=');
     Field Fl;
     uint64_t V;

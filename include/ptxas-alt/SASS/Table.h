@@ -121,6 +121,8 @@ struct Form {
   std::vector<Item> Items;
   std::vector<std::unique_ptr<ModGroup>> InlineGroups; ///< owned by the form
   unsigned NumFixed = 0;  ///< popcount of FixedMask; decode prefers more
+  bool UniformGuard = false; ///< guard is a uniform predicate (@UP0, @!UPT)
+  bool HasHidden = false;    ///< has fields nvdisasm does not print
   unsigned opcode() const { return unsigned(FixedValue.Lo & 0xfff); }
 };
 
