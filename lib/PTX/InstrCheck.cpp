@@ -710,6 +710,75 @@ bool ParserImpl::checkSemantics(Instruction &I) {
                              "' is not allowed (it is read-only)");
     }
   }
+  // Matrix fragments: each thread of the warp holds (rows*cols/32) elements
+  // of a fragment, packed into 32-bit registers (f64: one per register).
+  auto CheckFragment = [&](const Operand &Op, unsigned Want,
+                           const char *What) -> bool {
+    unsigned Have = Op.K == Operand::Kind::Vector ? Op.Elems.size()
+                    : Op.K == Operand::Kind::Reg  ? 1
+                                                  : Want;
+    if (Have == Want)
+      return true;
+    return error(Op.Loc, "vector operand has " + llvm::Twine(Have) +
+                             " elements, but the " + What + " fragment of '" +
+                             Name + "' needs " + llvm::Twine(Want));
+  };
+  if ((Mn == "ldmatrix" || Mn == "stmatrix") && I.hasMod(".m8n8")) {
+    unsigned N = I.hasMod(".x1") ? 1 : I.hasMod(".x2") ? 2 : I.hasMod(".x4") ? 4 : 0;
+    size_t K = Mn == "ldmatrix" ? 0 : 1;
+    if (N && K < I.Ops.size() && !CheckFragment(I.Ops[K], N, "matrix"))
+      return false;
+  }
+  if (Mn == "mma" && !I.hasMod(".sp") && I.Types.size() >= 4 &&
+      I.Ops.size() >= 4) {
+    unsigned Mm = 0, Nn = 0, Kk = 0;
+    for (llvm::StringRef Md : I.Mods) {
+      llvm::StringRef R = Md;
+      if (!R.consume_front(".m"))
+        continue;
+      auto [Ms, Rest] = R.split('n');
+      auto [Ns, Ks] = Rest.split('k');
+      if (Ms.getAsInteger(10, Mm) || Ns.getAsInteger(10, Nn) ||
+          Ks.getAsInteger(10, Kk))
+        Mm = Nn = Kk = 0;
+      else
+        break;
+    }
+    // Slots: D, A, B, C types (`mma...f32.f16.f16.f32`). m8n8k4 with
+    // .f16 inputs is the quad-pair form, laid out differently.
+    bool QuadPair = Mm == 8 && Nn == 8 && Kk == 4 && I.Types[1] == Type::F16;
+    auto Regs = [](uint64_t Elems, Type T) -> unsigned {
+      unsigned Bits = typeBits(T);
+      if (!Bits)
+        return 0;
+      if (T == Type::F64)
+        return unsigned(Elems);
+      return unsigned((Elems * Bits + 31) / 32);
+    };
+    if (QuadPair) {
+      // Quad-pair form: A and B are two .f16x2 registers, C/D hold 8 .f32
+      // or 4 .f16x2 registers.
+      unsigned CD0 = I.Types[0] == Type::F32 ? 8 : 4;
+      unsigned CD3 = I.Types[3] == Type::F32 ? 8 : 4;
+      if (!CheckFragment(I.Ops[0], CD0, "D") ||
+          !CheckFragment(I.Ops[1], 2, "A") ||
+          !CheckFragment(I.Ops[2], 2, "B") ||
+          !CheckFragment(I.Ops[3], CD3, "C"))
+        return false;
+    } else if (Mm) {
+      struct { unsigned Op; uint64_t Elems; Type T; const char *What; } Frags[] = {
+          {0, uint64_t(Mm) * Nn / 32, I.Types[0], "D"},
+          {1, uint64_t(Mm) * Kk / 32, I.Types[1], "A"},
+          {2, uint64_t(Kk) * Nn / 32, I.Types[2], "B"},
+          {3, uint64_t(Mm) * Nn / 32, I.Types[3], "C"},
+      };
+      for (auto &Fr : Frags) {
+        unsigned Want = Regs(Fr.Elems, Fr.T);
+        if (Want && !CheckFragment(I.Ops[Fr.Op], Want, Fr.What))
+          return false;
+      }
+    }
+  }
   // `[imm]` addresses only in .local ("Immediate addresses allowed only for
   // .local state space").
   if (Mn == "ld" || Mn == "ldu" || Mn == "st" || Mn == "atom" || Mn == "red" ||

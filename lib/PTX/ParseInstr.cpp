@@ -614,6 +614,8 @@ bool ParserImpl::parseOperand(Instruction &I, Operand &Op, bool InCall) {
   case TokKind::LBrace: {
     consume();
     llvm::SmallVector<Operand, 8> Elems;
+    if (Tok.is(TokKind::RBrace))
+      return expected("an operand in the vector '{...}'");
     if (Tok.isNot(TokKind::RBrace)) {
       do {
         if (Tok.is(TokKind::LBrack))
