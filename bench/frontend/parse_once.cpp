@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// ptx-parse-once [-n N] [--lex] FILE...: reads the files, then runs
+// ptx-parse-once [-n N] [--lex] [-v] FILE...: reads the files, then runs
 // parseModule (or, with --lex, the lexer alone) N times (default 1) on each,
-// and prints bytes, errors and throughput. Meant for
+// and prints bytes, errors and throughput (-v: diagnostics to stderr). Meant for
 //   valgrind --tool=callgrind build/bin/ptx-parse-once FILE
 //   perf record -g build/bin/ptx-parse-once -n 20 FILE
 // where the benchmark harness would only add noise.
@@ -34,12 +34,15 @@ using namespace ptxas::ptx;
 int main(int argc, char **argv) {
   unsigned N = 1;
   bool LexOnly = false;
+  bool Verbose = false;
   std::vector<std::pair<std::string, std::string>> Files;
   for (int I = 1; I < argc; ++I) {
     if (!std::strcmp(argv[I], "-n") && I + 1 < argc) {
       N = unsigned(std::strtoul(argv[++I], nullptr, 10));
     } else if (!std::strcmp(argv[I], "--lex")) {
       LexOnly = true;
+    } else if (!std::strcmp(argv[I], "-v")) {
+      Verbose = true;
     } else {
       auto B = llvm::MemoryBuffer::getFile(argv[I]);
       if (!B) {
@@ -50,10 +53,11 @@ int main(int argc, char **argv) {
     }
   }
   if (Files.empty()) {
-    std::fprintf(stderr, "usage: ptx-parse-once [-n N] [--lex] FILE...\n");
+    std::fprintf(stderr, "usage: ptx-parse-once [-n N] [--lex] [-v] FILE...\n");
     return 1;
   }
   ParseOptions Opts;
+  llvm::raw_ostream &DiagOS = Verbose ? llvm::errs() : llvm::nulls();
   size_t Bytes = 0;
   unsigned Errors = 0;
   auto T0 = std::chrono::steady_clock::now();
@@ -64,13 +68,13 @@ int main(int argc, char **argv) {
         llvm::SourceMgr SM;
         SM.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(Text, Name, false),
                               llvm::SMLoc());
-        DiagEngine Diags(SM, llvm::nulls());
+        DiagEngine Diags(SM, DiagOS);
         Lexer L(Text, Diags);
         while (L.lex().isNot(TokKind::Eof))
           ;
         Errors += Diags.errorCount();
       } else {
-        Errors += parseModule(Text, Name, Opts, llvm::nulls()).Errors;
+        Errors += parseModule(Text, Name, Opts, DiagOS).Errors;
       }
     }
   }
