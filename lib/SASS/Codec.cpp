@@ -151,10 +151,10 @@ std::string formatFloat(double D, bool IsDouble) {
   if (std::isnan(D))
     return std::signbit(D) ? "-QNAN " : "+QNAN ";
   // nvdisasm: 20 significant digits ("%.20g"), except that magnitudes from
-  // 2^32 up (threshold bracketed by golden data: 2^27 and 3.4e12) are printed with 20 decimals in exponent form ("%.20e").
+  // 2^31 up (bracketed by golden data: 2^27 prints plainly, 2^31 not) are printed with 20 decimals in exponent form ("%.20e").
   char Buf[64];
   std::snprintf(Buf, sizeof(Buf),
-                std::fabs(D) >= 4294967296.0 ? "%.20e" : "%.20g", D);
+                std::fabs(D) >= 2147483648.0 ? "%.20e" : "%.20g", D);
   return Buf;
 }
 
