@@ -181,6 +181,18 @@ private:
     if (Op.Var->Space == StateSpace::SReg && isInteger(T) && isInteger(R) &&
         typeBits(T) <= typeBits(R) && S.Wide)
       return true;
+    // Legacy widths ptxas still takes: the 16-bit %tid/%ntid/%ctaid/%nctaid
+    // of sm_1x, and a 32-bit %gridid.
+    if (Op.Var->Space == StateSpace::SReg && !IsDst &&
+        (isInteger(T) || typeKind(T) == TypeKind::Bits)) {
+      llvm::StringRef N = Op.Var->Name;
+      if (typeBits(T) == 16 &&
+          (N == "%tid" || N == "%ntid" || N == "%ctaid" || N == "%nctaid" ||
+           N == "%gridid"))
+        return true;
+      if (typeBits(T) == 32 && N == "%gridid")
+        return true;
+    }
     if (!regFits(T, R, S.Wide))
       return fail(Op, "type mismatch: operand '" + Op.Name + "' has type ." +
                           typeName(R) + ", not compatible with ." +
@@ -382,30 +394,43 @@ static std::string joinChain(llvm::StringRef Head,
   return S;
 }
 
-bool ParserImpl::checkInstruction(Instruction &I,
-                                  llvm::ArrayRef<llvm::StringRef> Chain) {
+/// Every form of every mnemonic the dotted chain can spell, longest
+/// mnemonic first, with its modifier match. Opcode texts repeat a lot in real
+/// PTX, so the result is memoized per spelling (the chain is contiguous in
+/// the source, so its text is the key).
+const std::vector<ParserImpl::FormCandidate> &
+ParserImpl::candidatesFor(llvm::StringRef Head,
+                          llvm::ArrayRef<llvm::StringRef> Chain) {
+  llvm::StringRef Key = Head;
+  if (!Chain.empty() && Chain.back().end() > Head.begin())
+    Key = llvm::StringRef(Head.begin(), Chain.back().end() - Head.begin());
+  auto [It, New] = CandidateCache.try_emplace(Key);
+  if (!New)
+    return It->second;
   const InstrTable &T = InstrTable::get();
-  struct Candidate {
-    const InstrForm *F;
-    unsigned Split; // number of chain parts in the mnemonic
-    ModMatch MM;
-  };
-  llvm::SmallVector<Candidate, 16> Cands;
-  llvm::StringRef Head = I.Mnemonic;
-  // Intern the chain once; every candidate form is matched on ids.
   llvm::SmallVector<ModId, 8> ChainIds;
   for (llvm::StringRef C : Chain)
     ChainIds.push_back(T.modId(C));
+  std::vector<FormCandidate> &Cands = It->second;
   for (int Split = Chain.size(); Split >= 0; --Split) {
     std::string Name = joinChain(Head, Chain.take_front(Split));
     for (const InstrForm *F : T.forms(Name))
       Cands.push_back({F, unsigned(Split),
                        matchModifiers(*F, llvm::ArrayRef(ChainIds).drop_front(Split))});
   }
+  return Cands;
+}
+
+bool ParserImpl::checkInstruction(Instruction &I,
+                                  llvm::ArrayRef<llvm::StringRef> Chain) {
+  llvm::StringRef Head = I.Mnemonic;
+  const std::vector<FormCandidate> &Cands = candidatesFor(Head, Chain);
   if (Cands.empty()) {
     error(I.Loc, "unknown instruction '" + joinChain(Head, Chain) + "'");
     return false;
   }
+  const InstrTable &T = InstrTable::get();
+  using Candidate = FormCandidate;
   auto Bind = [&](const Candidate &C) {
     I.Mnemonic = C.F->Mnemonic;
     I.Mods.assign(Chain.begin() + C.Split, Chain.end());
@@ -777,6 +802,25 @@ bool ParserImpl::checkSemantics(Instruction &I) {
         if (Want && !CheckFragment(I.Ops[Fr.Op], Want, Fr.What))
           return false;
       }
+    }
+  }
+  // Special registers are read with mov or cvt only ("Special register
+  // argument not allowed for instruction").
+  if (Mn != "mov" && Mn != "cvt") {
+    auto IsSReg = [](const Operand &Op) {
+      return Op.K == Operand::Kind::Reg && Op.Var &&
+             Op.Var->Space == StateSpace::SReg;
+    };
+    for (const Operand &Op : I.Ops) {
+      const Operand *Bad = IsSReg(Op) ? &Op : nullptr;
+      if (Op.K == Operand::Kind::Vector)
+        for (const Operand &E : Op.Elems)
+          if (!Bad && IsSReg(E))
+            Bad = &E;
+      if (Bad)
+        return error(Bad->Loc, "special register '" + Bad->Name +
+                                   "' is not allowed as an operand of '" +
+                                   Name + "' (read it with mov or cvt)");
     }
   }
   // `[imm]` addresses only in .local ("Immediate addresses allowed only for

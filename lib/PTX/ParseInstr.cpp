@@ -36,10 +36,9 @@ static const SpecialReg SpecialRegs[] = {
     {"%total_smem_size", Type::U32, false, 0},
     {"%aggr_smem_size", Type::U32, false, 90},
     {"%dynamic_smem_size", Type::U32, false, 0},
-    // ptxas 13 accepts the reserved shared-memory offsets on any target.
-    {"%reserved_smem_offset_begin", Type::B32, false, 0},
-    {"%reserved_smem_offset_end", Type::B32, false, 0},
-    {"%reserved_smem_offset_cap", Type::B32, false, 0},
+    {"%reserved_smem_offset_begin", Type::B32, false, 80},
+    {"%reserved_smem_offset_end", Type::B32, false, 80},
+    {"%reserved_smem_offset_cap", Type::B32, false, 80},
     {"%is_explicit_cluster", Type::Pred, false, 90},
     {"%clusterid", Type::U32, true, 90}, {"%nclusterid", Type::U32, true, 90},
     {"%cluster_ctaid", Type::U32, true, 90},
@@ -54,7 +53,7 @@ static const SpecialReg SpecialRegs[] = {
 static const SpecialReg PmReg{"%pm", Type::U32, false, 0};
 static const SpecialReg Pm64Reg{"%pm_64", Type::U64, false, 0};
 static const SpecialReg EnvReg{"%envreg", Type::B32, false, 0};
-static const SpecialReg ReservedSmem{"%reserved_smem_offset_", Type::B32, false, 0};
+static const SpecialReg ReservedSmem{"%reserved_smem_offset_", Type::B32, false, 80};
 
 const SpecialReg *ptxas::ptx::lookupSpecialReg(llvm::StringRef Name,
                                                uint32_t &Index) {
