@@ -223,19 +223,31 @@ void Builder::createSections() {
     GlobalInit = addSection(".nv.global.init",
                             Rel ? sht::CudaGlobalInit : sht::Progbits,
                             shf::Alloc | shf::Write, B.L.GlobalInitAlign);
-  for (KernelCode &K : B.Proc)
+  // The NOBITS sections follow kernel processing: the first kernel's
+  // .nv.shared, then the module's (reserved shared, .nv.global), then the
+  // other kernels' (measured on the corpus). -c puts .nv.global first.
+  auto AddShared = [&](KernelCode &K) {
     if (K.L->HasShared)
       K.SharedSec = addSection((".nv.shared." + K.L->F->Name).str(),
                                Rel ? sht::CudaShared : sht::Nobits,
                                shf::Alloc | shf::Write | shf::InfoLink,
                                K.L->SharedAlign);
-  if (Sm90 && B.V13 && !Rel)
-    Reserved = addSection(".nv.shared.reserved.0", sht::Nobits,
-                          shf::Alloc | shf::Write, 1);
-  if (HasGlobal)
-    Global = addSection(".nv.global", Rel ? sht::CudaGlobal : sht::Nobits,
-                        shf::Alloc | shf::Write,
-                        B.L.GlobalAlign);
+  };
+  auto AddModuleNoBits = [&] {
+    if (Sm90 && B.V13 && !Rel)
+      Reserved = addSection(".nv.shared.reserved.0", sht::Nobits,
+                            shf::Alloc | shf::Write, 1);
+    if (HasGlobal)
+      Global = addSection(".nv.global", Rel ? sht::CudaGlobal : sht::Nobits,
+                          shf::Alloc | shf::Write, B.L.GlobalAlign);
+  };
+  if (Rel || B.Proc.empty())
+    AddModuleNoBits();
+  for (size_t I = 0; I != B.Proc.size(); ++I) {
+    AddShared(B.Proc[I]);
+    if (I == 0 && !Rel)
+      AddModuleNoBits();
+  }
   if (Sm90)
     for (KernelCode &K : B.Proc)
       if (K.L->F->IsEntry)

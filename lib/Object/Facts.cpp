@@ -158,6 +158,23 @@ std::vector<std::string> ptxas::object::cubinFacts(const Cubin &C) {
       }
     }
   }
+  // The section order, without the sections whose presence depends on
+  // the generated code (address tables, literal pools, code relocations,
+  // line tables, ptxas's helper functions).
+  std::string Order = "layout sections=";
+  for (size_t I = 1; I < C.Sections.size(); ++I) {
+    llvm::StringRef N = C.Sections[I].Name;
+    llvm::StringRef Base = N; // a relocation section is judged by its target
+    bool IsRel = Base.consume_front(".rela") || Base.consume_front(".rel");
+    if (Base.starts_with(".nv.constant4") || Base.starts_with(".nv.constant2") ||
+        (IsRel && (Base.starts_with(".text.") || Base == ".debug_frame")) ||
+        Base.starts_with(".debug_line") || Base.starts_with(".debug_str") ||
+        Base.starts_with(".nv_debug") || Base == ".nv.prototype" ||
+        Base.contains("__cuda_sm") || Base.contains("$__internal"))
+      continue;
+    Order += N.str() + ",";
+  }
+  F.push_back(Order);
   for (const Section &S : C.Sections)
     if (S.Type == sht::CudaCompat)
       for (const InfoRecord &R : C.info(S)) {

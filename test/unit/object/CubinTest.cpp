@@ -90,7 +90,7 @@ TEST(Cubin, Sm90Layout) {
                 ".nv.info.second", ".nv.info.first", ".nv.callgraph",
                 ".rela.nv.global.init", ".rela.debug_frame", ".nv.constant3",
                 ".text.second", ".text.first", ".nv.global.init",
-                ".nv.shared.first", ".nv.shared.reserved.0",
+                ".nv.shared.reserved.0", ".nv.shared.first",
                 ".nv.constant0.second", ".nv.constant0.first"}));
   const Section &Bank0 = C.Sections[C.findSection(".nv.constant0.first")];
   EXPECT_EQ(Bank0.size(), 0x210u + 12);
