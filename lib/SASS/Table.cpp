@@ -59,7 +59,7 @@ StringRef schedName(Sched S) {
 bool isVariableLatency(Sched S) {
   switch (S) {
   case Sched::MUFU: case Sched::CONV: case Sched::FP64: case Sched::MEM:
-  case Sched::SHARED: case Sched::CONST: case Sched::ATOM:
+  case Sched::SHARED: case Sched::CONST: case Sched::ATOM: case Sched::SYNC:
   case Sched::BARRIER: case Sched::WARP: case Sched::TENSOR:
     return true;
   default:

@@ -98,7 +98,7 @@ struct Item {
 /// latency is fixed (stall counts suffice) or variable (needs a scoreboard).
 #define SASS_SCHED_CLASSES(X)                                                  \
   X(ALU) X(IMAD) X(FMA) X(FP64) X(FP16) X(MUFU) X(CONV) X(UNIFORM) X(MEM)      \
-  X(SHARED) X(CONST) X(ATOM) X(BRANCH) X(BARRIER) X(WARP) X(TENSOR) X(MISC)
+  X(SHARED) X(CONST) X(ATOM) X(SYNC) X(BRANCH) X(BARRIER) X(WARP) X(TENSOR) X(MISC)
 enum class Sched : uint8_t {
 #define X(N) N,
   SASS_SCHED_CLASSES(X)
