@@ -172,6 +172,11 @@ private:
       return fail(Op, "writing special register '" + Op.Name +
                           "' is not allowed (it is read-only)");
     if (Op.Var->VecWidth > 1 && !Op.Component &&
+        Op.Var->Space == StateSpace::Reg)
+      return fail(Op, "type mismatch: vector register '" + Op.Name +
+                          "' used where a scalar is expected (select a "
+                          "component, e.g. " + Op.Name + ".x)");
+    if (Op.Var->VecWidth > 1 && !Op.Component &&
         Op.Var->Space == StateSpace::SReg)
       return fail(Op, "type mismatch: special register '" + Op.Name +
                           "' is a vector; select a component (.x, .y or .z)");
@@ -262,6 +267,15 @@ private:
       Scalar.Kind = Dst ? OperandKind::Dst : OperandKind::Src;
       return Dst ? checkReg(Scalar, One, true, K) : checkSrc(Scalar, One, K);
     }
+    // A vector register of the right width stands for the whole vector.
+    if (Op.K == Operand::Kind::Reg && Op.Var && !Op.Component &&
+        Op.Var->Space == StateSpace::Reg && Op.Var->VecWidth == Count) {
+      OperandSpec Scalar = S;
+      Scalar.Kind = Dst ? OperandKind::Dst : OperandKind::Src;
+      Operand Elem = Op;
+      Elem.Component = 'x';
+      return Dst ? checkReg(Scalar, Elem, true, K) : checkSrc(Scalar, Elem, K);
+    }
     if (Op.K != Operand::Kind::Vector)
       return fail(Op, "expected a vector operand {..} of " +
                           llvm::Twine(Count) + " elements for '" +
@@ -295,7 +309,8 @@ private:
   }
 
   bool check(const OperandSpec &S, Operand &Op, unsigned K) {
-    if (Op.K != Operand::Kind::Reg && Op.Negated && S.Kind != OperandKind::Any)
+    if (Op.Negated && S.Kind != OperandKind::Any &&
+        (Op.K != Operand::Kind::Reg || !Op.Var || !Op.Var->isPredicate()))
       return fail(Op, "'!' is only allowed on predicate registers");
     if (Op.PairVar || !Op.PairName.empty())
       if (S.Kind != OperandKind::PredPairDst && S.Kind != OperandKind::Any &&
@@ -550,7 +565,7 @@ bool ParserImpl::checkInstruction(Instruction &I,
     if (Digits.consume_front(".v") && !Digits.empty() &&
         llvm::all_of(Digits, [](char C) { return llvm::isDigit(C); }) && !T.acceptsModifier(Name, Bad))
       return error(Loc, "vector width " + Bad + " is not allowed for '" +
-                            Name + "' (use .v2 or .v4)");
+                            joinChain(Head, Chain) + "'");
     if (parseStateSpace(Bad.split("::").first) && !T.acceptsModifier(Name, Bad))
       return error(Loc, "state space " + Bad + " is not allowed for '" +
                             Name + "'");
@@ -804,6 +819,18 @@ bool ParserImpl::checkSemantics(Instruction &I) {
       }
     }
   }
+  // Discarding a result with `_` ("Result discard mode is not allowed").
+  if (!I.Ops.empty() && I.Ops[0].K == Operand::Kind::Sink &&
+      I.Ops[0].PairName.empty() &&
+      llvm::is_contained({"mov", "ld", "ldu", "cvt", "cvta", "shfl", "vote",
+                          "activemask", "redux", "set", "selp", "add", "sub",
+                          "mul", "mad", "div", "rem", "abs", "neg", "min",
+                          "max", "and", "or", "xor", "not", "cnot", "shl",
+                          "shr", "popc", "clz", "brev", "bfe", "bfi", "prmt",
+                          "mbarrier.test_wait"},
+                         Mn))
+    return error(I.Ops[0].Loc, "discarding the result with '_' is not allowed "
+                               "for '" + Name + "'");
   // Special registers are read with mov or cvt only ("Special register
   // argument not allowed for instruction").
   if (Mn != "mov" && Mn != "cvt") {

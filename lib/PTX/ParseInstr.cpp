@@ -559,6 +559,10 @@ bool ParserImpl::parseAddress(Operand &Op) {
     if (Tok.is(TokKind::Identifier) && Tok.Text != "WARP_SZ") {
       if (!parseRegisterRef(Out))
         return false;
+      if (Out.Component)
+        return error(Out.Loc, "expected ']' after the address base, found a "
+                              "vector component (addresses take a scalar "
+                              "register)");
       // ptxas takes `[%r+-4]` but not `[%r-4]`.
       if (Tok.is(TokKind::Minus))
         return expected("']' or '+' after the address base (write a negative "
