@@ -7,8 +7,20 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <array>
+
 using namespace ptxas;
 using namespace ptxas::ptx;
+
+static constexpr std::array<bool, 256> makeIdentBodyTable() {
+  std::array<bool, 256> T{};
+  for (unsigned C = 0; C != 256; ++C)
+    T[C] = (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+           (C >= '0' && C <= '9') || C == '_' || C == '$';
+  return T;
+}
+extern constexpr std::array<bool, 256> ptxas::ptx::IdentBodyTable =
+    makeIdentBodyTable();
 
 llvm::StringRef ptxas::ptx::tokKindName(TokKind K) {
   switch (K) {

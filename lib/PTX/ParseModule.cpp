@@ -754,8 +754,10 @@ Function *ParserImpl::lookupFunc(llvm::StringRef Name) const {
 
 Variable *ParserImpl::lookupVar(llvm::StringRef Name, uint32_t &Index) const {
   Index = ~0u;
+  // Hash once for all scopes: this is the parser's hottest lookup.
+  uint32_t Hash = llvm::StringMapImpl::hash(Name);
   for (auto S = Scopes.rbegin(); S != Scopes.rend(); ++S) {
-    auto It = S->Names.find(Name);
+    auto It = S->Names.find(Name, Hash);
     if (It != S->Names.end())
       return It->second;
   }
@@ -769,11 +771,14 @@ Variable *ParserImpl::lookupVar(llvm::StringRef Name, uint32_t &Index) const {
   llvm::StringRef Digits = Name.drop_front(DigitsAt);
   if (Digits.size() > 1 && Digits[0] == '0')
     return nullptr;
-  uint32_t N;
-  if (Digits.getAsInteger(10, N))
+  if (Digits.size() > 9)
     return nullptr;
+  uint32_t N = 0;
+  for (char C : Digits)
+    N = N * 10 + unsigned(C - '0');
+  uint32_t PrefixHash = llvm::StringMapImpl::hash(Prefix);
   for (auto S = Scopes.rbegin(); S != Scopes.rend(); ++S) {
-    auto It = S->Ranges.find(Prefix);
+    auto It = S->Ranges.find(Prefix, PrefixHash);
     if (It != S->Ranges.end() && N < It->second->RangeCount) {
       Index = N;
       return It->second;

@@ -105,6 +105,14 @@ public:
   void resolveLabels(Function &F);
 
   // --- instruction checking (InstrCheck.cpp) ---
+  struct FormCandidate {
+    const InstrForm *F;
+    unsigned Split; ///< how many chain parts belong to the mnemonic
+    ModMatch MM;
+  };
+  const std::vector<FormCandidate> &
+  candidatesFor(llvm::StringRef Head, llvm::ArrayRef<llvm::StringRef> Chain);
+  llvm::StringMap<std::vector<FormCandidate>> CandidateCache;
   bool checkInstruction(Instruction &I, llvm::ArrayRef<llvm::StringRef> Prefixes);
   bool checkOperands(Instruction &I, const InstrForm &F, bool Report);
   bool checkCall(Instruction &I);

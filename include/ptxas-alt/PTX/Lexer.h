@@ -17,6 +17,8 @@
 #include "ptxas-alt/PTX/Token.h"
 #include "ptxas-alt/Support/Diagnostics.h"
 
+#include <array>
+
 namespace ptxas::ptx {
 
 class Lexer {
@@ -48,9 +50,10 @@ private:
 };
 
 /// Identifier characters as PTX defines them: [a-zA-Z0-9_$].
+/// A lookup table: the lexer asks this for every byte of every name.
+extern const std::array<bool, 256> IdentBodyTable;
 inline bool isIdentBody(char C) {
-  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
-         (C >= '0' && C <= '9') || C == '_' || C == '$';
+  return IdentBodyTable[static_cast<unsigned char>(C)];
 }
 
 } // namespace ptxas::ptx

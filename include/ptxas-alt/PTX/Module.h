@@ -231,6 +231,8 @@ public:
   // Performance-tuning directives (PTX ISA 11.4).
   llvm::SmallVector<uint32_t, 3> MaxNTid, ReqNTid, ReqNCtaPerCluster;
   std::optional<uint32_t> MinNCtaPerSM, MaxNCtaPerSM, MaxNReg, MaxClusterRank;
+  std::optional<uint32_t> LocalMaxNReg;                     ///< .local_maxnreg
+  std::optional<uint32_t> AbiPreserve, AbiPreserveControl;  ///< .func only
   bool ExplicitCluster = false;
   bool BlocksAreClusters = false;
   llvm::SmallVector<llvm::StringRef, 1> Pragmas; ///< `.pragma` before `{`
