@@ -131,7 +131,8 @@ static uint16_t doubleToHalf(double D, bool &Exact) {
                            : std::ldexp(double(Man | 0x400), int(Exp) - 25);
     if (H >> 15)
       V = -V;
-    if (V == D || (std::isnan(V) && std::isnan(D) &&
+    if ((V == D && std::signbit(V) == std::signbit(D)) ||
+        (std::isnan(V) && std::isnan(D) &&
                    std::signbit(V) == std::signbit(D) && Man == 0x200)) {
       Exact = true;
       return uint16_t(H);
