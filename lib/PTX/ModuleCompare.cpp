@@ -114,6 +114,8 @@ public:
         A.ReqNCtaPerCluster != B.ReqNCtaPerCluster ||
         A.MinNCtaPerSM != B.MinNCtaPerSM || A.MaxNCtaPerSM != B.MaxNCtaPerSM ||
         A.MaxNReg != B.MaxNReg || A.MaxClusterRank != B.MaxClusterRank ||
+        A.LocalMaxNReg != B.LocalMaxNReg || A.AbiPreserve != B.AbiPreserve ||
+        A.AbiPreserveControl != B.AbiPreserveControl ||
         A.ExplicitCluster != B.ExplicitCluster ||
         A.BlocksAreClusters != B.BlocksAreClusters || A.Pragmas != B.Pragmas)
       return diff("function header of '" + A.Name + "' differs");

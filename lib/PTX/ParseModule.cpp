@@ -555,8 +555,11 @@ void ParserImpl::parsePerfDirective(Function &F) {
       error(VLoc, D + " value " + llvm::Twine(V) + " out of range");
     Out = uint32_t(V);
   };
-  if (!F.IsEntry && D != ".pragma" && D != ".noreturn")
+  bool FuncOnly = D == ".abi_preserve" || D == ".abi_preserve_control";
+  if (!F.IsEntry && !FuncOnly && D != ".pragma" && D != ".local_maxnreg")
     error(Loc, D + " is not allowed on a .func (only on .entry functions)");
+  if (F.IsEntry && FuncOnly)
+    error(Loc, D + " is not allowed on an .entry (only on .func functions)");
   if (D == ".maxnctapersm" && M.Version >= PtxVersion{2, 1})
     error(Loc, ".maxnctapersm is not allowed: removed in PTX ISA 2.1 (use "
                ".minnctapersm)");
@@ -567,6 +570,9 @@ void ParserImpl::parsePerfDirective(Function &F) {
   else if (D == ".maxnctapersm") One(F.MaxNCtaPerSM);
   else if (D == ".maxnreg") One(F.MaxNReg);
   else if (D == ".maxclusterrank") One(F.MaxClusterRank);
+  else if (D == ".local_maxnreg") One(F.LocalMaxNReg);
+  else if (D == ".abi_preserve") One(F.AbiPreserve);
+  else if (D == ".abi_preserve_control") One(F.AbiPreserveControl);
   else if (D == ".explicitcluster") F.ExplicitCluster = true;
   else if (D == ".blocksareclusters") F.BlocksAreClusters = true;
   else if (D == ".pragma") {
@@ -576,6 +582,13 @@ void ParserImpl::parsePerfDirective(Function &F) {
     consume();
     expect(TokKind::Semi, "';' after .pragma");
   }
+  // Introduced with PTX ISA 8.8 (.local_maxnreg) and 9.0 (.abi_preserve*).
+  PtxVersion Needed = D == ".local_maxnreg" ? PtxVersion{8, 8}
+                      : FuncOnly            ? PtxVersion{9, 0}
+                                            : PtxVersion{0, 0};
+  if (M.Version < Needed)
+    error(Loc, D + " requires PTX ISA " + llvm::Twine(Needed.Major) + "." +
+                   llvm::Twine(Needed.Minor) + " or later");
   if ((D == ".reqnctapercluster" || D == ".explicitcluster" ||
        D == ".maxclusterrank" || D == ".blocksareclusters") &&
       M.Target.Version < 90)
@@ -600,6 +613,8 @@ static bool isPerfDirective(const Token &T) {
                     ".maxnreg", true)
              .Cases(".reqnctapercluster", ".explicitcluster",
                     ".maxclusterrank", ".blocksareclusters", ".pragma", true)
+             .Cases(".local_maxnreg", ".abi_preserve", ".abi_preserve_control",
+                    true)
              .Default(false);
 }
 

@@ -259,6 +259,12 @@ static void printFunction(const Function &F, llvm::raw_ostream &OS) {
     OS << ".maxnctapersm " << *F.MaxNCtaPerSM << '\n';
   if (F.MaxNReg)
     OS << ".maxnreg " << *F.MaxNReg << '\n';
+  if (F.LocalMaxNReg)
+    OS << ".local_maxnreg " << *F.LocalMaxNReg << '\n';
+  if (F.AbiPreserve)
+    OS << ".abi_preserve " << *F.AbiPreserve << '\n';
+  if (F.AbiPreserveControl)
+    OS << ".abi_preserve_control " << *F.AbiPreserveControl << '\n';
   if (F.MaxClusterRank)
     OS << ".maxclusterrank " << *F.MaxClusterRank << '\n';
   if (F.ExplicitCluster)
