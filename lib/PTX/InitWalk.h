@@ -6,8 +6,8 @@
 //
 // One walker decides where each initializer leaf lands, so that the parser's
 // shape check and the byte-image builder cannot disagree. Arrays of vectors
-// treat the vector width as the innermost extent. A brace list of scalars at
-// an outer level fills consecutive elements (C-style brace elision).
+// treat the vector width as the innermost extent. Braces must follow the
+// declaration's shape exactly, as ptxas requires.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXAS_ALT_LIB_PTX_INITWALK_H

@@ -50,54 +50,44 @@ static uint64_t strideOf(llvm::ArrayRef<uint64_t> Ext, unsigned Level) {
   return S;
 }
 
-static bool hasNestedList(const InitValue &L) {
-  for (const InitValue *E : L.Elems)
-    if (E->K == InitValue::Kind::List)
-      return true;
-  return false;
-}
-
 namespace {
+/// ptxas's rules: the braces follow the declaration exactly (no C-style
+/// brace elision, no braces around a scalar), arrays may be incomplete, and
+/// a vector takes exactly its element count.
 struct Walker {
   llvm::ArrayRef<uint64_t> Ext;
   bool FirstInferred;
+  unsigned VecLevel; // index of the vector extent in Ext, or ~0u
   llvm::function_ref<void(uint64_t, const InitValue &)> Leaf;
   llvm::function_ref<void(llvm::SMLoc, const llvm::Twine &)> Error;
 
   bool walk(const InitValue &N, unsigned Level, uint64_t Base) {
     if (N.K != InitValue::Kind::List) {
-      if (Level < Ext.size() && !(Level == 0 && Ext.empty())) {
-        Error(N.Loc, "initializer needs braces: expected a list of " +
-                         llvm::Twine(Ext[Level]) + " elements");
+      if (Level < Ext.size()) {
+        Error(N.Loc, "initializer type mismatch: expected a brace list of " +
+                         llvm::Twine(Ext[Level]) +
+                         (Level == VecLevel ? " vector elements" : " elements"));
         return false;
       }
       Leaf(Base, N);
       return true;
     }
     if (Level >= Ext.size()) {
-      // `{x}` for a scalar is accepted, like C.
-      if (N.Elems.size() == 1 && N.Elems[0]->K != InitValue::Kind::List)
-        return walk(*N.Elems[0], Level, Base);
-      Error(N.Loc, "too many braces in initializer: expected a scalar");
+      Error(N.Loc, "initializer type mismatch: braces where a scalar value "
+                   "is expected");
       return false;
     }
     uint64_t Stride = strideOf(Ext, Level);
     bool Unbounded = Level == 0 && FirstInferred;
-    if (!hasNestedList(N) && Level + 1 < Ext.size()) {
-      // Flat list filling several dimensions.
-      uint64_t Capacity = Ext[Level] * Stride;
-      if (!Unbounded && N.Elems.size() > Capacity) {
-        Error(N.Elems[Capacity]->Loc, "too many initializers: expected at most " +
-                                          llvm::Twine(Capacity));
-        return false;
-      }
-      for (size_t I = 0; I != N.Elems.size(); ++I)
-        Leaf(Base + I, *N.Elems[I]);
-      return true;
-    }
     if (!Unbounded && N.Elems.size() > Ext[Level]) {
       Error(N.Elems[Ext[Level]]->Loc,
             "too many initializers: expected at most " + llvm::Twine(Ext[Level]));
+      return false;
+    }
+    if (Level == VecLevel && N.Elems.size() != Ext[Level]) {
+      Error(N.Loc, "initializer for a vector needs exactly " +
+                       llvm::Twine(Ext[Level]) + " elements, found " +
+                       llvm::Twine(N.Elems.size()));
       return false;
     }
     for (size_t I = 0; I != N.Elems.size(); ++I)
@@ -115,7 +105,8 @@ bool ptxas::ptx::walkInitializer(
   if (!Init)
     return true;
   auto Ext = extentsOf(V);
-  Walker W{Ext, V.FirstDimInferred, Leaf, Error};
+  unsigned VecLevel = V.VecWidth > 1 ? unsigned(Ext.size() - 1) : ~0u;
+  Walker W{Ext, V.FirstDimInferred, VecLevel, Leaf, Error};
   return W.walk(*Init, 0, 0);
 }
 
@@ -123,11 +114,7 @@ uint64_t ptxas::ptx::inferredFirstExtent(const Variable &V,
                                          const InitValue *Init) {
   if (!Init || Init->K != InitValue::Kind::List)
     return 1;
-  auto Ext = extentsOf(V);
-  if (hasNestedList(*Init) || Ext.size() <= 1)
-    return Init->Elems.size();
-  uint64_t Stride = strideOf(Ext, 0);
-  return (Init->Elems.size() + Stride - 1) / Stride;
+  return Init->Elems.size();
 }
 
 /// Converts a literal to the bits of \p Ty (PTX ISA 4.5: float literals are

@@ -90,27 +90,26 @@ TEST(Layout, MultiDimensionalArrays) {
 TEST(Layout, FirstExtentInferredFromInitializer) {
   auto M = mod(".global .u32 index[] = { 0, 1, 2, 3, 4, 5, 6, 7 };\n"
                ".global .s32 offset[][2] = { {-1, 0}, {0, -1}, {1, 0}, {0, 1} };\n"
-               ".global .s32 flat[][2] = { 1, 2, 3 };\n");
+               ".global .s32 part[][2] = { {1, 2}, {3} };\n");
   ASSERT_TRUE(M);
   const Variable *Index = global(*M, "index"), *Off = global(*M, "offset");
   EXPECT_EQ(Index->Dims, llvm::SmallVector<uint64_t>({8}));
   EXPECT_EQ(Off->Dims, llvm::SmallVector<uint64_t>({4, 2}));
   EXPECT_EQ(Off->sizeInBytes(), 32u);
   EXPECT_EQ(Off->dataImage().Bytes, le<int32_t>({-1, 0, 0, -1, 1, 0, 0, 1}));
-  // Brace elision: 3 values fill [2][2], the rest is zero.
-  EXPECT_EQ(global(*M, "flat")->Dims, llvm::SmallVector<uint64_t>({2, 2}));
-  EXPECT_EQ(global(*M, "flat")->dataImage().Bytes, le<int32_t>({1, 2, 3, 0}));
+  EXPECT_EQ(global(*M, "part")->Dims, llvm::SmallVector<uint64_t>({2, 2}));
+  EXPECT_EQ(global(*M, "part")->dataImage().Bytes, le<int32_t>({1, 2, 3, 0}));
 }
 
 TEST(Layout, IncompleteInitializersAreZeroFilled) {
   auto M = mod(".const .f32 vals[8] = { 0.33, 0.25, 0.125 };\n"
                ".global .s32 x[3][2] = { {1,2}, {3} };\n"
-               ".global .v2 .u32 vv[3] = { {1,2}, {3} };\n");
+               ".global .v2 .u32 vv[3] = { {1,2}, {3,4} };\n");
   ASSERT_TRUE(M);
   EXPECT_EQ(global(*M, "vals")->dataImage().Bytes,
             le<float>({0.33f, 0.25f, 0.125f, 0, 0, 0, 0, 0}));
   EXPECT_EQ(global(*M, "x")->dataImage().Bytes, le<int32_t>({1, 2, 3, 0, 0, 0}));
-  EXPECT_EQ(global(*M, "vv")->dataImage().Bytes, le<uint32_t>({1, 2, 3, 0, 0, 0}));
+  EXPECT_EQ(global(*M, "vv")->dataImage().Bytes, le<uint32_t>({1, 2, 3, 4, 0, 0}));
 }
 
 TEST(Layout, ScalarImagesPerType) {
@@ -211,6 +210,16 @@ TEST(Layout, InitializerShapeErrors) {
   EXPECT_NE(D.find("not allowed"), std::string::npos) << D;
   D.clear();
   EXPECT_FALSE(parse(moduleText(".global .f16 h = 1;\n"), &D));
+  // ptxas: braces follow the declaration exactly (no brace elision, no
+  // braces around a scalar, vectors complete).
+  for (const char *Bad : {".global .s32 flat[][2] = { 1, 2, 3 };\n",
+                          ".global .v2 .u32 v2[2] = {1, 2};\n",
+                          ".global .u32 sc = {5};\n",
+                          ".global .v2 .u32 vv[3] = { {1,2}, {3} };\n"}) {
+    D.clear();
+    EXPECT_FALSE(parse(moduleText(Bad), &D)) << Bad;
+    EXPECT_NE(D.find("initializer"), std::string::npos) << D;
+  }
   D.clear();
   // ptxas wants a floating-point literal for a float variable.
   EXPECT_FALSE(parse(moduleText(".global .f32 fromint = 2;\n"), &D));
