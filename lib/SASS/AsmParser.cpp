@@ -275,8 +275,12 @@ bool Matcher::match(unsigned K, StringRef S, State St) {
       std::string Tok = It.Kind == ItemKind::Mod ? "." + Sp : Sp;
       if (!S.starts_with(Tok))
         continue;
+      // A dotted modifier must end at a token boundary; operand enums
+      // (%m) may be followed by more text (HGMMA.64x"8"x16), and the
+      // backtracking tries every spelling anyway.
       StringRef Rest = S.drop_front(Tok.size());
-      if (!Rest.empty() && (isAlnum(Rest[0]) || Rest[0] == '_'))
+      if (It.Kind == ItemKind::Mod && !Rest.empty() &&
+          (isAlnum(Rest[0]) || Rest[0] == '_'))
         continue;
       if (Take(Tok.size(), Val))
         return true;
