@@ -78,15 +78,20 @@ bool readCubin(StringRef D, CubinInfo &Info, std::string &Err) {
     StringRef Name = Names->substr(NameOff).take_until([](char C) {
       return C == 0;
     });
+    // Only the sections we read must lie inside the file: shared-memory
+    // sections (.nv.shared.*) have sizes but no file bytes.
+    bool IsText = Name.starts_with(".text.") && rd<uint32_t>(D, Sh(I) + 4) == 1;
+    if (!IsText && Name != ".note.nv.tkinfo")
+      continue;
     auto Bytes = Range(I);
     if (!Bytes) {
       Err = fmt::format("section {} outside the file", Name.str());
       return false;
     }
-    if (Name == ".note.nv.tkinfo")
-      TkInfo = *Bytes;
-    if (Name.starts_with(".text.") && rd<uint32_t>(D, Sh(I) + 4) == 1)
+    if (IsText)
       Info.Texts.push_back({Name.drop_front(6).str(), *Bytes});
+    else
+      TkInfo = *Bytes;
   }
   std::string Suffix;
   if (AbiVer >= 8 || OsAbi == 0x41) {

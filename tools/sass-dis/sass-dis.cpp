@@ -61,7 +61,7 @@ static bool disassemble(Arch A, StringRef Bytes, bool PrintCtl,
       if (PrintCtl)
         Text += " " + I->Ctl.str();
     }
-    outs() << fmt::format("        /*{:04x}*/ {:>18} {}", Off, Guard, Text);
+    outs() << fmt::format("        /*{:04x}*/{:>18} {}", Off, Guard, Text);
     if (PrintHex)
       outs() << fmt::format(" /* {:#018x} {:#018x} */", W.Lo, W.Hi);
     outs() << "\n";
