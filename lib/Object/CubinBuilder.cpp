@@ -305,7 +305,7 @@ void Builder::makeProgramHeaders() {
       if (!C.Sections[I].hasFileData())
         First = I;
     P.Offset = First ? C.Sections[First].Offset : 0;
-    P.FileSz = GlobalInit ? alignTo(C.Sections[GlobalInit].Data.size(), 8) : 0;
+    P.FileSz = GlobalInit ? C.Sections[GlobalInit].Data.size() : 0;
     uint64_t Mem = P.FileSz;
     for (unsigned I = 1; I < C.Sections.size(); ++I)
       if (!C.Sections[I].hasFileData())
@@ -321,11 +321,14 @@ void Builder::makeProgramHeaders() {
   ProgramHeader Self;
   Self.Type = pt::Phdr;
   if (!Sm90) {
-    unsigned FirstConst = Const3 ? Const3 : B.Proc.empty() ? 0 : B.Proc.back().Bank0Sec;
+    // From the first constant bank through the end of the last .text.
+    unsigned FirstConst = Const3           ? Const3
+                          : B.Proc.empty() ? 0
+                                           : B.Proc.front().Bank0Sec;
     Self.Flags = pf::R | pf::X;
     Ph.push_back(Self);
     if (FirstConst)
-      Ph.push_back(Span(FirstConst, B.Proc.front().TextSec, pf::R | pf::X));
+      Ph.push_back(Span(FirstConst, B.Proc.back().TextSec, pf::R | pf::X));
     if (HasData)
       Ph.push_back(DataSegment());
     ProgramHeader L = Self;

@@ -33,6 +33,24 @@ static void dump(const Cubin &C, llvm::raw_ostream &OS) {
                        (unsigned long long)S.size(), S.Link, S.Info,
                        (unsigned long long)S.Align);
   }
+  OS << "program headers " << C.Phdrs.size() << "\n";
+  for (const ProgramHeader &P : C.Phdrs) {
+    // The sections whose file bytes the segment covers.
+    std::string Covers;
+    for (const Section &S : C.Sections)
+      if (S.Type != sht::Null && S.hasFileData() && S.size() &&
+          S.Offset >= P.Offset && S.Offset < P.Offset + P.FileSz)
+        Covers += " " + S.Name;
+    if (P.Offset == C.PhOff)
+      Covers = " (program headers)";
+    OS << llvm::format("  %-4s %c%c%c offset %#llx filesz %#llx memsz %#llx",
+                       P.Type == pt::Phdr ? "PHDR" : P.Type == pt::Load ? "LOAD" : "?",
+                       P.Flags & pf::R ? 'R' : '-', P.Flags & pf::W ? 'W' : '-',
+                       P.Flags & pf::X ? 'X' : '-',
+                       (unsigned long long)P.Offset, (unsigned long long)P.FileSz,
+                       (unsigned long long)P.MemSz)
+       << Covers << "\n";
+  }
   OS << "symbols " << C.Symbols.size() - 1 << "\n";
   for (size_t I = 1; I < C.Symbols.size(); ++I) {
     const Symbol &S = C.Symbols[I];
