@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 
 using namespace llvm;
 
@@ -182,7 +183,7 @@ static void printReg(std::string &O, const char *Prefix, uint64_t V,
   if (V == Zero)
     O += ZeroName;
   else
-    O += fmt::format("{}{}", Prefix, V);
+    fmt::format_to(std::back_inserter(O), "{}{}", Prefix, V);
 }
 
 /// True when some field inside the optional group [B, E) is not default.
@@ -203,9 +204,10 @@ static bool groupPresent(const Form &F, const Instr &I, unsigned B,
 std::string print(const Instr &I) {
   const Form &F = *I.F;
   std::string O;
+  O.reserve(64);
   if (I.Guard != 7 || I.GuardNeg) {
     const char *P = F.UniformGuard ? "UP" : "P";
-    O += fmt::format("@{}{}{} ", I.GuardNeg ? "!" : "", P,
+    fmt::format_to(std::back_inserter(O), "@{}{}{} ", I.GuardNeg ? "!" : "", P,
                      I.Guard == 7 ? std::string("T")
                                   : fmt::format("{}", I.Guard));
   }
@@ -238,10 +240,10 @@ std::string print(const Instr &I) {
       printReg(O, "UP", V, 7, "UPT");
       break;
     case ItemKind::Barrier:
-      O += fmt::format("B{}", V);
+      fmt::format_to(std::back_inserter(O), "B{}", V);
       break;
     case ItemKind::Hex:
-      O += fmt::format("0x{:x}", V << It.Scale);
+      fmt::format_to(std::back_inserter(O), "0x{:x}", V << It.Scale);
       break;
     case ItemKind::SHex: {
       int64_t S = signExtend(V, W) * (int64_t(1) << It.Scale);
@@ -250,7 +252,7 @@ std::string print(const Instr &I) {
       break;
     }
     case ItemKind::Dec:
-      O += fmt::format("{}", V);
+      fmt::format_to(std::back_inserter(O), "{}", V);
       break;
     case ItemKind::F32: {
       uint32_t B = uint32_t(V);
@@ -278,12 +280,14 @@ std::string print(const Instr &I) {
     }
     case ItemKind::Target: {
       int64_t Off = signExtend(V, W) * (int64_t(1) << It.Scale);
-      O += fmt::format("0x{:x}", uint64_t(int64_t(I.Addr) + 16 + Off));
+      fmt::format_to(std::back_inserter(O), "0x{:x}", uint64_t(int64_t(I.Addr) + 16 + Off));
       break;
     }
     case ItemKind::Mod:
-      if (!It.Group->Spell[V].empty())
-        O += "." + It.Group->Spell[V];
+      if (!It.Group->Spell[V].empty()) {
+        O += '.';
+        O += It.Group->Spell[V];
+      }
       break;
     case ItemKind::ModNoDot:
       O += It.Group->Spell[V];
