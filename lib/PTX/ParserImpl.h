@@ -114,7 +114,10 @@ public:
   candidatesFor(llvm::StringRef Head, llvm::ArrayRef<llvm::StringRef> Chain);
   llvm::StringMap<std::vector<FormCandidate>> CandidateCache;
   bool checkInstruction(Instruction &I, llvm::ArrayRef<llvm::StringRef> Prefixes);
-  bool checkOperands(Instruction &I, const InstrForm &F, bool Report);
+  /// Operands of \p I against form \p F whose modifiers matched as \p MM;
+  /// diagnoses only when \p Report (OperandCheck.cpp).
+  bool checkOperands(Instruction &I, const InstrForm &F, const ModMatch &MM,
+                     bool Report);
   bool checkCall(Instruction &I);
   /// Rules that depend on more than one operand, the target or the symbols
   /// an instruction names (state spaces of addressed variables, barrier ids,
@@ -193,6 +196,9 @@ public:
   /// the end of the module.
   llvm::StringSet<> NestedFuncDecls;
 };
+
+/// `.maxntid`, `.pragma` and the other directives of a function header.
+bool isPerfDirective(const Token &T);
 
 /// `.visible` and friends, or nullopt.
 std::optional<Linkage> linkageOf(const Token &T);
