@@ -611,50 +611,42 @@ bool ParserImpl::parseAddress(Operand &Op) {
   return true;
 }
 
+/// `{a, b, ...}` (vector operands, non-empty) or `(a, b, ...)` (call lists).
+bool ParserImpl::parseOperandList(Instruction &I, Operand &Op, bool Vector) {
+  TokKind Close = Vector ? TokKind::RBrace : TokKind::RParen;
+  const char *CloseWhat = Vector ? "'}' to close the vector operand"
+                                 : "')' to close the argument list";
+  consume(); // { or (
+  llvm::SmallVector<Operand, 8> Elems;
+  if (Vector && Tok.is(Close))
+    return expected("an operand in the vector '{...}'");
+  if (Tok.isNot(Close)) {
+    do {
+      if (Vector && Tok.is(TokKind::LBrack))
+        return expected(CloseWhat);
+      Operand E;
+      if (!parseOperand(I, E, false))
+        return false;
+      Elems.push_back(E);
+    } while (consumeIf(TokKind::Comma));
+  }
+  if (!expect(Close, CloseWhat))
+    return false;
+  Op.K = Vector ? Operand::Kind::Vector : Operand::Kind::List;
+  Op.Elems = M.copyArray<Operand>(Elems);
+  return true;
+}
+
 bool ParserImpl::parseOperand(Instruction &I, Operand &Op, bool InCall) {
   Op.Loc = Tok.Loc;
   switch (Tok.Kind) {
-  case TokKind::LBrace: {
-    consume();
-    llvm::SmallVector<Operand, 8> Elems;
-    if (Tok.is(TokKind::RBrace))
-      return expected("an operand in the vector '{...}'");
-    if (Tok.isNot(TokKind::RBrace)) {
-      do {
-        if (Tok.is(TokKind::LBrack))
-          return expected("'}' to close the vector operand");
-        Operand E;
-        if (!parseOperand(I, E, false))
-          return false;
-        Elems.push_back(E);
-      } while (consumeIf(TokKind::Comma));
-    }
-    if (!expect(TokKind::RBrace, "'}' to close the vector operand"))
-      return false;
-    Op.K = Operand::Kind::Vector;
-    Op.Elems = M.copyArray<Operand>(Elems);
-    return true;
-  }
+  case TokKind::LBrace:
+    return parseOperandList(I, Op, /*Vector=*/true);
   case TokKind::LBrack:
     return parseAddress(Op);
   case TokKind::LParen:
-    if (InCall) {
-      consume();
-      llvm::SmallVector<Operand, 8> Elems;
-      if (Tok.isNot(TokKind::RParen)) {
-        do {
-          Operand E;
-          if (!parseOperand(I, E, false))
-            return false;
-          Elems.push_back(E);
-        } while (consumeIf(TokKind::Comma));
-      }
-      if (!expect(TokKind::RParen, "')' to close the argument list"))
-        return false;
-      Op.K = Operand::Kind::List;
-      Op.Elems = M.copyArray<Operand>(Elems);
-      return true;
-    }
+    if (InCall)
+      return parseOperandList(I, Op, /*Vector=*/false);
     break;
   case TokKind::Bang: {
     // `!%p` negates a predicate; `!1` is a constant expression.

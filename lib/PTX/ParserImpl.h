@@ -100,6 +100,7 @@ public:
   bool parseInstruction(Function &F, llvm::SMLoc GuardLoc);
   bool parseOperand(Instruction &I, Operand &Op, bool InCall);
   bool parseAddress(Operand &Op);
+  bool parseOperandList(Instruction &I, Operand &Op, bool Vector);
   bool parseRegisterRef(Operand &Op);
   bool parsePredPair(Operand &Op);
   void resolveLabels(Function &F);
