@@ -62,8 +62,12 @@ bool readGolden(StringRef Path, std::vector<GoldenRow> &Rows,
   StringRef(Text).split(Lines, '\n', -1, false);
   if (Lines.empty())
     return true;
+  // sass-golden --no-header output: assume its documented column order.
+  static const char *const DefaultHdr =
+      "arch\tptx\tfunction\toffset\tpred\topcode\tsass\tlo\thi";
+  bool HasHdr = Lines[0].starts_with("arch\t");
   SmallVector<StringRef, 16> Hdr;
-  Lines[0].split(Hdr, '\t');
+  (HasHdr ? Lines[0] : StringRef(DefaultHdr)).split(Hdr, '\t');
   auto Col = [&](StringRef Name) {
     for (unsigned I = 0; I < Hdr.size(); ++I)
       if (Hdr[I] == Name)
@@ -77,7 +81,7 @@ bool readGolden(StringRef Path, std::vector<GoldenRow> &Rows,
     Err = fmt::format("{}: missing sass-golden header columns", Path.str());
     return false;
   }
-  for (StringRef L : ArrayRef(Lines).drop_front()) {
+  for (StringRef L : ArrayRef(Lines).drop_front(HasHdr ? 1 : 0)) {
     SmallVector<StringRef, 16> F;
     L.split(F, '\t');
     if (F.size() < Hdr.size())
