@@ -52,6 +52,11 @@ void Builder::createSymbols() {
   for (size_t I = 0; I != B.Proc.size(); ++I) {
     KernelCode &K = B.Proc[I];
     addSectionSym(K.TextSec);
+    // A .nv.shared section gets a symbol only when it holds static
+    // variables. (ptxas sometimes adds an unnamed LOCAL placeholder on
+    // sm_90, cubin-format.md §3; its rule is unclear and it is not written.)
+    if (K.SharedSec && !K.L->SharedVars.empty())
+      addSectionSym(K.SharedSec);
     if (I == 0) {
       if (Sm90 && B.V13) {
         Symbol R;
@@ -68,6 +73,8 @@ void Builder::createSymbols() {
         if (!Rel)
           addSym(A);
       }
+    }
+    if (I == 0)
       for (unsigned Sec : {GlobalInit, Global, Const3}) {
         if (!Sec)
           continue;
@@ -76,15 +83,6 @@ void Builder::createSymbols() {
           if (SecOf(P) == Sec && bindOf(P.V->Link) == stb::Local)
             VarSym[P.V->Name] = addSym(VarSymbol(P, Sec));
       }
-    }
-    if (K.SharedSec) {
-      addSectionSym(K.SharedSec);
-      if (Sm90) {
-        Symbol U;
-        U.Other = sto::Internal;
-        addSym(U);
-      }
-    }
     for (SubCode &S : K.Subs) {
       Symbol F;
       F.Name = ("$" + K.L->F->Name + "$" + S.F->Name).str();
