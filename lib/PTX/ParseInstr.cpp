@@ -641,7 +641,8 @@ bool ParserImpl::parseOperand(Instruction &I, Operand &Op, bool InCall) {
   Op.Loc = Tok.Loc;
   switch (Tok.Kind) {
   case TokKind::LBrace:
-    return parseOperandList(I, Op, /*Vector=*/true);
+    // `{%f1, %f2, %f3, %f4}|%p` (tex/tld4 with a residency predicate).
+    return parseOperandList(I, Op, /*Vector=*/true) && parsePredPair(Op);
   case TokKind::LBrack:
     return parseAddress(Op);
   case TokKind::LParen:
@@ -670,8 +671,20 @@ bool ParserImpl::parseOperand(Instruction &I, Operand &Op, bool InCall) {
       consume();
       return parsePredPair(Op); // `_|%p` (elect.sync)
     }
-    if (Tok.Text != "WARP_SZ")
-      return parseRegisterRef(Op);
+    if (Tok.Text != "WARP_SZ") {
+      if (!parseRegisterRef(Op))
+        return false;
+      // `sym+4`: the address of a variable plus an offset (ptxas accepts it
+      // without brackets for mov/cvta/getctarank/mapa).
+      if (Op.K == Operand::Kind::Symbol && Op.Var && Tok.is(TokKind::Plus)) {
+        consume();
+        int64_t Off;
+        if (!parseIntConstExpr(Off, "an address offset"))
+          return false;
+        Op.Value = Off;
+      }
+      return true;
+    }
     break;
   default:
     break;

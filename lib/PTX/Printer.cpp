@@ -52,6 +52,8 @@ void ptxas::ptx::printOperand(const Operand &Op, llvm::raw_ostream &OS) {
   case Operand::Kind::Symbol:
   case Operand::Kind::Label:
     OS << Op.Name;
+    if (Op.K == Operand::Kind::Symbol && Op.Value)
+      OS << '+' << Op.Value;
     if (!Op.PairName.empty())
       OS << '|' << Op.PairName;
     return;
@@ -88,6 +90,8 @@ void ptxas::ptx::printOperand(const Operand &Op, llvm::raw_ostream &OS) {
       printOperand(Op.Elems[I], OS);
     }
     OS << (Op.K == Operand::Kind::Vector ? '}' : ')');
+    if (!Op.PairName.empty())
+      OS << '|' << Op.PairName;
     return;
   }
 }
