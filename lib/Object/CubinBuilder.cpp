@@ -16,7 +16,10 @@
 #include "BuilderImpl.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Endian.h"
+
+#include <functional>
 
 using namespace ptxas;
 using namespace ptxas::object;
@@ -86,11 +89,37 @@ void Builder::assembleCode() {
     Units.push_back(&*It);
   if (Rel) {
     Units.clear();
+    // Reverse definition order, but a directly called function is placed
+    // before its first caller (measured on rdc_library.llvm).
     std::vector<ptx::Function *> Fs = M.functions();
-    for (auto It = Fs.rbegin(); It != Fs.rend(); ++It) {
-      const ptx::Function *F = *It;
-      if (!F->HasBody || F->IsPrototype)
-        continue;
+    llvm::StringMap<const ptx::Function *> Defs;
+    for (const ptx::Function *F : Fs)
+      if (F->HasBody && !F->IsPrototype)
+        Defs[F->Name] = F;
+    std::vector<const ptx::Function *> Order;
+    llvm::DenseSet<const ptx::Function *> Seen;
+    std::function<void(const ptx::Function *)> Visit =
+        [&](const ptx::Function *F) {
+          if (!Seen.insert(F).second)
+            return;
+          for (const ptx::Stmt &S : F->Body) {
+            if (S.K != ptx::Stmt::Kind::Instr || !S.I || S.I->Mnemonic != "call")
+              continue;
+            for (const ptx::Operand &O : S.I->Ops) {
+              if (O.K == ptx::Operand::Kind::List)
+                continue;
+              if (O.Func)
+                if (const ptx::Function *D = Defs.lookup(O.Func->Name))
+                  Visit(D);
+              break;
+            }
+          }
+          Order.push_back(F);
+        };
+    for (auto It = Fs.rbegin(); It != Fs.rend(); ++It)
+      if (Defs.count((*It)->Name) && Defs.lookup((*It)->Name) == *It)
+        Visit(*It);
+    for (const ptx::Function *F : Order) {
       const KernelLayout *L = nullptr;
       for (const KernelLayout &K : B.L.Kernels)
         if (K.F == F)
