@@ -196,6 +196,14 @@ TEST(Cubin, CorpusRoundTrip) {
     if (!Ok && Diags.find("-c") != std::string::npos)
       continue;
     ASSERT_TRUE(Ok) << Path.str() << ": " << Diags;
+    // The CUDA 12 layout of the same module reads back too.
+    Cubin C12;
+    ASSERT_TRUE(build(Text, Arch, C12, Diags, CubinAbi::V12))
+        << Path.str() << " (v12): " << Diags;
+    EXPECT_EQ(C12.OsAbi, OSABI_V12);
+    EXPECT_EQ(C12.Symbols.size() + 2 * (Arch.rfind("sm_90", 0) == 0),
+              C.Symbols.size() - 2)
+        << Path.str() << ": v12 has no note symbols (nor the sm_90 pair)";
     for (const Section &S : C.Sections) {
       if (S.Name.rfind(".nv.info.", 0) == 0 ||
           S.Name.rfind(".nv.constant0.", 0) == 0) {
