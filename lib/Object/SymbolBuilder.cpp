@@ -252,11 +252,10 @@ void Builder::addDataRelocs() {
         continue;
       }
       Rl.Sym = It->second;
-      // G64 for 64-bit words (generic or not, §6.3); G32 and G8_<bit> for
-      // the narrower forms are inferred from the relocation name table.
-      Rl.Type = R.HasMask     ? 84u + R.MaskByte
-                : R.Size == 8 ? uint32_t(rcuda::G64)
-                              : 3u;
+      // R_CUDA_G64 for every address word, generic or not and even in a
+      // .u32 variable; R_CUDA_G8_<8k> for mask() bytes (both measured).
+      Rl.Type = R.HasMask ? uint32_t(rcuda::G8_0) + R.MaskByte
+                          : uint32_t(rcuda::G64);
       PendingRelocs.push_back({Sec, Rl});
     }
   }
