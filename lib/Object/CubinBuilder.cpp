@@ -200,12 +200,21 @@ void Builder::createSections() {
   }
   // Relocation sections, decided from the data initializers.
   bool NeedRel[2] = {false, false}, NeedRela[2] = {false, false};
+  // With both kinds, the section of the lowest-addressed relocation comes
+  // first (ptxas creates them as it meets the relocations).
+  bool RelaFirst[2] = {false, false};
+  uint64_t FirstOff[2] = {UINT64_MAX, UINT64_MAX};
   for (const VarPlacement &P : B.L.Vars) {
     int T = P.In == DataContainer::Const3 ? 0 : 1;
     for (const ptx::InitReloc &R : P.Relocs) {
       if (!M.Globals.count(R.Symbol) && !Rel)
         continue; // a function address: resolved, no relocation
-      (Sm90 || R.Addend ? NeedRela : NeedRel)[T] = true;
+      bool A = Sm90 || R.Addend;
+      (A ? NeedRela : NeedRel)[T] = true;
+      if (P.Offset + R.Offset < FirstOff[T]) {
+        FirstOff[T] = P.Offset + R.Offset;
+        RelaFirst[T] = A;
+      }
     }
   }
   bool HasConst3 = !B.L.Const3.empty() ||
@@ -218,10 +227,14 @@ void Builder::createSections() {
   });
   auto AddRel = [&](const char *Target, bool R, bool A, int Key) {
     std::pair<unsigned, unsigned> P{0, 0};
+    bool AFirst = Key < 2 && RelaFirst[Key];
+    if (A && AFirst)
+      P.second = addSection(std::string(".rela") + Target, sht::Rela,
+                            shf::InfoLink, 8);
     if (R)
       P.first = addSection(std::string(".rel") + Target, sht::Rel,
                            shf::InfoLink, 8);
-    if (A)
+    if (A && !AFirst)
       P.second = addSection(std::string(".rela") + Target, sht::Rela,
                             shf::InfoLink, 8);
     for (unsigned S : {P.first, P.second})
