@@ -309,9 +309,11 @@ std::optional<Instr> parse(Arch A, StringRef Text, uint64_t Addr,
   StringRef S = Text.trim();
   // Control notation: a trailing {...}.
   StringRef CtlText;
+  // (Only a brace group with key=value pairs is control: DEPBAR prints a
+  // scoreboard list "{1}" as an operand.)
   if (S.ends_with("}")) {
     size_t P = S.rfind('{');
-    if (P != StringRef::npos) {
+    if (P != StringRef::npos && S.substr(P).contains('=')) {
       CtlText = S.substr(P);
       S = S.take_front(P).rtrim();
     }
