@@ -5,7 +5,9 @@
 # NVIDIA ptxas 13 + nvdisasm 12.4 produce. This script is the only way the
 # golden files are made, so anybody can re-derive them from the corpus.
 #
-# Output: test/golden/sass/<set>/<arch>.tsv.xz for set in O3, O0, probes.
+# Output: test/golden/sass/<set>/<arch>.tsv.xz for set in O3, O0, probes,
+# and O1r24 (-O1 --maxrregcount=24: spill-heavy code, not in the default
+# list because it is slow; run `regenerate.sh O1r24`).
 # Each file keeps sass-golden's columns (function emptied), with rows
 # deduplicated by (arch, lo, hi) (first occurrence wins; its offset is kept
 # because branch targets print as absolute addresses). To keep the data at a
@@ -46,7 +48,9 @@ for set in "${SETS[@]}"; do
         mapfile -t files < <(awk -F'\t' -v f="$flags" -v c="$CORPUS" \
           '$1==f {print c "/" $2}' "$TMP/files")
         extra=(); [ "$flags" != - ] && extra=(--ptxas-opt="$flags")
-        golden --arch "$arch" --ptxas-opt=-"$set" "${extra[@]}" "${files[@]}" \
+        opts=(--ptxas-opt=-"$set")
+        [ "$set" = O1r24 ] && opts=(--ptxas-opt="-O1 --maxrregcount=24")
+        golden --arch "$arch" "${opts[@]}" "${extra[@]}" "${files[@]}" \
           >> "$raw" || true
       done
     fi
