@@ -23,6 +23,7 @@ public:
 
   bool operands(const Operand &A, const Operand &B) {
     if (A.K != B.K || A.Negated != B.Negated || A.Component != B.Component ||
+        A.Selector != B.Selector ||
         A.Value != B.Value || A.Name != B.Name || A.PairName != B.PairName ||
         A.Index != B.Index || (A.K == Operand::Kind::FImm && A.FloatIsSingle != B.FloatIsSingle) ||
         A.Elems.size() != B.Elems.size() || (A.Var == nullptr) != (B.Var == nullptr) ||

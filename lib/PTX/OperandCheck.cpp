@@ -31,6 +31,10 @@ static Type regType(const Operand &Op) {
 static bool regFits(Type Inst, Type Reg, bool Wide) {
   if (typesCompatible(Inst, Reg))
     return true;
+  // ptxas lets integer instructions use an .f16x2 register as raw 32 bits
+  // (add.u32 %r, %f16x2reg, ...), but not other float formats (measured).
+  if (Reg == Type::F16x2 && isInteger(Inst) && typeBits(Inst) == 32)
+    return true;
   if (!Wide || typeBits(Reg) < typeBits(Inst) || Reg == Type::Pred ||
       Inst == Type::Pred)
     return false;

@@ -478,6 +478,17 @@ bool ParserImpl::parseInstruction(Function &F, llvm::SMLoc GuardLoc) {
 
 // --- operands --------------------------------------------------------------
 
+/// `.b0`..`.b7` (up to four digits) or `.h0`..`.h3` (up to two digits).
+static bool isVideoSelector(llvm::StringRef S) {
+  if (S.size() < 3 || S[0] != '.' || (S[1] != 'b' && S[1] != 'h'))
+    return false;
+  llvm::StringRef Digits = S.drop_front(2);
+  char Max = S[1] == 'b' ? '7' : '3';
+  if (Digits.size() > (S[1] == 'b' ? 4u : 2u))
+    return false;
+  return llvm::all_of(Digits, [&](char C) { return C >= '0' && C <= Max; });
+}
+
 bool ParserImpl::parseRegisterRef(Operand &Op) {
   Op.Loc = Tok.Loc;
   Op.Name = Tok.Text;
@@ -503,6 +514,14 @@ bool ParserImpl::parseRegisterRef(Operand &Op) {
     // A label, or a function defined later; resolved when the body ends.
     Op.K = Operand::Kind::Label;
     addPendingLabel(Name, Op.Loc);
+  }
+  // Video-instruction selectors (PTX ISA 9.7.10): %r.b0 .. %r.b3, %r.h0,
+  // %r.h1, and the SIMD forms %r.b3210 / %r.h10.
+  if (Tok.is(TokKind::Dot) && !Tok.SpaceBefore && Op.K == Operand::Kind::Reg &&
+      Op.Var->VecWidth == 1 && isVideoSelector(Tok.Text)) {
+    Op.Selector = Tok.Text;
+    consume();
+    return parsePredPair(Op);
   }
   // Vector component: %tid.x, %v.y
   if (Tok.is(TokKind::Dot) && !Tok.SpaceBefore && Op.K == Operand::Kind::Reg) {

@@ -40,6 +40,7 @@ void ptxas::ptx::printOperand(const Operand &Op, llvm::raw_ostream &OS) {
     OS << Op.Name;
     if (Op.Component)
       OS << '.' << Op.Component;
+    OS << Op.Selector;
     if (!Op.PairName.empty())
       OS << '|' << Op.PairName;
     return;

@@ -149,6 +149,7 @@ struct Operand {
   Kind K = Kind::Imm;
   bool Negated = false;   ///< `!p`
   char Component = 0;     ///< 'x','y','z','w' or 0
+  llvm::StringRef Selector; ///< video byte/half selector: ".b0", ".h1", ".b3210"
   bool FloatIsSingle = false;
   Variable *Var = nullptr;      ///< Reg / Symbol / Address base
   Function *Func = nullptr;     ///< Symbol naming a function
