@@ -237,41 +237,37 @@ void ParserImpl::resolveLabels(Function &F) {
 
 static bool isLocDirectiveName(const Token &T) { return T.isDot(".loc"); }
 
+/// A declaration in a function body; each declared variable becomes a
+/// statement so that the printer keeps them in place.
+bool ParserImpl::parseBodyDecl(Function &F, Linkage L) {
+  llvm::SmallVector<Variable *, 4> Vars;
+  if (!parseVarDecl(DeclContext::Body, L, Vars))
+    return false;
+  for (Variable *V : Vars) {
+    Stmt DS{Stmt::Kind::Decl};
+    DS.Var = V;
+    DS.Loc = V->Loc;
+    F.Body.push_back(DS);
+  }
+  return true;
+}
+
 bool ParserImpl::parseStatement(Function &F) {
   Stmt S{Stmt::Kind::Instr};
   S.Loc = Tok.Loc;
 
   if (Tok.is(TokKind::Dot)) {
     llvm::StringRef D = Tok.Text;
-    if (parseStateSpace(D.split("::").first) || D.starts_with(".const")) {
-      llvm::SmallVector<Variable *, 4> Vars;
-      if (!parseVarDecl(DeclContext::Body, Linkage::Internal, Vars))
-        return false;
-      for (Variable *V : Vars) {
-        Stmt DS{Stmt::Kind::Decl};
-        DS.Var = V;
-        DS.Loc = V->Loc;
-        F.Body.push_back(DS);
-      }
-      return true;
-    }
+    if (parseStateSpace(D.split("::").first) || D.starts_with(".const"))
+      return parseBodyDecl(F, Linkage::Internal);
     if (auto L = linkageOf(Tok)) {
       // `.extern .shared ...` inside a body (dynamic shared memory).
       llvm::SMLoc LinkLoc = Tok.Loc;
       consume();
       DeclLinkLoc = LinkLoc;
-      llvm::SmallVector<Variable *, 4> Vars;
       if (Tok.isNot(TokKind::Dot) || !parseStateSpace(Tok.Text.split("::").first))
         return expected("a state space after the linkage directive");
-      if (!parseVarDecl(DeclContext::Body, *L, Vars))
-        return false;
-      for (Variable *V : Vars) {
-        Stmt DS{Stmt::Kind::Decl};
-        DS.Var = V;
-        DS.Loc = V->Loc;
-        F.Body.push_back(DS);
-      }
-      return true;
+      return parseBodyDecl(F, *L);
     }
     if (D == ".pragma") {
       consume();

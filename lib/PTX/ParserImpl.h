@@ -97,6 +97,7 @@ public:
   // --- statements and operands (ParseInstr.cpp) ---
   void parseBody(Function &F);
   bool parseStatement(Function &F);
+  bool parseBodyDecl(Function &F, Linkage L);
   bool parseInstruction(Function &F, llvm::SMLoc GuardLoc);
   bool parseOperand(Instruction &I, Operand &Op, bool InCall);
   bool parseAddress(Operand &Op);

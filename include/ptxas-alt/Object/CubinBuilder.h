@@ -29,7 +29,7 @@ enum class CubinAbi : uint8_t { V13, V12 };
 struct WriterOptions {
   ptx::SmTarget Arch;
   CubinAbi Abi = CubinAbi::V13;
-  bool Relocatable = false; ///< -c (not implemented yet: rejected)
+  bool Relocatable = false; ///< -c: ET_REL output (code relocations need codegen)
   /// The normalised option string recorded in .note.nv.tkinfo.
   std::string OptionString;
 };
