@@ -21,20 +21,10 @@
 
 #include <cstring>
 
+#include "ptxas-alt/SASS/ToolArgs.h"
+
 using namespace ptxas::sass;
 using namespace llvm;
-
-static std::vector<std::string> fixArgs(int Argc, char **Argv) {
-  std::vector<std::string> A;
-  for (int I = 1; I < Argc; ++I) {
-    std::string S = Argv[I];
-    if (S == "-arch" || S.rfind("-arch=", 0) == 0)
-      S = "-" + S;
-    A.push_back(S);
-  }
-  std::reverse(A.begin(), A.end());
-  return A;
-}
 
 /// Prints one section in nvdisasm's layout; returns false if a word did not
 /// decode (it is still printed, as a comment).
@@ -79,7 +69,7 @@ int main(int Argc, char **Argv) {
   App.add_flag("--hex", PrintHex, "print the instruction words");
   App.add_option("FILE", File, "cubin or raw file")->required();
   try {
-    App.parse(fixArgs(Argc, Argv));
+    App.parse(toolArgs(Argc, Argv));
   } catch (const CLI::ParseError &E) {
     return App.exit(E);
   }

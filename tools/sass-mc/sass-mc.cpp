@@ -23,21 +23,10 @@
 #include <map>
 #include <set>
 
+#include "ptxas-alt/SASS/ToolArgs.h"
+
 using namespace ptxas::sass;
 using namespace llvm;
-
-/// Accept LLVM/ptxas-style "-arch=sm_90a" by rewriting it to "--arch".
-static std::vector<std::string> fixArgs(int Argc, char **Argv) {
-  std::vector<std::string> A;
-  for (int I = 1; I < Argc; ++I) {
-    std::string S = Argv[I];
-    if (S == "-arch" || S.rfind("-arch=", 0) == 0)
-      S = "-" + S;
-    A.push_back(S);
-  }
-  std::reverse(A.begin(), A.end());
-  return A;
-}
 
 /// Reads "arch opcode" lines ('*' = every arch, '#' comments).
 static bool readKnownFailing(StringRef Path, std::set<std::string> &Known) {
@@ -229,7 +218,7 @@ int main(int Argc, char **Argv) {
   App.add_flag("--encode", Enc, "stdin: text per line -> lo hi");
   App.add_flag("--print-control", PrintCtl, "print control fields");
   try {
-    App.parse(fixArgs(Argc, Argv));
+    App.parse(toolArgs(Argc, Argv));
   } catch (const CLI::ParseError &E) {
     return App.exit(E);
   }
