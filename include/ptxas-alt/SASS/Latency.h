@@ -1,0 +1,54 @@
+//===- Latency.h - Per-target result latencies of SASS forms ----*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one latency table. The code generator's scheduler uses it to choose
+// stall counts and scoreboards; the emulator's hazard checker uses it to
+// prove that a program (ours or ptxas's) never reads a register before the
+// hardware has written it. Values are calibrated so that every ptxas-built
+// program of ../shared/corpus passes the hazard checker and agree with the
+// H200 measurements in ../shared/docs/hopper-measurements.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_SASS_LATENCY_H
+#define PTXAS_ALT_SASS_LATENCY_H
+
+#include "ptxas-alt/SASS/Table.h"
+
+namespace ptxas::sass {
+
+/// How a consumer reads a value.
+enum class ReadRole : uint8_t {
+  Data,      ///< an ordinary register/predicate source operand
+  Guard,     ///< the @P guard of an ordinary instruction
+  BranchPred ///< the guard or predicate source of BRA/EXIT/RET/... (the
+             ///< branch unit reads predicates early)
+};
+
+/// How a form's results become available.
+struct ResultTiming {
+  /// True when results arrive at a variable time and must be waited for
+  /// with a write scoreboard (loads, MUFU, conversions, ...).
+  bool Scoreboarded = false;
+  /// True when the form's source registers are read late (stores,
+  /// atomics, ...) so that overwriting them needs a read scoreboard.
+  bool ReadsLate = false;
+};
+
+ResultTiming resultTiming(Arch A, const Form &F);
+
+/// For a fixed-latency producer \p P: the minimum number of cycles between
+/// the issue of P and the issue of a consumer \p C that reads one of P's
+/// results in role \p R (the sum of the stall counts of P and of every
+/// instruction between them must reach it).
+unsigned fixedLatency(Arch A, const Form &P, const Form &C, ReadRole R);
+
+/// Upper bound of fixedLatency over all forms and roles (what a block
+/// boundary must drain when the successor is unknown).
+unsigned maxFixedLatency(Arch A);
+
+} // namespace ptxas::sass
+
+#endif
