@@ -8,6 +8,7 @@
 // Exit codes follow ptxas: 0 on success, 255 on any error.
 //
 //===----------------------------------------------------------------------===//
+#include "ptxas-alt/CodeGen/CodeGen.h"
 #include "ptxas-alt/Driver/Options.h"
 #include "ptxas-alt/Object/CubinBuilder.h"
 #include "ptxas-alt/PTX/Parser.h"
@@ -40,6 +41,49 @@ static void printFrontEndInfo(const ptx::Module &M, llvm::raw_ostream &OS) {
        << "ptxas-alt info    : " << (F->IsEntry ? "kernel" : "device function")
        << ", " << F->Params.size() << " parameters (" << ParamBytes
        << " bytes), " << Instrs << " PTX instructions\n";
+  }
+}
+
+namespace {
+/// What -v reports about one compiled function.
+struct FunctionReport {
+  const ptx::Function *F;
+  const object::KernelLayout *Kernel;
+  object::FunctionCode Code;
+};
+} // namespace
+
+/// `-v`: ptxas's resource lines, in its format and order.
+static void printResourceUsage(const ptx::Module &M, ptx::SmTarget Arch,
+                               const std::vector<FunctionReport> &Reports,
+                               llvm::raw_ostream &OS) {
+  object::ModuleLayout L;
+  object::LayoutOptions LO;
+  LO.Arch = Arch;
+  DiagEngine Quiet(*M.Sources, llvm::nulls());
+  object::layoutModule(M, LO, L, Quiet);
+  uint64_t Gmem = L.GlobalSize + L.GlobalInit.size();
+  OS << "ptxas info    : " << Gmem << " bytes gmem";
+  if (!L.Const3.empty())
+    OS << ", " << L.Const3.size() << " bytes cmem[3]";
+  OS << "\n";
+  for (const FunctionReport &R : Reports) {
+    bool Entry = R.F->IsEntry;
+    OS << "ptxas info    : Compiling " << (Entry ? "entry" : "device")
+       << " function '" << R.F->Name << "' for '" << Arch.str() << "'\n";
+    OS << "ptxas info    : Function properties for " << R.F->Name << "\n";
+    OS << "    " << R.Code.FrameSize << " bytes stack frame, "
+       << R.Code.SpillStoreBytes << " bytes spill stores, "
+       << R.Code.SpillLoadBytes << " bytes spill loads\n";
+    OS << "ptxas info    : Used " << R.Code.RegCount << " registers";
+    if (Entry) {
+      OS << ", used " << unsigned(R.Code.NumBarriers) << " barriers";
+      if (R.Kernel && R.Kernel->SharedSize)
+        OS << ", " << R.Kernel->SharedSize << " bytes smem";
+      if (R.Kernel && Arch.Version < 90)
+        OS << ", " << R.Kernel->Bank0Size << " bytes cmem[0]";
+    }
+    OS << "\n";
   }
 }
 
@@ -131,12 +175,10 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
     }
     if (D->PrintPtx)
       ptx::printModule(*R.M, llvm::outs());
-    if (D->Verbose)
+    if (D->Verbose && (D->ParseOnly || D->PrintPtx))
       printFrontEndInfo(*R.M, llvm::errs());
     if (D->ParseOnly || D->PrintPtx)
       continue;
-    // Until code generation exists every function body is a placeholder
-    // (docs/cubin-writer.md); layout and metadata are real.
     object::WriterOptions WO;
     WO.Arch = *D->Arch;
     WO.Abi = D->CubinAbiV12 ? object::CubinAbi::V12 : object::CubinAbi::V13;
@@ -145,8 +187,36 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
     DiagEngine Diags(*R.M->Sources, llvm::errs());
     Diags.setWarningsAsErrors(D->WarningsAsErrors);
     Diags.setSuppressWarnings(D->DisableWarnings);
+    codegen::CodeGenOptions CO;
+    CO.OptLevel = D->OptLevel;
+    if (!D->MaxRRegCount.empty()) {
+      unsigned N = 0;
+      if (llvm::StringRef(D->MaxRRegCount).getAsInteger(10, N) || N == 0) {
+        llvm::errs() << "ptxas-alt: error: invalid --maxrregcount '"
+                     << D->MaxRRegCount << "'\n";
+        return ErrorExit;
+      }
+      CO.MaxRegCount = N;
+    }
+    CO.PrintSass = D->PrintSass;
+    CO.PrintAfter = D->PrintAfter;
+    CO.VerifyEach = D->VerifyEach;
+    CO.NoFenceOpt = D->NoFenceOpt;
+    CO.Listing = &llvm::outs();
+    std::vector<FunctionReport> Reports;
+    auto Provider = [&](const object::CodeRequest &Req) {
+      object::FunctionCode FC = D->PlaceholderCode
+                                    ? object::placeholderCode(Req)
+                                    : codegen::generateCode(Req, CO, Diags);
+      if (!Req.AsSubfunction || !Req.Kernel)
+        Reports.push_back({Req.F, Req.Kernel, FC});
+      return FC;
+    };
     std::vector<uint8_t> Bytes;
-    if (!object::writeCubin(*R.M, WO, object::placeholderCode, Bytes, Diags)) {
+    bool Ok = object::writeCubin(*R.M, WO, Provider, Bytes, Diags);
+    if (D->Verbose && Ok)
+      printResourceUsage(*R.M, *D->Arch, Reports, llvm::errs());
+    if (!Ok) {
       Failed = true;
       continue;
     }

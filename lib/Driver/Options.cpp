@@ -43,7 +43,7 @@ const OptionSpec Options[] = {
     {"entry", "e", Arg::List, Status::NoEffectYet, "Compile only these entries"},
     {"input-as-string", "ias", Arg::List, Status::Implemented, "PTX given on the command line"},
     {"options-file", "optf", Arg::List, Status::NoEffectYet, "Read options from a file"},
-    {"maxrregcount", "maxrregcount", Arg::Value, Status::NoEffectYet, "Register limit"},
+    {"maxrregcount", "maxrregcount", Arg::Value, Status::Implemented, "Register limit"},
     {"device-function-maxrregcount", "func-maxrregcount", Arg::Value, Status::NoEffectYet, "Register limit for device functions (-c)"},
     {"generate-line-info", "lineinfo", Arg::Flag, Status::NoEffectYet, "Line tables"},
     {"device-debug", "g", Arg::Flag, Status::NoEffectYet, "Debug information"},
@@ -88,6 +88,11 @@ const OptionSpec Options[] = {
     {"parse-only", "", Arg::Flag, Status::Implemented, "Parse and check the PTX, write nothing"},
     {"print-ptx", "", Arg::Flag, Status::Implemented, "Print the module as canonical PTX on stdout"},
     {"cubin-abi", "", Arg::Value, Status::Implemented, "Cubin layout: v13 (CUDA 13, default) or v12 (CUDA 12, for older drivers)"},
+    {"print-sass", "", Arg::Flag, Status::Implemented, "Print the generated SASS (nvdisasm syntax) on stdout"},
+    {"print-after", "", Arg::Value, Status::Implemented, "Print the machine IR after a pass (isel, machine-opt, regalloc, control-codes, all)"},
+    {"verify-each", "", Arg::Flag, Status::Implemented, "Verify the machine IR after every pass"},
+    {"no-fence-opt", "", Arg::Flag, Status::Implemented, "Keep every fence as written"},
+    {"placeholder-code", "", Arg::Flag, Status::Implemented, "Write layout and metadata with empty-kernel bodies instead of generated code (metadata tests)"},
 };
 
 const OptionSpec *findByAlias(llvm::StringRef Name) {
@@ -225,6 +230,11 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
   D.DeviceDebug = Flags["device-debug"];
   D.WarnOnSpills = Flags["warn-on-spills"];
   D.MaxRRegCount = Get("maxrregcount").value_or("");
+  D.PrintSass = Flags["print-sass"];
+  D.PrintAfter = Get("print-after").value_or("");
+  D.VerifyEach = Flags["verify-each"];
+  D.NoFenceOpt = Flags["no-fence-opt"];
+  D.PlaceholderCode = Flags["placeholder-code"];
   D.Entries = Values["entry"];
   D.InputStrings = Values["input-as-string"];
   if (Flags["list-version"]) {

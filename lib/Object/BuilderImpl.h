@@ -68,6 +68,7 @@ private:
   void makeProgramHeaders();
 
   bool Rel = false; ///< -c: relocatable output
+  bool CodeFailed = false; ///< code generation reported an error
   /// Layouts of the .funcs that get their own sections in -c mode.
   std::deque<KernelLayout> FuncLayouts;
   llvm::StringMap<unsigned> FuncSym; ///< function name -> symbol

@@ -36,6 +36,8 @@ bool Builder::run() {
   if (!layoutModule(M, LO, B.L, Diags))
     return false;
   assembleCode();
+  if (CodeFailed)
+    return false;
   C = Cubin();
   C.OsAbi = B.V13 ? OSABI_V13 : OSABI_V12;
   C.AbiVersion = B.V13 ? ABIVERSION_V13 : ABIVERSION_V12;
@@ -136,7 +138,17 @@ void Builder::assembleCode() {
     auto It = U;
     KernelCode K;
     K.L = U;
-    FunctionCode FC = Code(*It->F, Opts.Arch, !U->F->IsEntry);
+    CodeRequest Req;
+    Req.F = It->F;
+    Req.Arch = Opts.Arch;
+    Req.AsSubfunction = !U->F->IsEntry;
+    Req.Kernel = U->F->IsEntry ? U : nullptr;
+    Req.Module = &B.L;
+    Req.Addrs = Rel ? nullptr : &B.Addrs;
+    Req.Diags = &Diags;
+    FunctionCode FC = Code(Req);
+    if (FC.Failed)
+      CodeFailed = true;
     K.Text = FC.Text;
     // -c: the ABI needs at least 24 registers (§2.2).
     K.RegCount = Rel ? std::max(FC.RegCount, 24u) : FC.RegCount;
@@ -146,14 +158,25 @@ void Builder::assembleCode() {
     K.CtaidZUsed = FC.CtaidZUsed;
     K.CfaInstrs = FC.CfaInstrs;
     K.ExitOffsets = FC.ExitOffsets;
+    K.TextRelocs = FC.Relocs;
     // Whole-program mode copies callees into the kernel (§7); -c calls them.
     for (const ptx::Function *Sub : Rel ? std::vector<const ptx::Function *>()
                                         : It->Subfunctions) {
-      FunctionCode SC = Code(*Sub, Opts.Arch, true);
+      CodeRequest SubReq = Req;
+      SubReq.F = Sub;
+      SubReq.AsSubfunction = true;
+      SubReq.Kernel = U;
+      FunctionCode SC = Code(SubReq);
+      if (SC.Failed)
+        CodeFailed = true;
       uint32_t Off = uint32_t(K.Text.size());
       K.Subs.push_back({Sub, Off, 0, SC.FrameSize, 0});
       for (uint32_t E : SC.ExitOffsets)
         K.ExitOffsets.push_back(Off + E);
+      for (FunctionCode::Reloc R : SC.Relocs) {
+        R.Offset += Off;
+        K.TextRelocs.push_back(R);
+      }
       K.Text.insert(K.Text.end(), SC.Text.begin(), SC.Text.end());
       K.NumBarriers = std::max(K.NumBarriers, SC.NumBarriers);
     }

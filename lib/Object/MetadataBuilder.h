@@ -40,6 +40,7 @@ struct KernelCode {
   std::vector<uint32_t> ExitOffsets;
   std::vector<uint8_t> CfaInstrs;
   std::vector<SubCode> Subs;
+  std::vector<FunctionCode::Reloc> TextRelocs; ///< offsets in Text
   unsigned InfoSec = 0, TextSec = 0, Bank0Sec = 0, SharedSec = 0;
   unsigned Sym = 0, Bank0Sym = 0;
 };
@@ -49,6 +50,7 @@ struct BuildState {
   bool V13 = true;
   bool Rel = false; ///< -c
   ModuleLayout L;
+  AddressTable Addrs; ///< bank 4, filled by code generation (exec only)
   std::vector<KernelCode> Proc; ///< reverse definition order
   llvm::DenseMap<const ptx::Function *, unsigned> ExternSym;
   unsigned Symtab = 0;

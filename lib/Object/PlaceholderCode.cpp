@@ -38,9 +38,9 @@ void append(std::vector<uint8_t> &T, Word W) {
 }
 } // namespace
 
-FunctionCode ptxas::object::placeholderCode(const ptx::Function &F,
-                                            ptx::SmTarget Arch,
-                                            bool AsSubfunction) {
+FunctionCode ptxas::object::placeholderCode(const CodeRequest &Req) {
+  ptx::SmTarget Arch = Req.Arch;
+  bool AsSubfunction = Req.AsSubfunction;
   FunctionCode C;
   C.RegCount = 4;
   if (!AsSubfunction)

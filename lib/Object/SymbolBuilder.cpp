@@ -233,6 +233,24 @@ void Builder::fillContents() {
 }
 
 void Builder::addDataRelocs() {
+  // Code relocations (global variable and function addresses in
+  // instruction words), in instruction order per function.
+  for (const KernelCode &K : B.Proc)
+    for (const FunctionCode::Reloc &R : K.TextRelocs) {
+      Reloc Rl;
+      Rl.Offset = R.Offset;
+      Rl.Type = R.Type;
+      Rl.Addend = R.Addend;
+      auto V = VarSym.find(R.Symbol);
+      auto F = FuncSym.find(R.Symbol);
+      if (V != VarSym.end())
+        Rl.Sym = V->second;
+      else if (F != FuncSym.end())
+        Rl.Sym = F->second;
+      else
+        continue;
+      PendingRelocs.push_back({K.TextSec, Rl});
+    }
   for (const VarPlacement &P : B.L.Vars) {
     unsigned Sec = P.In == DataContainer::Const3 ? Const3 : GlobalInit;
     for (const ptx::InitReloc &R : P.Relocs) {

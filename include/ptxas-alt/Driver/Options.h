@@ -40,6 +40,11 @@ struct DriverOptions {
   std::string MaxRRegCount; ///< N, archmax or archmin
   std::vector<std::string> Entries;
   unsigned Machine = 64;
+  bool PrintSass = false;   ///< --print-sass
+  std::string PrintAfter;   ///< --print-after=<pass>
+  bool VerifyEach = false;  ///< --verify-each
+  bool NoFenceOpt = false;  ///< --no-fence-opt
+  bool PlaceholderCode = false; ///< --placeholder-code (metadata tests)
   bool CubinAbiV12 = false; ///< --cubin-abi=v12: the CUDA 12 (ABI v7) layout
   /// Options accepted for compatibility whose effect is not implemented yet.
   std::vector<std::string> NotImplemented;

@@ -16,10 +16,12 @@
 #ifndef PTXAS_ALT_OBJECT_CODEINPUTS_H
 #define PTXAS_ALT_OBJECT_CODEINPUTS_H
 
+#include "ptxas-alt/Object/DataLayout.h"
 #include "ptxas-alt/PTX/Module.h"
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace ptxas::object {
@@ -32,6 +34,7 @@ struct FunctionCode {
   std::vector<uint8_t> Text;
   unsigned RegCount = 0;
   uint32_t FrameSize = 0;
+  uint32_t SpillStoreBytes = 0, SpillLoadBytes = 0; ///< for -v
   uint32_t MinStackSize = 0;             ///< kernels, whole-program mode
   std::vector<uint32_t> ExitOffsets;     ///< relative to Text
   uint8_t NumBarriers = 0;               ///< 0: no NUM_BARRIERS record
@@ -39,17 +42,60 @@ struct FunctionCode {
   /// DWARF call-frame instructions of the function's FDE (after the
   /// initial location and range), without padding.
   std::vector<uint8_t> CfaInstrs;
+  /// Relocations against instruction words (global variable and function
+  /// addresses), offsets relative to Text.
+  struct Reloc {
+    uint32_t Offset = 0;
+    uint32_t Type = 0; ///< R_CUDA_*
+    std::string Symbol;
+    int64_t Addend = 0;
+  };
+  std::vector<Reloc> Relocs;
+  /// Code generation failed; the error has been reported.
+  bool Failed = false;
+};
+
+/// Constant bank 4 (exec mode): a table of the 64-bit addresses of the
+/// global variables and functions the code uses; code loads c[0x4][slot]
+/// instead of materialising addresses (cubin-format.md, constant banks).
+/// Shared by all functions of a module; the writer emits it as
+/// .nv.constant4 with one R_CUDA_64 relocation per entry.
+struct AddressTable {
+  std::vector<std::string> Symbols;
+  /// Byte offset of \p Sym's entry, added on first use.
+  uint32_t slot(llvm::StringRef Sym) {
+    for (size_t I = 0; I != Symbols.size(); ++I)
+      if (Symbols[I] == Sym)
+        return uint32_t(I * 8);
+    Symbols.push_back(Sym.str());
+    return uint32_t((Symbols.size() - 1) * 8);
+  }
+};
+
+/// What the writer asks code generation for.
+struct CodeRequest {
+  const ptx::Function *F = nullptr;
+  ptx::SmTarget Arch;
+  /// A .func copied into a kernel (whole-program mode) or compiled on its
+  /// own (-c).
+  bool AsSubfunction = false;
+  /// The kernel whose layout applies (parameters, shared variables); for
+  /// a subfunction the kernel it is copied into (null in -c mode).
+  const KernelLayout *Kernel = nullptr;
+  const ModuleLayout *Module = nullptr;
+  /// Bank 4 of the module (null in -c mode, where code uses relocations).
+  AddressTable *Addrs = nullptr;
+  /// Reports errors of this function (never null when called by the writer).
+  DiagEngine *Diags = nullptr;
 };
 
 /// Code for \p F on \p Arch; \p AsSubfunction for a .func copied into a
 /// kernel.
-using CodeProvider = std::function<FunctionCode(
-    const ptx::Function &F, ptx::SmTarget Arch, bool AsSubfunction)>;
+using CodeProvider = std::function<FunctionCode(const CodeRequest &)>;
 
 /// The placeholder producer: MOV/LDC R1, c[0x0][0x28]; EXIT for a kernel and
 /// a lone EXIT for a subfunction, as raw words taken from ptxas 13.0 output.
-FunctionCode placeholderCode(const ptx::Function &F, ptx::SmTarget Arch,
-                             bool AsSubfunction);
+FunctionCode placeholderCode(const CodeRequest &Req);
 
 /// Appends ptxas's end-of-section padding: one `BRA .` then NOPs up to the
 /// per-target size rule (sm_75: next 128; others: next 128 plus 128).

@@ -1,0 +1,156 @@
+//===- MIR.h - SASS-level machine IR ----------------------------*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The code generator's one representation between PTX and bits. An MInstr
+// is a SASS instruction spelled the way nvdisasm prints it (opcode with its
+// modifiers, then operands), whose register operands are *virtual* until
+// register allocation and physical afterwards. Operands know whether they
+// are defined or read and how many 32-bit words they cover, which is all
+// liveness, allocation and the control-code pass need; the encoding itself
+// comes from the SASS form table when the instruction is rendered and parsed
+// (Emit.cpp), so no opcode fact is repeated here.
+//
+// Virtual registers are not SSA: a PTX register maps to one virtual
+// register that may be assigned many times. A guarded or partial definition
+// does not end the previous value's life unless it is marked Undef (the
+// first write of a fresh tuple).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_CODEGEN_MIR_H
+#define PTXAS_ALT_CODEGEN_MIR_H
+
+#include "ptxas-alt/SASS/Instr.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptxas::codegen {
+
+enum class RegClass : uint8_t {
+  GPR,   ///< R0..R254, RZ = 255
+  Pred,  ///< P0..P6, PT = 7
+  UGPR,  ///< UR0..UR62, URZ = 63
+  UPred, ///< UP0..UP6, UPT = 7
+  Bar,   ///< B0..B15
+};
+llvm::StringRef regPrefix(RegClass RC);
+/// Number of the zero/true register of a class (RZ, PT, URZ, UPT).
+unsigned zeroReg(RegClass RC);
+
+struct VRegInfo {
+  RegClass RC = RegClass::GPR;
+  uint8_t Size = 1;    ///< 32-bit words: 1, 2 or 4 (aligned tuples)
+  int Phys = -1;       ///< assigned physical register, -1 before RA
+  std::string Name;    ///< PTX name, for printing
+};
+
+struct MOperand {
+  enum class Kind : uint8_t {
+    Reg,   ///< a register (virtual or physical), possibly a tuple or a word of one
+    Imm,   ///< integer immediate
+    FImm,  ///< floating immediate (printed with sass::formatFloat)
+    Const, ///< c[Bank][Imm] or c[Bank][Reg+Imm]
+    Mem,   ///< [Reg+Imm] / desc[UR][Reg.64+Imm]
+    Label, ///< a block, printed as its address
+    Text,  ///< printed verbatim (SR_TID.X, 0x0 of RET.ABS, ...)
+  };
+  Kind K = Kind::Imm;
+  RegClass RC = RegClass::GPR;
+  bool Phys = false;   ///< Reg is a physical register number
+  bool IsDef = false;
+  bool Undef = false;  ///< a def that starts a new value of the whole tuple
+  uint8_t Sub = 0;     ///< first word of the tuple that is accessed
+  uint8_t Width = 1;   ///< words accessed (Reg), words of the base (Mem)
+  // Printing decorations.
+  bool Neg = false, Abs = false, Not = false, Inv = false;
+  bool SignedHex = false; ///< Imm printed as -0x.. when negative
+  bool Desc = false;      ///< Mem: print desc[URd] on sm_80+ global forms
+  bool NoReg = false;     ///< Mem/Const: no register part ([0x10])
+  unsigned Reg = 0;       ///< vreg id or physical number (Reg, Mem, Const)
+  int64_t Imm = 0;        ///< Imm value, Const/Mem offset
+  double FVal = 0;        ///< FImm
+  bool FIsDouble = false;
+  unsigned Bank = 0;      ///< Const bank
+  unsigned Block = 0;     ///< Label
+  std::string Text;       ///< Text; Reg/Mem suffix (".64", ".X4", ".H1")
+
+  bool isReg() const { return K == Kind::Reg; }
+  /// Reg, Mem with a base, or Const with an index register.
+  bool readsOrWritesReg() const {
+    return K == Kind::Reg || ((K == Kind::Mem || K == Kind::Const) && !NoReg);
+  }
+  bool isVirtualReg() const { return readsOrWritesReg() && !Phys; }
+};
+
+/// Operand constructors used by instruction selection.
+MOperand vreg(unsigned V, RegClass RC, unsigned Width = 1, unsigned Sub = 0);
+MOperand def(MOperand O, bool Undef = true);
+MOperand physReg(RegClass RC, unsigned N, unsigned Width = 1);
+MOperand RZ();
+MOperand PT();
+MOperand imm(int64_t V, bool Signed = false);
+MOperand fimm(double V, bool IsDouble = false);
+MOperand cbank(unsigned Bank, int64_t Off);
+MOperand text(llvm::StringRef T);
+MOperand label(unsigned Block);
+
+struct MInstr {
+  std::string Op;                     ///< "IMAD.WIDE.U32"
+  llvm::SmallVector<MOperand, 6> Ops; ///< in printed order
+  /// Guard predicate (RC Pred/UPred); K == Kind::Text means "none".
+  MOperand Guard = text("");
+  bool GuardNeg = false;
+  bool hasGuard() const { return Guard.K == MOperand::Kind::Reg; }
+  /// Registers read or written without being printed (a call's arguments
+  /// and clobbers, the return address of RET).
+  llvm::SmallVector<MOperand, 2> Implicit;
+  /// Filled by emission.
+  sass::Instr Enc;
+  bool Encoded = false;
+};
+
+struct MBlock {
+  std::vector<MInstr> Instrs;
+  std::string Label;         ///< PTX label (for printing)
+  bool IsBranchTarget = false;
+  /// Successors a terminator does not name (jump-table targets).
+  llvm::SmallVector<unsigned, 0> ExtraSuccs;
+  uint64_t Addr = 0;         ///< byte offset in the function, after layout
+};
+
+struct MFunction {
+  std::string Name;
+  sass::Arch A = sass::Arch::SM90;
+  bool IsKernel = true;
+  std::vector<MBlock> Blocks; ///< in layout order
+  std::vector<VRegInfo> VRegs;
+  unsigned MaxRegs = 255;     ///< GPR budget (R0..R(MaxRegs-1))
+  // Results of later passes.
+  unsigned NumGPRs = 0;       ///< highest GPR used + 1
+  uint32_t FrameSize = 0;
+  uint8_t NumBarriers = 0;
+  bool CtaidZUsed = false;
+
+  unsigned newVReg(RegClass RC, unsigned Size = 1, llvm::StringRef Name = "");
+};
+
+/// Prints \p MF in a readable listing (virtual registers as %vN).
+void printMFunction(const MFunction &MF, llvm::raw_ostream &OS);
+/// Renders one instruction in nvdisasm syntax. Registers must be physical.
+/// \p Addr is the instruction's byte address (for branch targets).
+std::string renderInstr(const MFunction &MF, const MInstr &I);
+/// Checks structural invariants; returns "" or a description of the first
+/// violation.
+std::string verifyMFunction(const MFunction &MF, bool AfterRA);
+
+} // namespace ptxas::codegen
+
+#endif

@@ -1,0 +1,88 @@
+//===- CodeGen.cpp - The code generation pipeline -------------------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+#include "ptxas-alt/CodeGen/CodeGen.h"
+
+#include "ISel.h"
+#include "Passes.h"
+
+#include "ptxas-alt/Object/DataLayout.h"
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+
+static const char *const PassNames[] = {"isel", "machine-opt", "regalloc",
+                                        "forms", "control-codes"};
+
+llvm::ArrayRef<const char *> codegen::passNames() { return PassNames; }
+
+static sass::Arch toSassArch(ptx::SmTarget T) {
+  switch (T.Version) {
+  case 75: return sass::Arch::SM75;
+  case 80: return sass::Arch::SM80;
+  case 86: return sass::Arch::SM86;
+  case 89: return sass::Arch::SM89;
+  default: return T.ArchSpecific ? sass::Arch::SM90a : sass::Arch::SM90;
+  }
+}
+
+object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
+                                           const CodeGenOptions &Opts,
+                                           DiagEngine &Diags) {
+  object::FunctionCode Out;
+  MFunction MF;
+  MF.Name = Req.F->Name.str();
+  MF.A = toSassArch(Req.Arch);
+  MF.IsKernel = !Req.AsSubfunction;
+  unsigned Budget = Req.Kernel ? Req.Kernel->MaxRegCount : 255;
+  if (Opts.MaxRegCount)
+    Budget = std::min(Budget, Opts.MaxRegCount);
+  MF.MaxRegs = std::max(Budget, 16u);
+
+  auto Fail = [&](const std::string &Msg) {
+    Diags.error(Req.F->Loc, Msg + " (in function '" + Req.F->Name + "')");
+    Out.Failed = true;
+    return Out;
+  };
+  auto After = [&](llvm::StringRef Pass) -> std::string {
+    if (Opts.Listing && (Opts.PrintAfter == Pass || Opts.PrintAfter == "all")) {
+      *Opts.Listing << "# after " << Pass << "\n";
+      printMFunction(MF, *Opts.Listing);
+    }
+    if (Opts.VerifyEach)
+      if (std::string E = verifyMFunction(MF, Pass != "isel" &&
+                                                  Pass != "machine-opt");
+          !E.empty())
+        return "machine IR verification failed after " + Pass.str() + ": " + E;
+    return "";
+  };
+
+  ISel S(MF, Req, Opts, Diags);
+  if (!S.run()) {
+    Out.Failed = true;
+    return Out;
+  }
+  if (std::string E = After("isel"); !E.empty())
+    return Fail(E);
+  if (std::string E = optimizeMachine(MF, Opts); !E.empty())
+    return Fail(E);
+  if (std::string E = After("machine-opt"); !E.empty())
+    return Fail(E);
+  if (std::string E = allocateRegisters(MF); !E.empty())
+    return Fail(E);
+  if (std::string E = After("regalloc"); !E.empty())
+    return Fail(E);
+  if (std::string E = selectForms(MF); !E.empty())
+    return Fail(E);
+  if (std::string E = assignControlCodes(MF); !E.empty())
+    return Fail(E);
+  if (std::string E = After("control-codes"); !E.empty())
+    return Fail(E);
+  if (std::string E = encodeFunction(MF, Out); !E.empty())
+    return Fail(E);
+  if (Opts.PrintSass && Opts.Listing)
+    printSass(MF, *Opts.Listing);
+  return Out;
+}

@@ -1,0 +1,272 @@
+//===- ControlCodes.cpp - Stall counts, scoreboards and wait masks --------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Volta-style GPUs have no interlocks: every dependency must be covered by
+// the control fields (../shared/docs/hopper-measurements.md). This pass
+// walks the code in layout order with a cycle counter:
+//
+//  * a fixed-latency result is ready ProdCycle + fixedLatency(...) cycles
+//    after issue; a consumer issued earlier gets the difference added to the
+//    stall of the instruction before it (NOPs when stalls saturate at 15);
+//  * a variable-latency instruction takes one of the six scoreboards: its
+//    write scoreboard when it has results, its read scoreboard when it only
+//    reads (stores); its late-read sources are protected by the same
+//    scoreboard. Readers, overwriters (WAW, WAR) wait on it, and a wait
+//    releases every register it covered;
+//  * at block boundaries the state is made safe for any successor: fixed
+//    latencies are drained at the end of a block that branches or falls
+//    into a branch target, and a branch target waits on all scoreboards.
+//
+// Bit 109 is left clear everywhere: measured safe, while setting it can
+// void a stall that protects a dependency.
+//
+//===----------------------------------------------------------------------===//
+#include "Passes.h"
+
+#include "ISel.h"
+#include "Liveness.h"
+
+#include "ptxas-alt/SASS/Latency.h"
+
+#include <array>
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+
+namespace {
+
+struct RegState {
+  const sass::Form *Prod = nullptr; ///< pending fixed-latency producer
+  int64_t ProdCycle = 0;
+  int8_t WSB = -1;      ///< scoreboard of a pending variable-latency write
+  uint8_t RSBMask = 0;  ///< scoreboards of pending late reads
+};
+
+class ControlPass {
+public:
+  explicit ControlPass(MFunction &MF) : MF(MF) { RI.NumVRegs = 0; }
+  std::string run();
+
+private:
+  struct Access {
+    unsigned Idx;
+    bool IsDef;
+    sass::ReadRole Role;
+  };
+  void accesses(const MInstr &I, llvm::SmallVectorImpl<Access> &Out);
+  void addStall(std::vector<MInstr> &Done, int64_t Cycles);
+  MInstr makeNop();
+  void clearScoreboard(unsigned S);
+
+  MFunction &MF;
+  RegIndex RI;
+  std::vector<RegState> Regs = std::vector<RegState>(5 * 256);
+  std::array<bool, 6> SBBusy{};
+  std::array<int64_t, 6> SBSetCycle{};
+  std::array<int64_t, 6> SBAge{};
+  int64_t Now = 0;
+  int64_t AgeCounter = 0;
+  /// The instruction issued last (possibly in the previous block).
+  MInstr *Last = nullptr;
+  std::string Error;
+};
+} // namespace
+
+void ControlPass::accesses(const MInstr &I, llvm::SmallVectorImpl<Access> &Out) {
+  bool IsBranch = I.Enc.F && I.Enc.F->Class == sass::Sched::BRANCH;
+  auto Visit = [&](const MOperand &O, bool Def, sass::ReadRole Role) {
+    if (!O.readsOrWritesReg() || O.Reg == zeroReg(O.RC))
+      return;
+    unsigned W = O.Width ? O.Width : 1;
+    for (unsigned K = 0; K != W; ++K)
+      Out.push_back({RI.physIndex(O.RC, O.Reg + O.Sub + K), Def, Role});
+  };
+  if (I.hasGuard())
+    Visit(I.Guard, false,
+          IsBranch ? sass::ReadRole::BranchPred : sass::ReadRole::Guard);
+  for (const MOperand &O : I.Ops) {
+    bool Def = O.K == MOperand::Kind::Reg && O.IsDef;
+    sass::ReadRole Role = IsBranch && O.RC == RegClass::Pred
+                              ? sass::ReadRole::BranchPred
+                              : sass::ReadRole::Data;
+    Visit(O, Def, Role);
+  }
+  for (const MOperand &O : I.Implicit)
+    Visit(O, O.IsDef, sass::ReadRole::Data);
+}
+
+MInstr ControlPass::makeNop() {
+  MInstr N;
+  N.Op = "NOP";
+  std::string Err;
+  std::optional<sass::Instr> P = sass::parse(MF.A, "NOP", 0, Err);
+  if (P) {
+    N.Enc = *P;
+    N.Encoded = true;
+  }
+  N.Enc.Ctl = sass::Control();
+  N.Enc.Ctl.Stall = 1;
+  return N;
+}
+
+void ControlPass::addStall(std::vector<MInstr> &Done, int64_t Cycles) {
+  while (Cycles > 0) {
+    MInstr *Prev = !Done.empty() ? &Done.back() : Last;
+    if (Prev && Prev->Enc.Ctl.Stall < 15) {
+      int64_t Add = std::min<int64_t>(Cycles, 15 - Prev->Enc.Ctl.Stall);
+      Prev->Enc.Ctl.Stall = uint8_t(Prev->Enc.Ctl.Stall + Add);
+      Cycles -= Add;
+      Now += Add;
+      continue;
+    }
+    MInstr N = makeNop();
+    int64_t S = std::min<int64_t>(Cycles, 15);
+    N.Enc.Ctl.Stall = uint8_t(S);
+    Done.push_back(std::move(N));
+    Cycles -= S;
+    Now += S;
+  }
+}
+
+void ControlPass::clearScoreboard(unsigned S) {
+  SBBusy[S] = false;
+  for (RegState &R : Regs) {
+    if (R.WSB == int8_t(S))
+      R.WSB = -1;
+    R.RSBMask &= uint8_t(~(1u << S));
+  }
+}
+
+std::string ControlPass::run() {
+  for (size_t B = 0; B != MF.Blocks.size(); ++B) {
+    MBlock &Bl = MF.Blocks[B];
+    std::vector<MInstr> Done;
+    Done.reserve(Bl.Instrs.size());
+    bool AtTarget = Bl.IsBranchTarget;
+    if (AtTarget) {
+      // Every predecessor drained its fixed latencies; scoreboards may be
+      // pending from any of them.
+      for (RegState &R : Regs)
+        R = RegState();
+      SBBusy = {};
+    }
+    for (MInstr &I : Bl.Instrs) {
+      if (!I.Encoded || !I.Enc.F)
+        return "internal error: control codes before form selection";
+      llvm::SmallVector<Access, 8> Acc;
+      accesses(I, Acc);
+      uint8_t Wait = AtTarget ? 0x3f : 0;
+      AtTarget = false;
+      int64_t Req = Now;
+      for (const Access &A : Acc) {
+        RegState &R = Regs[A.Idx];
+        if (R.WSB >= 0)
+          Wait |= uint8_t(1u << R.WSB);
+        if (A.IsDef)
+          Wait |= R.RSBMask;
+        if (R.Prod)
+          Req = std::max(Req, R.ProdCycle +
+                                  int64_t(sass::fixedLatency(
+                                      MF.A, *R.Prod, *I.Enc.F,
+                                      A.IsDef ? sass::ReadRole::Data : A.Role)));
+      }
+      for (unsigned S = 0; S != 6; ++S)
+        if (Wait >> S & 1 && SBBusy[S])
+          Req = std::max(Req, SBSetCycle[S] + 2);
+      if (Req > Now)
+        addStall(Done, Req - Now);
+      for (unsigned S = 0; S != 6; ++S)
+        if (Wait >> S & 1)
+          clearScoreboard(S);
+      sass::Control &C = I.Enc.Ctl;
+      C = sass::Control();
+      C.Stall = 1;
+      C.Wait = Wait;
+      bool HasDef = false, HasUse = false;
+      for (const Access &A : Acc)
+        (A.IsDef ? HasDef : HasUse) = true;
+      sass::ResultTiming T = sass::resultTiming(MF.A, *I.Enc.F);
+      if (T.Scoreboarded && (HasDef || HasUse)) {
+        int Free = -1;
+        for (unsigned S = 0; S != 6 && Free < 0; ++S)
+          if (!SBBusy[S])
+            Free = int(S);
+        if (Free < 0) {
+          Free = 0;
+          for (unsigned S = 1; S != 6; ++S)
+            if (SBAge[S] < SBAge[Free])
+              Free = int(S);
+          if (Now < SBSetCycle[Free] + 2)
+            addStall(Done, SBSetCycle[Free] + 2 - Now);
+          C.Wait |= uint8_t(1u << Free);
+          clearScoreboard(unsigned(Free));
+        }
+        (HasDef ? C.WBar : C.RBar) = uint8_t(Free);
+        SBBusy[Free] = true;
+        SBSetCycle[Free] = Now;
+        SBAge[Free] = AgeCounter++;
+        for (const Access &A : Acc) {
+          RegState &R = Regs[A.Idx];
+          if (A.IsDef) {
+            R.WSB = int8_t(Free);
+            R.Prod = nullptr;
+          } else {
+            R.RSBMask |= uint8_t(1u << Free);
+          }
+        }
+      } else {
+        for (const Access &A : Acc)
+          if (A.IsDef) {
+            Regs[A.Idx].Prod = I.Enc.F;
+            Regs[A.Idx].ProdCycle = Now;
+          }
+      }
+      Done.push_back(std::move(I));
+      Now += Done.back().Enc.Ctl.Stall;
+      Last = nullptr;
+    }
+    // Drain fixed latencies before a branch or a branch target.
+    bool NextIsTarget =
+        B + 1 < MF.Blocks.size() && MF.Blocks[B + 1].IsBranchTarget;
+    bool EndsInBranch = !Done.empty() && isTerminator(Done.back().Op);
+    if (NextIsTarget || EndsInBranch) {
+      int64_t Ready = Now;
+      for (RegState &R : Regs)
+        if (R.Prod)
+          Ready = std::max(Ready, R.ProdCycle +
+                                      int64_t(sass::maxFixedLatency(MF.A)));
+      if (Ready > Now) {
+        // The stall of the last instruction (a branch included) delays
+        // whatever issues next, at the target too.
+        if (EndsInBranch) {
+          MInstr Br = std::move(Done.back());
+          Done.pop_back();
+          Now -= Br.Enc.Ctl.Stall; // back to the branch's issue cycle
+          int64_t Need = Ready - Now;
+          if (Need > 15) {
+            addStall(Done, Need - 15);
+            Need = 15;
+          }
+          Br.Enc.Ctl.Stall = uint8_t(std::max<int64_t>(1, Need));
+          Now += Br.Enc.Ctl.Stall;
+          Done.push_back(std::move(Br));
+        } else {
+          addStall(Done, Ready - Now);
+        }
+      }
+      for (RegState &R : Regs)
+        R.Prod = nullptr;
+    }
+    Bl.Instrs = std::move(Done);
+    Last = Bl.Instrs.empty() ? Last : &Bl.Instrs.back();
+  }
+  return Error;
+}
+
+std::string codegen::assignControlCodes(MFunction &MF) {
+  ControlPass P(MF);
+  return P.run();
+}

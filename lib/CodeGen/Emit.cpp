@@ -1,0 +1,108 @@
+//===- Emit.cpp - Forms, layout and encoding of machine code --------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// An MInstr is rendered in nvdisasm syntax and parsed by the SASS layer,
+// which picks the form and fills its fields: the form table stays the one
+// place that knows encodings. After control codes, blocks get addresses,
+// branch instructions are re-parsed with their final targets, and the words
+// are written.
+//
+//===----------------------------------------------------------------------===//
+#include "Passes.h"
+
+#include "llvm/Support/Endian.h"
+
+#include "fmt/format.h"
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+
+static std::string parseInto(const MFunction &MF, MInstr &I, uint64_t Addr) {
+  std::string Text = renderInstr(MF, I);
+  std::string Err;
+  std::optional<sass::Instr> P = sass::parse(MF.A, Text, Addr, Err);
+  if (!P)
+    return fmt::format("internal error: cannot encode '{}' for {}: {}", Text,
+                       sass::archName(MF.A).str(), Err);
+  sass::Control Ctl = I.Enc.Ctl;
+  I.Enc = *P;
+  I.Enc.Ctl = Ctl;
+  I.Encoded = true;
+  return "";
+}
+
+std::string codegen::selectForms(MFunction &MF) {
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs)
+      if (std::string E = parseInto(MF, I, 0); !E.empty())
+        return E;
+  return "";
+}
+
+static bool hasLabel(const MInstr &I) {
+  for (const MOperand &O : I.Ops)
+    if (O.K == MOperand::Kind::Label)
+      return true;
+  return false;
+}
+
+std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out) {
+  uint64_t Addr = 0;
+  for (MBlock &B : MF.Blocks) {
+    B.Addr = Addr;
+    Addr += 16 * B.Instrs.size();
+  }
+  Out.Text.clear();
+  Out.Text.reserve(Addr);
+  for (MBlock &B : MF.Blocks) {
+    uint64_t A = B.Addr;
+    for (MInstr &I : B.Instrs) {
+      if (hasLabel(I) || !I.Encoded)
+        if (std::string E = parseInto(MF, I, A); !E.empty())
+          return E;
+      I.Enc.Addr = A;
+      sass::Word128 W = sass::encode(I.Enc);
+      uint8_t Bytes[16];
+      llvm::support::endian::write64le(Bytes, W.Lo);
+      llvm::support::endian::write64le(Bytes + 8, W.Hi);
+      Out.Text.insert(Out.Text.end(), Bytes, Bytes + 16);
+      if (I.Op == "EXIT")
+        Out.ExitOffsets.push_back(uint32_t(A));
+      A += 16;
+    }
+  }
+  Out.RegCount = MF.NumGPRs;
+  Out.FrameSize = MF.FrameSize;
+  Out.NumBarriers = MF.NumBarriers;
+  Out.CtaidZUsed = MF.CtaidZUsed;
+  // The FDE program ptxas writes: advance to the first EXIT, one more
+  // instruction, def_cfa R1+0 (cubin-format.md §2.7).
+  uint32_t FirstExit = Out.ExitOffsets.empty() ? 0 : Out.ExitOffsets.front();
+  auto Advance = [&](uint32_t Units) {
+    Out.CfaInstrs.push_back(0x04);
+    for (unsigned K = 0; K != 4; ++K)
+      Out.CfaInstrs.push_back(uint8_t(Units >> (8 * K)));
+  };
+  Advance(FirstExit / 4);
+  Advance(4);
+  Out.CfaInstrs.insert(Out.CfaInstrs.end(), {0x0c, 0x81, 0x80, 0x80, 0x28, 0x00});
+  if (MF.A < sass::Arch::SM90)
+    Out.CfaInstrs.insert(Out.CfaInstrs.end(), {0x04, 0xfc, 0xff, 0xff, 0x3f});
+  return "";
+}
+
+void codegen::printSass(const MFunction &MF, llvm::raw_ostream &OS) {
+  OS << "\t.text." << MF.Name << ":\n";
+  for (const MBlock &B : MF.Blocks) {
+    if (B.IsBranchTarget)
+      OS << ".L_x_" << fmt::format("{:x}", B.Addr) << ":\n";
+    for (const MInstr &I : B.Instrs) {
+      std::string T = I.Encoded ? sass::print(I.Enc) : renderInstr(MF, I);
+      OS << fmt::format("        /*{:04x}*/  {:<60} {}\n", I.Enc.Addr, T + " ;",
+                        I.Enc.Ctl.str());
+    }
+  }
+}

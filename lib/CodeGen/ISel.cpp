@@ -1,0 +1,414 @@
+//===- ISel.cpp - Instruction selection driver ----------------------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Walks the body, creates blocks at labels and after branches, maps PTX
+// registers to virtual registers, applies guards, and hands each
+// instruction to the family selectors in turn.
+//
+//===----------------------------------------------------------------------===//
+#include "ISel.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+using ptx::Operand;
+using ptx::Type;
+
+ISel::ISel(MFunction &MF, const object::CodeRequest &Req,
+           const CodeGenOptions &Opts, DiagEngine &Diags)
+    : MF(MF), Req(Req), Opts(Opts), Diags(Diags) {}
+
+std::optional<uint32_t>
+ISel::kernelParamOffset(const ptx::Variable *V) const {
+  if (!Req.Kernel || !Req.F->IsEntry)
+    return std::nullopt;
+  for (const object::ParamSlot &P : Req.Kernel->Params)
+    if (P.V == V)
+      return Req.Kernel->ParamBase + P.Offset;
+  return std::nullopt;
+}
+
+std::optional<uint64_t> ISel::sharedOffset(const ptx::Variable *V) const {
+  if (!Req.Kernel)
+    return std::nullopt;
+  for (const auto &[SV, Off] : Req.Kernel->SharedVars)
+    if (SV == V)
+      return Off;
+  return std::nullopt;
+}
+
+unsigned ISel::descUR() {
+  // Loaded by the prologue on sm_80+; the register pair is reserved.
+  return 4;
+}
+
+//===-- Emission ----------------------------------------------------------===//
+
+MInstr &ISel::emit(llvm::StringRef Op, llvm::ArrayRef<MOperand> Ops) {
+  MInstr I;
+  I.Op = Op.str();
+  I.Ops.append(Ops.begin(), Ops.end());
+  MF.Blocks.back().Instrs.push_back(std::move(I));
+  return MF.Blocks.back().Instrs.back();
+}
+
+MInstr &ISel::emit(llvm::StringRef Op, std::initializer_list<MOperand> Ops) {
+  return emit(Op, llvm::ArrayRef<MOperand>(Ops.begin(), Ops.size()));
+}
+
+unsigned ISel::newBlock(llvm::StringRef Label) {
+  MF.Blocks.emplace_back();
+  MF.Blocks.back().Label = Label.str();
+  return unsigned(MF.Blocks.size() - 1);
+}
+
+MOperand ISel::labelRef(llvm::StringRef Name) {
+  // Resolved by name at the end (forward references, and selectors'
+  // instructions move between blocks when guards are applied).
+  MOperand O = label(0);
+  O.Text = Name.str();
+  return O;
+}
+
+void ISel::resolveLabels() {
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs)
+      for (MOperand &O : I.Ops) {
+        if (O.K != MOperand::Kind::Label)
+          continue;
+        if (!O.Text.empty()) {
+          auto It = Labels.find(O.Text);
+          if (It == Labels.end()) {
+            Failed = true;
+            Diags.error(Req.F->Loc, "internal error: unresolved label " + O.Text);
+            continue;
+          }
+          O.Block = It->second;
+          O.Text.clear();
+        }
+        MF.Blocks[O.Block].IsBranchTarget = true;
+      }
+}
+
+//===-- Values ------------------------------------------------------------===//
+
+unsigned ISel::tmp(RegClass RC, unsigned Size) {
+  return MF.newVReg(RC, Size);
+}
+
+static unsigned regWords(Type T) {
+  unsigned Bits = ptx::typeBits(T);
+  return Bits > 64 ? 4 : Bits > 32 ? 2 : 1;
+}
+
+unsigned ISel::vregOf(const Operand &O) {
+  auto Key = std::make_pair(static_cast<const ptx::Variable *>(O.Var),
+                            O.Component ? uint32_t(O.Component) << 24 | O.Index
+                                        : O.Index);
+  auto It = Regs.find(Key);
+  if (It != Regs.end())
+    return It->second;
+  const ptx::Variable *V = O.Var;
+  RegClass RC = V->isPredicate() ? RegClass::Pred : RegClass::GPR;
+  unsigned Size = V->isPredicate() ? 1 : regWords(V->ElemType);
+  std::string Name = O.Name.str();
+  if (O.Component)
+    Name += std::string(".") + O.Component;
+  unsigned R = MF.newVReg(RC, Size, Name);
+  Regs[Key] = R;
+  return R;
+}
+
+MOperand ISel::use(const Operand &O) {
+  unsigned R = vregOf(O);
+  const VRegInfo &V = MF.VRegs[R];
+  MOperand M = vreg(R, V.RC, V.Size);
+  M.Not = O.Negated;
+  return M;
+}
+
+MOperand ISel::defOf(const Operand &O) { return def(use(O)); }
+
+MOperand ISel::materialize(const MOperand &O) {
+  unsigned T = tmp();
+  emit("MOV", {def(vreg(T, RegClass::GPR)), O});
+  return vreg(T, RegClass::GPR);
+}
+
+std::optional<MOperand> ISel::specialReg(const Operand &O) {
+  llvm::StringRef N = O.Var->Name;
+  unsigned Axis = O.Component == 'y' ? 1 : O.Component == 'z' ? 2 : 0;
+  auto S2R = [&](llvm::StringRef SR) {
+    unsigned T = tmp();
+    emit("S2R", {def(vreg(T, RegClass::GPR)), text(SR)});
+    return vreg(T, RegClass::GPR);
+  };
+  static const char *Xyz[] = {"X", "Y", "Z"};
+  if (N == "%tid")
+    return S2R(std::string("SR_TID.") + Xyz[Axis]);
+  if (N == "%ctaid") {
+    if (Axis == 2)
+      MF.CtaidZUsed = true;
+    return S2R(std::string("SR_CTAID.") + Xyz[Axis]);
+  }
+  if (N == "%ntid")
+    return materialize(cbank(0, 0x0 + 4 * Axis));
+  if (N == "%nctaid")
+    return materialize(cbank(0, 0xc + 4 * Axis));
+  if (N == "%laneid")
+    return S2R("SR_LANEID");
+  if (N == "%lanemask_eq")
+    return S2R("SR_EQMASK");
+  if (N == "%lanemask_lt")
+    return S2R("SR_LTMASK");
+  if (N == "%lanemask_le")
+    return S2R("SR_LEMASK");
+  if (N == "%lanemask_gt")
+    return S2R("SR_GTMASK");
+  if (N == "%lanemask_ge")
+    return S2R("SR_GEMASK");
+  if (N == "%clock")
+    return S2R("SR_CLOCKLO");
+  if (N == "%smid")
+    return S2R("SR_VIRTUALSMID");
+  return std::nullopt;
+}
+
+MOperand ISel::srcReg(const Operand &O, Type T) {
+  MOperand M = src(O, T);
+  if (M.K == MOperand::Kind::Reg)
+    return M;
+  if (M.K == MOperand::Kind::Imm && regWords(T) == 2) {
+    unsigned R = tmp(RegClass::GPR, 2);
+    emit("MOV", {def(vreg(R, RegClass::GPR, 1, 0)), imm(M.Imm & 0xffffffff)});
+    emit("MOV", {def(vreg(R, RegClass::GPR, 1, 1), false),
+                 imm(uint64_t(M.Imm) >> 32)});
+    return vreg(R, RegClass::GPR, 2);
+  }
+  if (M.K == MOperand::Kind::FImm && M.FIsDouble) {
+    unsigned R = tmp(RegClass::GPR, 2);
+    uint64_t Bits;
+    double D = M.FVal;
+    memcpy(&Bits, &D, 8);
+    emit("MOV", {def(vreg(R, RegClass::GPR, 1, 0)), imm(Bits & 0xffffffff)});
+    emit("MOV", {def(vreg(R, RegClass::GPR, 1, 1), false), imm(Bits >> 32)});
+    return vreg(R, RegClass::GPR, 2);
+  }
+  if (M.K == MOperand::Kind::FImm) {
+    float F = float(M.FVal);
+    uint32_t Bits;
+    memcpy(&Bits, &F, 4);
+    return materialize(imm(Bits));
+  }
+  return materialize(M);
+}
+
+MOperand ISel::src(const Operand &O, Type T) {
+  switch (O.K) {
+  case Operand::Kind::Reg:
+    if (O.Var && O.Var->Space == ptx::StateSpace::SReg) {
+      if (std::optional<MOperand> M = specialReg(O))
+        return *M;
+      Failed = true;
+      Diags.error(O.Loc, "not yet supported: special register " + O.Name);
+      return RZ();
+    }
+    return use(O);
+  case Operand::Kind::Imm:
+    if (ptx::isFloat(T)) {
+      // An integer literal where a float is expected is its bit pattern.
+      if (ptx::typeBits(T) == 64) {
+        double D;
+        uint64_t B = uint64_t(O.Value);
+        memcpy(&D, &B, 8);
+        return fimm(D, true);
+      }
+      float F;
+      uint32_t B = uint32_t(O.Value);
+      memcpy(&F, &B, 4);
+      return fimm(F);
+    }
+    return imm(ptx::typeBits(T) == 64 ? O.Value : O.Value & 0xffffffff);
+  case Operand::Kind::FImm: {
+    double D;
+    if (O.FloatIsSingle) {
+      float F;
+      uint32_t B = uint32_t(O.Value);
+      memcpy(&F, &B, 4);
+      D = F;
+    } else {
+      uint64_t B = uint64_t(O.Value);
+      memcpy(&D, &B, 8);
+    }
+    if (ptx::typeBits(T) == 64)
+      return fimm(D, true);
+    if (!ptx::isFloat(T)) {
+      float F = float(D);
+      uint32_t B;
+      memcpy(&B, &F, 4);
+      return imm(B);
+    }
+    return fimm(float(D));
+  }
+  default:
+    Failed = true;
+    Diags.error(O.Loc, "not yet supported: this operand kind here");
+    return RZ();
+  }
+}
+
+//===-- Diagnostics -------------------------------------------------------===//
+
+static std::string spelling(const ptx::Instruction &I) {
+  std::string S = I.Mnemonic.str();
+  for (llvm::StringRef M : I.Mods)
+    S += M.str();
+  return S;
+}
+
+SelResult ISel::unsupported(const ptx::Instruction &I, llvm::StringRef Why) {
+  Failed = true;
+  std::string Msg = "not yet supported: " + spelling(I);
+  if (!Why.empty())
+    Msg += " (" + Why.str() + ")";
+  Diags.error(I.Loc, Msg);
+  return SelResult::Error;
+}
+
+SelResult ISel::error(const ptx::Instruction &I, const llvm::Twine &Msg) {
+  Failed = true;
+  Diags.error(I.Loc, Msg);
+  return SelResult::Error;
+}
+
+//===-- The walk ----------------------------------------------------------===//
+
+bool codegen::isTerminator(llvm::StringRef Op) {
+  return Op.starts_with("BRA") || Op == "EXIT" || Op.starts_with("RET") ||
+         Op.starts_with("BRX") || Op.starts_with("JMX") ||
+         Op.starts_with("JMP") || Op == "BPT.TRAP";
+}
+
+bool ISel::selectOne(const ptx::Instruction &I) {
+  using Selector = SelResult (*)(ISel &, const ptx::Instruction &);
+  static const Selector Families[] = {selectBasic,   selectInteger,
+                                      selectFloat,   selectConvert,
+                                      selectMemory,  selectControl,
+                                      selectWarp};
+  // A guarded instruction is selected after `@!p BRA skip`; if it became a
+  // single instruction the branch is undone and the guard moves onto it.
+  unsigned B0 = currentBlock();
+  unsigned Skip = 0;
+  MOperand Guard;
+  if (I.Guard) {
+    Operand G;
+    G.K = Operand::Kind::Reg;
+    G.Var = I.Guard;
+    G.Index = I.GuardIndex;
+    G.Name = I.GuardName;
+    Guard = use(G);
+    MInstr &Br = emit("BRA", {label(0)});
+    Br.Guard = Guard;
+    Br.GuardNeg = !I.GuardNegated;
+    newBlock();
+  }
+  unsigned Body = currentBlock();
+  SelResult R = SelResult::NotMine;
+  for (Selector S : Families) {
+    R = S(*this, I);
+    if (R != SelResult::NotMine)
+      break;
+  }
+  if (R == SelResult::NotMine)
+    unsupported(I);
+  if (R != SelResult::Done)
+    return false;
+  if (I.Guard) {
+    MBlock &BB = MF.Blocks[Body];
+    if (currentBlock() == Body && BB.Instrs.size() == 1) {
+      MInstr Only = std::move(BB.Instrs.front());
+      MF.Blocks.pop_back();
+      MF.Blocks[B0].Instrs.pop_back(); // the BRA
+      Only.Guard = Guard;
+      Only.GuardNeg = I.GuardNegated;
+      for (MOperand &O : Only.Ops)
+        O.Undef = false; // a guarded def keeps the old value otherwise
+      MF.Blocks[B0].Instrs.push_back(std::move(Only));
+      if (isTerminator(MF.Blocks[B0].Instrs.back().Op))
+        newBlock();
+      return true;
+    }
+    if (!MF.Blocks.back().Instrs.empty() || MF.Blocks.back().IsBranchTarget)
+      newBlock();
+    Skip = currentBlock();
+    MF.Blocks[B0].Instrs.back().Ops[0].Block = Skip;
+    MF.Blocks[Skip].IsBranchTarget = true;
+    return true;
+  }
+  if (!MF.Blocks.back().Instrs.empty() &&
+      isTerminator(MF.Blocks.back().Instrs.back().Op))
+    newBlock();
+  return true;
+}
+
+void ISel::emitPrologue() {
+  newBlock();
+  if (!Req.AsSubfunction) {
+    // The stack pointer, as ptxas sets it in every kernel.
+    MOperand R1 = physReg(RegClass::GPR, 1);
+    R1.IsDef = true;
+    if (isSm90())
+      emit("LDC", {R1, cbank(0, 0x28)});
+    else if (isSm75())
+      emit("IMAD.MOV.U32", {R1, RZ(), RZ(), cbank(0, 0x28)});
+    else
+      emit("MOV", {R1, cbank(0, 0x28)});
+  }
+  if (!isSm75()) {
+    MOperand D = physReg(RegClass::UGPR, descUR(), 2);
+    D.IsDef = true;
+    emit("ULDC.64", {D, cbank(0, isSm90() ? 0x208 : 0x118)});
+  }
+}
+
+bool ISel::run() {
+  emitPrologue();
+  for (const ptx::Stmt &S : Req.F->Body) {
+    switch (S.K) {
+    case ptx::Stmt::Kind::Label: {
+      if (!MF.Blocks.back().Instrs.empty() || !MF.Blocks.back().Label.empty() ||
+          MF.Blocks.size() == 1)
+        newBlock(S.Name);
+      else
+        MF.Blocks.back().Label = S.Name.str();
+      Labels[S.Name] = currentBlock();
+      break;
+    }
+    case ptx::Stmt::Kind::Instr:
+      selectOne(*S.I);
+      break;
+    default:
+      break;
+    }
+  }
+  // Falling off the end of a function returns. An empty block after a
+  // final terminator is only kept when a branch may target it.
+  bool EndTargeted = false;
+  for (const auto &[Name, B] : Labels)
+    EndTargeted |= B == currentBlock();
+  if (MF.Blocks.back().Instrs.empty() && !EndTargeted &&
+      MF.Blocks.size() > 1 && !MF.Blocks[MF.Blocks.size() - 2].Instrs.empty() &&
+      isTerminator(MF.Blocks[MF.Blocks.size() - 2].Instrs.back().Op) &&
+      !MF.Blocks[MF.Blocks.size() - 2].Instrs.back().hasGuard())
+    MF.Blocks.pop_back();
+  else if (MF.Blocks.back().Instrs.empty() ||
+           !isTerminator(MF.Blocks.back().Instrs.back().Op) ||
+           MF.Blocks.back().Instrs.back().hasGuard())
+    emitReturn();
+  resolveLabels();
+  return !Failed;
+}

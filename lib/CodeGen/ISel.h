@@ -1,0 +1,133 @@
+//===- ISel.h - PTX to machine IR instruction selection ---------*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/CodeGen. ISel walks a PTX function body and builds an
+// MFunction. It owns the mapping from PTX registers to virtual registers,
+// the blocks (one per PTX label, plus those sequences need) and guards;
+// the per-family selectors (ISel*.cpp) only say which SASS instructions
+// implement one PTX instruction:
+//
+//   SelResult selectInteger(ISel &S, const ptx::Instruction &I);
+//
+// returns NotMine when the mnemonic belongs to another family, Done after
+// emitting, or Error after reporting (S.unsupported(I) for "not yet
+// supported: ..."). Selectors emit unguarded code: a guarded PTX instruction
+// becomes a guarded SASS instruction when the selector emitted exactly one,
+// and a branch around the sequence otherwise.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_LIB_CODEGEN_ISEL_H
+#define PTXAS_ALT_LIB_CODEGEN_ISEL_H
+
+#include "ptxas-alt/CodeGen/CodeGen.h"
+#include "ptxas-alt/CodeGen/MIR.h"
+#include "ptxas-alt/PTX/Module.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <initializer_list>
+
+namespace ptxas::codegen {
+
+enum class SelResult { NotMine, Done, Error };
+
+class ISel {
+public:
+  ISel(MFunction &MF, const object::CodeRequest &Req,
+       const CodeGenOptions &Opts, DiagEngine &Diags);
+  /// Selects the whole body; false after errors.
+  bool run();
+
+  //===-- Target facts ------------------------------------------------===//
+  sass::Arch arch() const { return MF.A; }
+  unsigned sm() const { return Req.Arch.Version; }
+  bool isSm90() const { return sm() >= 90; }
+  bool isSm75() const { return sm() < 80; }
+  const object::CodeRequest &request() const { return Req; }
+  const CodeGenOptions &options() const { return Opts; }
+  MFunction &mf() { return MF; }
+  /// Byte offset of kernel parameter \p V in constant bank 0.
+  std::optional<uint32_t> kernelParamOffset(const ptx::Variable *V) const;
+  /// Offset of a shared variable in the CTA's shared window.
+  std::optional<uint64_t> sharedOffset(const ptx::Variable *V) const;
+  /// The uniform register pair holding the global memory descriptor
+  /// (loaded once in the prologue on sm_80+): its first register number.
+  unsigned descUR();
+
+  //===-- Emission ----------------------------------------------------===//
+  MInstr &emit(llvm::StringRef Op, std::initializer_list<MOperand> Ops);
+  MInstr &emit(llvm::StringRef Op, llvm::ArrayRef<MOperand> Ops);
+  /// Starts a new block (appended; layout order = creation order) and
+  /// makes it current. Returns its index.
+  unsigned newBlock(llvm::StringRef Label = "");
+  unsigned currentBlock() const { return unsigned(MF.Blocks.size() - 1); }
+  /// Block of a PTX label (created on first reference is not possible
+  /// because blocks are created in layout order; forward references are
+  /// fixed up when the label is reached).
+  MOperand labelRef(llvm::StringRef Name);
+
+  //===-- Values ------------------------------------------------------===//
+  unsigned tmp(RegClass RC = RegClass::GPR, unsigned Size = 1);
+  /// The virtual register of a PTX register operand (created on first use,
+  /// sized by its declared type).
+  unsigned vregOf(const ptx::Operand &O);
+  /// Register operand for a PTX register operand, read.
+  MOperand use(const ptx::Operand &O);
+  /// Register operand for a PTX register operand, written.
+  MOperand defOf(const ptx::Operand &O);
+  /// A PTX source as a register operand: registers as they are,
+  /// immediates and special registers materialised into a temporary.
+  MOperand srcReg(const ptx::Operand &O, ptx::Type T);
+  /// A PTX source as an operand that may be an immediate (integer or
+  /// float by \p T); special registers are materialised.
+  MOperand src(const ptx::Operand &O, ptx::Type T);
+  /// Copies a 32-bit value into a new temporary.
+  MOperand materialize(const MOperand &O);
+  /// Reads a special register (%tid.x, ...) into a register operand;
+  /// nullopt when unsupported.
+  std::optional<MOperand> specialReg(const ptx::Operand &O);
+
+  /// Emits the function's return: EXIT in a kernel, the ABI's return
+  /// sequence in a subfunction (ISelControl.cpp).
+  void emitReturn();
+
+  /// Reports "not yet supported: <mnemonic and modifiers>" at I.
+  SelResult unsupported(const ptx::Instruction &I, llvm::StringRef Why = "");
+  /// Reports an error at I.
+  SelResult error(const ptx::Instruction &I, const llvm::Twine &Msg);
+
+private:
+  bool selectOne(const ptx::Instruction &I);
+  void emitPrologue();
+  void resolveLabels();
+
+  MFunction &MF;
+  const object::CodeRequest &Req;
+  const CodeGenOptions &Opts;
+  DiagEngine &Diags;
+  /// PTX register (variable, member index) -> virtual register.
+  llvm::DenseMap<std::pair<const ptx::Variable *, uint32_t>, unsigned> Regs;
+  llvm::StringMap<unsigned> Labels;
+  int DescUR = -1;
+  bool Failed = false;
+};
+
+/// BRA, EXIT, RET, BRX, JMP...: ends a block.
+bool isTerminator(llvm::StringRef Op);
+
+//===-- Family selectors (one file each) --------------------------------===//
+SelResult selectBasic(ISel &S, const ptx::Instruction &I);   // ISelBasic.cpp
+SelResult selectInteger(ISel &S, const ptx::Instruction &I); // ISelInteger.cpp
+SelResult selectFloat(ISel &S, const ptx::Instruction &I);   // ISelFloat.cpp
+SelResult selectConvert(ISel &S, const ptx::Instruction &I); // ISelConvert.cpp
+SelResult selectMemory(ISel &S, const ptx::Instruction &I);  // ISelMemory.cpp
+SelResult selectControl(ISel &S, const ptx::Instruction &I); // ISelControl.cpp
+SelResult selectWarp(ISel &S, const ptx::Instruction &I);    // ISelWarp.cpp
+
+} // namespace ptxas::codegen
+
+#endif

@@ -1,0 +1,214 @@
+//===- ISelBasic.cpp - mov, kernel parameters, branches, returns ----------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The instructions every kernel has: register moves (incl. vector
+// pack/unpack and addresses of variables), loads of kernel parameters from
+// constant bank 0, branches, exit and ret, and cvta between generic and
+// global addresses (the identity in CUDA's address map).
+//
+//===----------------------------------------------------------------------===//
+#include "ISel.h"
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+using ptx::Operand;
+using ptx::Type;
+
+/// Copies \p Words 32-bit words from \p From (a register, immediate or
+/// constant operand; a multi-word immediate is split) into \p To.
+static void copyWords(ISel &S, const MOperand &To, const MOperand &From,
+                      unsigned Words) {
+  for (unsigned W = 0; W != Words; ++W) {
+    MOperand D = To;
+    D.Sub = uint8_t(To.Sub + W);
+    D.Width = 1;
+    D = def(D, W == 0 && To.Undef);
+    MOperand Src = From;
+    if (From.K == MOperand::Kind::Reg) {
+      Src.Sub = uint8_t(From.Sub + W);
+      Src.Width = 1;
+      Src.Not = false;
+    } else if (From.K == MOperand::Kind::Imm) {
+      Src = imm(W ? uint64_t(From.Imm) >> 32 : From.Imm & 0xffffffff);
+    } else if (From.K == MOperand::Kind::Const) {
+      Src.Imm += 4 * W;
+    }
+    S.emit("MOV", {D, Src});
+  }
+}
+
+/// mov.pred p, q / p, imm.
+static SelResult movPred(ISel &S, const ptx::Instruction &I) {
+  MOperand D = S.defOf(I.Ops[0]);
+  const Operand &Src = I.Ops[1];
+  MOperand Q = Src.K == Operand::Kind::Imm
+                   ? (Src.Value ? PT() : [] {
+                       MOperand P = PT();
+                       P.Not = true;
+                       return P;
+                     }())
+                   : S.use(Src);
+  // PLOP3.LUT d, PT, q, PT, PT, 0xf0 (d = q), 0x0.
+  S.emit("PLOP3.LUT", {D, PT(), Q, PT(), PT(), imm(0xf0), imm(0)});
+  return SelResult::Done;
+}
+
+static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
+  Type T = I.Types.empty() ? Type::B32 : I.Types[0];
+  const Operand &Dst = I.Ops[0], &Src = I.Ops[1];
+  if (T == Type::Pred)
+    return movPred(S, I);
+  // Vector forms: mov.b64 %rd, {%r1, %r2} / mov.b64 {%r1, %r2}, %rd.
+  if (Src.K == Operand::Kind::Vector || Dst.K == Operand::Kind::Vector) {
+    unsigned Bits = ptx::typeBits(T);
+    bool Pack = Src.K == Operand::Kind::Vector;
+    const Operand &Vec = Pack ? Src : Dst;
+    unsigned Parts = unsigned(Vec.Elems.size());
+    unsigned PartBits = Bits / Parts;
+    if (PartBits < 32)
+      return S.unsupported(I, "sub-word vector pack/unpack");
+    unsigned PartWords = PartBits / 32;
+    if (Pack) {
+      MOperand D = S.defOf(Dst);
+      for (unsigned K = 0; K != Parts; ++K) {
+        MOperand Part = D;
+        Part.Sub = uint8_t(K * PartWords);
+        Part.Undef = K == 0;
+        const Operand &E = Vec.Elems[K];
+        MOperand From = E.K == Operand::Kind::Reg ? S.use(E) : S.src(E, T);
+        copyWords(S, Part, From, PartWords);
+      }
+    } else {
+      MOperand From = S.use(Src);
+      for (unsigned K = 0; K != Parts; ++K) {
+        const Operand &E = Vec.Elems[K];
+        if (E.K == Operand::Kind::Sink)
+          continue;
+        MOperand F = From;
+        F.Sub = uint8_t(K * PartWords);
+        copyWords(S, S.defOf(E), F, PartWords);
+      }
+    }
+    return SelResult::Done;
+  }
+  MOperand D = S.defOf(Dst);
+  unsigned Words = S.mf().VRegs[D.Reg].Size;
+  if (Src.K == Operand::Kind::Symbol) {
+    const ptx::Variable *V = Src.Var;
+    if (V && V->Space == ptx::StateSpace::Shared) {
+      if (std::optional<uint64_t> Off = S.sharedOffset(V)) {
+        copyWords(S, D, imm(int64_t(*Off)), Words);
+        return SelResult::Done;
+      }
+    }
+    if (V && V->Space == ptx::StateSpace::Param) {
+      if (std::optional<uint32_t> Off = S.kernelParamOffset(V)) {
+        // The parameter's address in the kernel parameter space.
+        copyWords(S, D, imm(*Off), Words);
+        return SelResult::Done;
+      }
+    }
+    if (S.request().Addrs && (Src.Func || (V && (V->Space == ptx::StateSpace::Global ||
+                                            V->Space == ptx::StateSpace::Const)))) {
+      uint32_t Slot = S.request().Addrs->slot(Src.Name);
+      copyWords(S, D, cbank(4, Slot), Words);
+      return SelResult::Done;
+    }
+    return S.unsupported(I, "address of this symbol");
+  }
+  if (Src.K == Operand::Kind::Reg && Src.Var->Space == ptx::StateSpace::SReg) {
+    MOperand V = S.src(Src, T);
+    copyWords(S, D, V, 1);
+    if (Words == 2)
+      S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
+    return SelResult::Done;
+  }
+  MOperand From = S.src(Src, T);
+  if (From.K == MOperand::Kind::FImm) {
+    // Move the bit pattern.
+    if (From.FIsDouble) {
+      double Dv = From.FVal;
+      uint64_t B;
+      memcpy(&B, &Dv, 8);
+      From = imm(int64_t(B));
+    } else {
+      float F = float(From.FVal);
+      uint32_t B;
+      memcpy(&B, &F, 4);
+      From = imm(B);
+    }
+  }
+  copyWords(S, D, From, Words);
+  return SelResult::Done;
+}
+
+/// ld.param of a kernel parameter: constant bank 0.
+static SelResult selectLdParam(ISel &S, const ptx::Instruction &I) {
+  const Operand &Addr = I.Ops[1];
+  if (Addr.K != Operand::Kind::Address || !Addr.Var)
+    return SelResult::NotMine;
+  std::optional<uint32_t> Base = S.kernelParamOffset(Addr.Var);
+  if (!Base)
+    return SelResult::NotMine; // .func parameters: the call ABI
+  Type T = I.Types[0];
+  unsigned Bits = ptx::typeBits(T);
+  int64_t Off = int64_t(*Base) + Addr.Value;
+  const Operand &Dst = I.Ops[0];
+  llvm::SmallVector<MOperand, 4> Dsts;
+  if (Dst.K == Operand::Kind::Vector) {
+    for (const Operand &E : Dst.Elems)
+      Dsts.push_back(E.K == Operand::Kind::Sink ? text("") : S.defOf(E));
+  } else {
+    Dsts.push_back(S.defOf(Dst));
+  }
+  unsigned ElemBytes = Bits / 8;
+  for (size_t K = 0; K != Dsts.size(); ++K) {
+    if (Dsts[K].K != MOperand::Kind::Reg)
+      continue;
+    int64_t At = Off + int64_t(K * ElemBytes);
+    if (Bits < 32) {
+      const char *Sz = Bits == 8 ? (ptx::typeKind(T) == ptx::TypeKind::Signed ? ".S8" : ".U8")
+                                 : (ptx::typeKind(T) == ptx::TypeKind::Signed ? ".S16" : ".U16");
+      MOperand D = Dsts[K];
+      D.Width = 1;
+      S.emit(std::string("LDC") + Sz, {D, cbank(0, At)});
+      continue;
+    }
+    copyWords(S, Dsts[K], cbank(0, At), Bits / 32);
+  }
+  return SelResult::Done;
+}
+
+SelResult codegen::selectBasic(ISel &S, const ptx::Instruction &I) {
+  llvm::StringRef M = I.Mnemonic;
+  if (M == "mov")
+    return selectMov(S, I);
+  if (M == "ld" && I.hasMod(".param"))
+    return selectLdParam(S, I);
+  if (M == "bra") {
+    S.emit(I.hasMod(".uni") ? "BRA.U" : "BRA", {S.labelRef(I.Ops[0].Name)});
+    return SelResult::Done;
+  }
+  if (M == "exit") {
+    S.emit("EXIT", {});
+    return SelResult::Done;
+  }
+  if (M == "ret") {
+    S.emitReturn();
+    return SelResult::Done;
+  }
+  if (M == "cvta" && (I.hasMod(".global") || I.hasMod(".const") ||
+                      I.hasMod(".param"))) {
+    // Global addresses are generic addresses in CUDA's address map.
+    if (!I.hasMod(".global"))
+      return SelResult::NotMine;
+    MOperand D = S.defOf(I.Ops[0]);
+    MOperand From = S.src(I.Ops[1], I.Types[0]);
+    copyWords(S, D, From, S.mf().VRegs[D.Reg].Size);
+    return SelResult::Done;
+  }
+  return SelResult::NotMine;
+}

@@ -1,0 +1,259 @@
+//===- MIR.cpp - Machine IR construction, printing, verification ----------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+#include "ptxas-alt/CodeGen/MIR.h"
+
+#include "fmt/format.h"
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+
+llvm::StringRef codegen::regPrefix(RegClass RC) {
+  switch (RC) {
+  case RegClass::GPR: return "R";
+  case RegClass::Pred: return "P";
+  case RegClass::UGPR: return "UR";
+  case RegClass::UPred: return "UP";
+  case RegClass::Bar: return "B";
+  }
+  return "?";
+}
+
+unsigned codegen::zeroReg(RegClass RC) {
+  switch (RC) {
+  case RegClass::GPR: return 255;
+  case RegClass::UGPR: return 63;
+  case RegClass::Pred:
+  case RegClass::UPred: return 7;
+  case RegClass::Bar: return 16;
+  }
+  return 0;
+}
+
+MOperand codegen::vreg(unsigned V, RegClass RC, unsigned Width, unsigned Sub) {
+  MOperand O;
+  O.K = MOperand::Kind::Reg;
+  O.RC = RC;
+  O.Reg = V;
+  O.Width = uint8_t(Width);
+  O.Sub = uint8_t(Sub);
+  return O;
+}
+
+MOperand codegen::def(MOperand O, bool Undef) {
+  O.IsDef = true;
+  O.Undef = Undef;
+  return O;
+}
+
+MOperand codegen::physReg(RegClass RC, unsigned N, unsigned Width) {
+  MOperand O = vreg(N, RC, Width);
+  O.Phys = true;
+  return O;
+}
+
+MOperand codegen::RZ() { return physReg(RegClass::GPR, 255); }
+MOperand codegen::PT() { return physReg(RegClass::Pred, 7); }
+
+MOperand codegen::imm(int64_t V, bool Signed) {
+  MOperand O;
+  O.K = MOperand::Kind::Imm;
+  O.Imm = V;
+  O.SignedHex = Signed;
+  return O;
+}
+
+MOperand codegen::fimm(double V, bool IsDouble) {
+  MOperand O;
+  O.K = MOperand::Kind::FImm;
+  O.FVal = V;
+  O.FIsDouble = IsDouble;
+  return O;
+}
+
+MOperand codegen::cbank(unsigned Bank, int64_t Off) {
+  MOperand O;
+  O.K = MOperand::Kind::Const;
+  O.Bank = Bank;
+  O.Imm = Off;
+  O.NoReg = true;
+  return O;
+}
+
+MOperand codegen::text(llvm::StringRef T) {
+  MOperand O;
+  O.K = MOperand::Kind::Text;
+  O.Text = T.str();
+  return O;
+}
+
+MOperand codegen::label(unsigned Block) {
+  MOperand O;
+  O.K = MOperand::Kind::Label;
+  O.Block = Block;
+  return O;
+}
+
+unsigned MFunction::newVReg(RegClass RC, unsigned Size, llvm::StringRef Name) {
+  VRegInfo V;
+  V.RC = RC;
+  V.Size = uint8_t(Size);
+  V.Name = Name.str();
+  VRegs.push_back(std::move(V));
+  return unsigned(VRegs.size() - 1);
+}
+
+//===-- Printing ----------------------------------------------------------===//
+
+namespace {
+/// Prints operands either with virtual names (%v12) or, after allocation,
+/// with physical ones (R12).
+struct OperandPrinter {
+  const MFunction &MF;
+  bool Virtual;
+
+  std::string reg(RegClass RC, bool Phys, unsigned Reg, unsigned Sub) const {
+    if (!Phys && Virtual)
+      return Sub ? fmt::format("%v{}:{}", Reg, Sub) : fmt::format("%v{}", Reg);
+    unsigned N = Phys ? Reg : unsigned(MF.VRegs[Reg].Phys);
+    if (N == zeroReg(RC))
+      return regPrefix(RC).str() +
+             (RC == RegClass::GPR || RC == RegClass::UGPR ? "Z" : "T");
+    return fmt::format("{}{}", regPrefix(RC).str(), N + Sub);
+  }
+
+  static std::string hex(int64_t V, bool Signed) {
+    if (Signed && V < 0)
+      return fmt::format("-0x{:x}", uint64_t(-V));
+    return fmt::format("0x{:x}", uint64_t(V));
+  }
+
+  std::string operand(const MOperand &O) const {
+    std::string S;
+    switch (O.K) {
+    case MOperand::Kind::Reg:
+      S = reg(O.RC, O.Phys, O.Reg, O.Sub) + O.Text;
+      if (O.Abs)
+        S = "|" + S + "|";
+      break;
+    case MOperand::Kind::Imm:
+      S = hex(O.Imm, O.SignedHex);
+      break;
+    case MOperand::Kind::FImm:
+      S = sass::formatFloat(O.FVal, O.FIsDouble);
+      break;
+    case MOperand::Kind::Const:
+      S = fmt::format("c[0x{:x}][", O.Bank);
+      if (!O.NoReg) {
+        S += reg(O.RC, O.Phys, O.Reg, O.Sub);
+        if (O.Imm)
+          S += O.Imm < 0 ? "-" : "+", S += hex(O.Imm < 0 ? -O.Imm : O.Imm, 0);
+      } else {
+        S += hex(O.Imm, false);
+      }
+      S += "]";
+      if (O.Abs)
+        S = "|" + S + "|";
+      break;
+    case MOperand::Kind::Mem:
+      if (O.Desc)
+        S = fmt::format("desc[UR{}]", O.Bank);
+      S += "[";
+      if (!O.NoReg) {
+        S += reg(O.RC, O.Phys, O.Reg, O.Sub) + O.Text;
+        if (O.Imm)
+          S += "+" + hex(O.Imm, true);
+      } else {
+        S += hex(O.Imm, true);
+      }
+      S += "]";
+      break;
+    case MOperand::Kind::Label: {
+      if (Virtual)
+        S = fmt::format("bb{}", O.Block);
+      else
+        S = hex(int64_t(MF.Blocks[O.Block].Addr), false);
+      break;
+    }
+    case MOperand::Kind::Text:
+      S = O.Text;
+      break;
+    }
+    if (O.Neg)
+      S = "-" + S;
+    if (O.Not)
+      S = "!" + S;
+    if (O.Inv)
+      S = "~" + S;
+    return S;
+  }
+
+  std::string instr(const MInstr &I) const {
+    std::string S;
+    if (I.hasGuard())
+      S = "@" + std::string(I.GuardNeg ? "!" : "") + operand(I.Guard) + " ";
+    S += I.Op;
+    for (size_t K = 0; K != I.Ops.size(); ++K) {
+      S += K ? ", " : " ";
+      S += operand(I.Ops[K]);
+    }
+    return S;
+  }
+};
+} // namespace
+
+std::string codegen::renderInstr(const MFunction &MF, const MInstr &I) {
+  return OperandPrinter{MF, false}.instr(I);
+}
+
+void codegen::printMFunction(const MFunction &MF, llvm::raw_ostream &OS) {
+  OperandPrinter P{MF, true};
+  OS << "# machine function " << MF.Name << " (" << MF.VRegs.size()
+     << " virtual registers)\n";
+  for (size_t B = 0; B != MF.Blocks.size(); ++B) {
+    const MBlock &Bl = MF.Blocks[B];
+    OS << "bb" << B << ":";
+    if (!Bl.Label.empty())
+      OS << "  // " << Bl.Label;
+    OS << "\n";
+    for (const MInstr &I : Bl.Instrs)
+      OS << "  " << P.instr(I) << "\n";
+  }
+}
+
+//===-- Verification ------------------------------------------------------===//
+
+std::string codegen::verifyMFunction(const MFunction &MF, bool AfterRA) {
+  auto Check = [&](const MOperand &O, const std::string &Where) -> std::string {
+    if (O.K == MOperand::Kind::Label && O.Block >= MF.Blocks.size())
+      return Where + ": branch to a block that does not exist";
+    if (!O.readsOrWritesReg() || O.Phys)
+      return "";
+    if (O.Reg >= MF.VRegs.size())
+      return Where + ": unknown virtual register";
+    const VRegInfo &V = MF.VRegs[O.Reg];
+    if (V.RC != O.RC)
+      return Where + ": register class mismatch";
+    unsigned W = O.K == MOperand::Kind::Reg ? O.Width : 1;
+    if (O.K == MOperand::Kind::Mem)
+      W = O.Width;
+    if (O.Sub + W > V.Size)
+      return Where + ": access beyond the register tuple";
+    if (AfterRA && V.Phys < 0)
+      return Where + ": virtual register left unallocated";
+    return "";
+  };
+  for (size_t B = 0; B != MF.Blocks.size(); ++B)
+    for (const MInstr &I : MF.Blocks[B].Instrs) {
+      std::string Where = fmt::format("bb{}: {}", B, I.Op);
+      if (I.hasGuard())
+        if (std::string E = Check(I.Guard, Where); !E.empty())
+          return E;
+      for (const MOperand &O : I.Ops)
+        if (std::string E = Check(O, Where); !E.empty())
+          return E;
+    }
+  return "";
+}

@@ -1,0 +1,37 @@
+//===- Passes.h - The code generator's machine passes -----------*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/CodeGen: each pass is one function over an MFunction,
+// run in this order by CodeGen.cpp. A pass returns "" or an error message.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_LIB_CODEGEN_PASSES_H
+#define PTXAS_ALT_LIB_CODEGEN_PASSES_H
+
+#include "ptxas-alt/CodeGen/CodeGen.h"
+#include "ptxas-alt/CodeGen/MIR.h"
+
+#include <string>
+
+namespace ptxas::codegen {
+
+/// Copy propagation, dead-code elimination and other cleanups on virtual
+/// registers (MachineOpt.cpp).
+std::string optimizeMachine(MFunction &MF, const CodeGenOptions &Opts);
+/// Assigns physical registers (RegAlloc.cpp).
+std::string allocateRegisters(MFunction &MF);
+/// Parses every instruction against the form table (Emit.cpp).
+std::string selectForms(MFunction &MF);
+/// Stall counts, scoreboards, wait masks (ControlCodes.cpp).
+std::string assignControlCodes(MFunction &MF);
+/// Block addresses, branch targets and the final words (Emit.cpp).
+std::string encodeFunction(MFunction &MF, object::FunctionCode &Out);
+/// The --print-sass listing (Emit.cpp).
+void printSass(const MFunction &MF, llvm::raw_ostream &OS);
+
+} // namespace ptxas::codegen
+
+#endif

@@ -1,0 +1,158 @@
+//===- RegAlloc.cpp - Linear-scan register allocation ---------------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Linear scan over one interval per virtual register (Liveness.h), with
+// aligned tuples (64-bit values in even pairs, 128-bit in quads) and
+// physical registers named by the code treated as fixed intervals. Reserved:
+// R1 (stack pointer), UR4/UR5 (global memory descriptor), and in
+// subfunctions R20/R21 (return address). The GPR budget is the smallest of
+// 255, .maxnreg / launch-bound derived MAXREG_COUNT and --maxrregcount.
+//
+//===----------------------------------------------------------------------===//
+#include "Passes.h"
+
+#include "Liveness.h"
+
+#include "fmt/format.h"
+
+#include <algorithm>
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+
+namespace {
+struct ClassPool {
+  unsigned Count;           ///< allocatable numbers 0..Count-1
+  std::vector<bool> Reserved;
+};
+} // namespace
+
+static unsigned classCount(const MFunction &MF, RegClass RC) {
+  switch (RC) {
+  case RegClass::GPR: return std::min(MF.MaxRegs, 255u);
+  case RegClass::Pred: return 7;
+  case RegClass::UGPR: return 63;
+  case RegClass::UPred: return 7;
+  case RegClass::Bar: return 16;
+  }
+  return 0;
+}
+
+std::string codegen::allocateRegisters(MFunction &MF) {
+  RegIndex RI;
+  RI.NumVRegs = unsigned(MF.VRegs.size());
+  std::vector<Interval> Iv = computeIntervals(MF, RI);
+
+  // Busy lists per class and register number: intervals of fixed uses and
+  // of allocated virtual registers.
+  std::vector<std::vector<std::vector<Interval>>> Busy(5);
+  for (unsigned C = 0; C != 5; ++C) {
+    Busy[C].resize(256);
+    for (unsigned N = 0; N != 256; ++N) {
+      const Interval &P = Iv[RI.physIndex(RegClass(C), N)];
+      if (!P.empty())
+        Busy[C][N].push_back(P);
+    }
+  }
+  auto Reserve = [&](RegClass RC, unsigned N) {
+    Busy[unsigned(RC)][N].push_back({0, ~0u});
+  };
+  Reserve(RegClass::GPR, 1);
+  Reserve(RegClass::UGPR, 4);
+  Reserve(RegClass::UGPR, 5);
+  if (!MF.IsKernel) {
+    Reserve(RegClass::GPR, 20);
+    Reserve(RegClass::GPR, 21);
+  }
+
+  std::vector<unsigned> Order;
+  for (unsigned V = 0; V != RI.NumVRegs; ++V)
+    if (!Iv[V].empty())
+      Order.push_back(V);
+  std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+    return Iv[A].Start < Iv[B].Start;
+  });
+
+  // Copy hints: `MOV d, s` (word by word for tuples) prefers one register
+  // for both, so that the copy disappears.
+  std::vector<int> Hint(RI.NumVRegs, -1);
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs)
+      if (I.Op == "MOV" && !I.hasGuard() && I.Ops.size() == 2 &&
+          I.Ops[0].isVirtualReg() && I.Ops[1].isVirtualReg() &&
+          I.Ops[1].K == MOperand::Kind::Reg && !I.Ops[1].Not &&
+          I.Ops[0].Sub == I.Ops[1].Sub &&
+          MF.VRegs[I.Ops[0].Reg].Size == MF.VRegs[I.Ops[1].Reg].Size) {
+        Hint[I.Ops[0].Reg] = int(I.Ops[1].Reg);
+        if (Hint[I.Ops[1].Reg] < 0)
+          Hint[I.Ops[1].Reg] = int(I.Ops[0].Reg);
+      }
+  auto Overlaps = [](const Interval &A, const Interval &B) {
+    return A.Start <= B.End && B.Start <= A.End;
+  };
+  unsigned MaxGPR = 1; // R1 is always used
+  for (unsigned V : Order) {
+    VRegInfo &VI = MF.VRegs[V];
+    unsigned C = unsigned(VI.RC);
+    unsigned Count = classCount(MF, VI.RC);
+    unsigned Size = VI.Size;
+    auto IsFree = [&](unsigned Base) {
+      for (unsigned W = 0; W != Size; ++W)
+        for (const Interval &B : Busy[C][Base + W])
+          if (Overlaps(B, Iv[V]))
+            return false;
+      return true;
+    };
+    int Found = -1;
+    if (Hint[V] >= 0 && MF.VRegs[Hint[V]].Phys >= 0 &&
+        MF.VRegs[Hint[V]].RC == VI.RC && IsFree(MF.VRegs[Hint[V]].Phys))
+      Found = MF.VRegs[Hint[V]].Phys;
+    for (unsigned Base = 0; Base + Size <= Count && Found < 0; Base += Size)
+      if (IsFree(Base))
+        Found = int(Base);
+    if (Found < 0)
+      return fmt::format("out of {} registers (budget {}); spilling is not "
+                         "yet supported",
+                         regPrefix(VI.RC).str(), Count);
+    VI.Phys = Found;
+    for (unsigned W = 0; W != Size; ++W)
+      Busy[C][Found + W].push_back(Iv[V]);
+    if (VI.RC == RegClass::GPR)
+      MaxGPR = std::max(MaxGPR, unsigned(Found) + Size - 1);
+  }
+  // Physical GPRs the code names count too.
+  for (unsigned N = 0; N != 255; ++N)
+    if (!Iv[RI.physIndex(RegClass::GPR, N)].empty())
+      MaxGPR = std::max(MaxGPR, N);
+  MF.NumGPRs = MaxGPR + 1;
+  // Rewrite operands to physical registers.
+  auto Rewrite = [&](MOperand &O) {
+    if (!O.readsOrWritesReg() || O.Phys)
+      return;
+    O.Reg = unsigned(MF.VRegs[O.Reg].Phys);
+    O.Phys = true;
+  };
+  for (MBlock &B : MF.Blocks) {
+    std::vector<MInstr> Keep;
+    Keep.reserve(B.Instrs.size());
+    for (MInstr &I : B.Instrs) {
+      if (I.hasGuard())
+        Rewrite(I.Guard);
+      for (MOperand &O : I.Ops)
+        Rewrite(O);
+      for (MOperand &O : I.Implicit)
+        Rewrite(O);
+      // Copies the allocator coalesced.
+      if (I.Op == "MOV" && I.Ops.size() == 2 && I.Ops[1].isReg() &&
+          I.Ops[0].RC == I.Ops[1].RC && !I.Ops[1].Not &&
+          I.Ops[0].Reg + I.Ops[0].Sub == I.Ops[1].Reg + I.Ops[1].Sub)
+        continue;
+      Keep.push_back(std::move(I));
+    }
+    B.Instrs = std::move(Keep);
+  }
+  return "";
+}
