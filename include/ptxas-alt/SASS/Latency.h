@@ -45,6 +45,20 @@ ResultTiming resultTiming(Arch A, const Form &F);
 /// instruction between them must reach it).
 unsigned fixedLatency(Arch A, const Form &P, const Form &C, ReadRole R);
 
+/// Where exactly a dependency sits, for the precise form of fixedLatency.
+struct DepSite {
+  bool Pred = false;     ///< the register is a predicate (P/UP)
+  unsigned SrcIndex = 0; ///< index within a multi-register source (IMAD.WIDE
+                         ///< reads the high half of its addend later)
+  unsigned DstIndex = 0; ///< index within a multi-register result (the
+                         ///< high half of IMAD.WIDE arrives later)
+};
+
+/// The precise latency of one dependency. The 4-argument fixedLatency is
+/// the maximum of this over files and result halves at source index 0.
+unsigned fixedLatency(Arch A, const Form &P, const Form &C, ReadRole R,
+                      const DepSite &S);
+
 /// Upper bound of fixedLatency over all forms and roles (what a block
 /// boundary must drain when the successor is unknown).
 unsigned maxFixedLatency(Arch A);

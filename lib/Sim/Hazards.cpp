@@ -1,0 +1,462 @@
+//===- Hazards.cpp - Static checker of SASS control codes -----------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Per register slot (R, UR, P, UP, B) the state holds the producer of the
+// last fixed-latency write with the cycles elapsed since it issued, the
+// write scoreboards a variable-latency write is pending on, and the read
+// scoreboards of instructions that still have to read it. Per scoreboard,
+// an "age" counts how many later instructions set the same scoreboard, so
+// that DEPBAR.LE SBn, k (wait until at most k are outstanding; they retire
+// in order) releases exactly the older ones.
+//
+//===----------------------------------------------------------------------===//
+#include "ptxas-alt/Sim/Hazards.h"
+
+#include "fmt/format.h"
+
+#include <array>
+#include <deque>
+
+using namespace llvm;
+
+namespace ptxas::sim {
+using namespace sass;
+
+unsigned effectiveStall(const Control &C) {
+  // ../shared/docs/hopper-measurements.md: with bit 109 set, a stall of 13
+  // or 15 that protected a dependency was not honoured; ptxas never sets
+  // the bit on a stall above 11 (corpus, all targets), and its code with
+  // the bit set on stalls up to 11 is correct. So such a stall counts for
+  // at most 11 cycles.
+  return C.Yield ? std::min<unsigned>(C.Stall, 11) : C.Stall;
+}
+
+namespace {
+constexpr unsigned FileBase[] = {0, 256, 320, 328, 336};
+constexpr unsigned NumSlots = 352;
+constexpr uint16_t Ready = 0xffff;
+constexpr uint8_t Unprotected = 0x40; ///< variable result without a barrier
+/// Cycles after which ptxas treats a variable-latency result that has no
+/// scoreboard as written (least distance seen in the corpus).
+constexpr unsigned UnprotectedBound = 40;
+
+struct Slot {
+  int32_t Prod = -1;  ///< fixed-latency producer (instruction index)
+  uint16_t Elapsed = Ready;
+  uint8_t WSB = 0, WAge = 255; ///< pending write scoreboards
+  uint8_t RSB = 0, RAge = 255; ///< pending read scoreboards
+  int32_t WProd = -1, RProd = -1;
+  /// For an unprotected variable-latency write: its queue (queueOf).
+  uint16_t UQ = 0;
+  bool operator==(const Slot &) const = default;
+};
+
+struct State {
+  std::array<Slot, NumSlots> S;
+  bool Valid = false;
+  bool operator==(const State &) const = default;
+
+  /// Worst case of two states; returns true when *this changed.
+  bool join(const State &O) {
+    if (!Valid) {
+      *this = O;
+      return true;
+    }
+    bool Ch = false;
+    for (unsigned K = 0; K < NumSlots; ++K) {
+      Slot &A = S[K];
+      const Slot &B = O.S[K];
+      if (B.Elapsed < A.Elapsed) {
+        A.Elapsed = B.Elapsed, A.Prod = B.Prod, Ch = true;
+      }
+      if ((A.WSB | B.WSB) != A.WSB) {
+        A.WSB |= B.WSB, A.WProd = B.WProd, Ch = true;
+      }
+      if (B.UQ && !A.UQ)
+        A.UQ = B.UQ, Ch = true;
+      if (B.WSB && B.WAge < A.WAge)
+        A.WAge = B.WAge, Ch = true;
+      if ((A.RSB | B.RSB) != A.RSB) {
+        A.RSB |= B.RSB, A.RProd = B.RProd, Ch = true;
+      }
+      if (B.RSB && B.RAge < A.RAge)
+        A.RAge = B.RAge, Ch = true;
+    }
+    return Ch;
+  }
+};
+
+/// Variable-latency results of one queue retire in order, so a later
+/// instruction of the queue that sets a scoreboard covers an earlier one
+/// that set none. ptxas relies on this: two SHFLs, only the second with a
+/// scoreboard, one wait for both; F2I then I2F; FLO then POPC. Queues are
+/// scheduling classes, except that the warp class splits per opcode (a
+/// REDUX between two SHFLs does not cover the first one).
+uint16_t queueOf(const DecodedInstr &D) {
+  if (D.I.F->Class == Sched::WARP)
+    return uint16_t(0x100 + (D.I.F->opcode() & 0x1ff));
+  return uint16_t(D.I.F->Class) + 1;
+}
+
+const char *FileName[] = {"R", "UR", "P", "UP", "B"};
+
+bool isBranchClass(const DecodedInstr &D) {
+  return D.I.F && D.I.F->Class == Sched::BRANCH;
+}
+
+class Checker {
+public:
+  Checker(Arch A, const Function &F, std::vector<Violation> &Out,
+          const HazardOptions &Opts)
+      : A(A), F(F), Out(Out), Opts(Opts) {}
+
+  void run();
+
+private:
+  Arch A;
+  const Function &F;
+  std::vector<Violation> &Out;
+  const HazardOptions &Opts;
+  std::vector<unsigned> BlockOf;  ///< instruction -> block
+  std::vector<unsigned> Starts;   ///< block -> first instruction
+  std::vector<SmallVector<unsigned, 2>> Succ;
+  bool Reporting = false;
+  std::vector<bool> Reported;
+
+  void buildCFG();
+  void step(unsigned Idx, State &St);
+  void report(unsigned Idx, int32_t Prod, std::string Msg) {
+    if (!Reporting || Reported[Idx])
+      return;
+    Reported[Idx] = true;
+    Violation V;
+    V.Function = F.Name;
+    V.Addr = Idx * 16;
+    V.ProducerAddr = Prod >= 0 ? uint64_t(Prod) * 16 : 0;
+    V.Message = std::move(Msg);
+    Out.push_back(std::move(V));
+  }
+};
+
+void Checker::buildCFG() {
+  size_t N = F.Code.size();
+  std::vector<bool> Leader(N + 1, false);
+  Leader[0] = true;
+  auto mark = [&](int64_t Addr) {
+    if (Addr >= 0 && uint64_t(Addr) / 16 < N)
+      Leader[Addr / 16] = true;
+  };
+  for (uint64_t T : F.IndirectTargets)
+    mark(int64_t(T));
+  for (size_t K = 0; K < N; ++K) {
+    const DecodedInstr &D = F.Code[K];
+    for (const Operand &O : D.Ops)
+      if (O.Kind == OpKind::Target)
+        mark(O.Imm);
+    if (isBranchClass(D) || F.Bad[K])
+      Leader[K + 1] = true;
+  }
+  BlockOf.assign(N, 0);
+  for (size_t K = 0; K < N; ++K) {
+    if (Leader[K])
+      Starts.push_back(unsigned(K));
+    BlockOf[K] = unsigned(Starts.size() - 1);
+  }
+  Succ.resize(Starts.size());
+  for (unsigned B = 0; B < Starts.size(); ++B) {
+    unsigned End = B + 1 < Starts.size() ? Starts[B + 1] : unsigned(N);
+    const DecodedInstr &D = F.Code[End - 1];
+    StringRef M = D.Mnemonic;
+    bool Guarded = D.I.Guard != 7 || D.I.GuardNeg;
+    bool Fall = true;
+    auto add = [&](int64_t Addr) {
+      if (Addr >= 0 && uint64_t(Addr) / 16 < N)
+        Succ[B].push_back(BlockOf[Addr / 16]);
+    };
+    if (F.Bad[End - 1]) {
+      Fall = false;
+    } else if (M == "BRA") {
+      bool Cond = Guarded;
+      for (const Operand &O : D.Ops) {
+        if (O.Kind == OpKind::Target)
+          add(O.Imm);
+        if (O.Kind == OpKind::UR)
+          Cond = true;
+      }
+      Fall = Cond;
+    } else if (M == "EXIT" || M == "RET") {
+      Fall = Guarded;
+    } else if (M == "BRX" || M == "BRXU") {
+      for (uint64_t T : F.IndirectTargets)
+        add(int64_t(T));
+      Fall = Guarded;
+    } else {
+      // CALL returns here; WARPSYNC.COLLECTIVE and friends both continue
+      // and may jump.
+      for (const Operand &O : D.Ops)
+        if (O.Kind == OpKind::Target && M != "BSSY" && M != "CALL")
+          add(O.Imm);
+    }
+    if (Fall && End < N)
+      Succ[B].push_back(BlockOf[End]);
+  }
+}
+
+void Checker::step(unsigned Idx, State &St) {
+  const DecodedInstr &D = F.Code[Idx];
+  if (F.Bad[Idx]) {
+    report(Idx, -1, "undecodable instruction word");
+    return;
+  }
+  const Control &C = D.I.Ctl;
+  // 1. Waits happen before issue.
+  // Waiting for an instruction's result also proves it read its sources.
+  if (C.Wait)
+    for (Slot &S : St.S) {
+      S.WSB &= ~C.Wait | Unprotected;
+      S.RSB &= ~C.Wait;
+      if (S.RSB && S.RProd >= 0 && F.Code[S.RProd].I.Ctl.WBar < 6 &&
+          (C.Wait >> F.Code[S.RProd].I.Ctl.WBar & 1))
+        S.RSB = 0;
+    }
+  SmallVector<RegRef, 8> Defs, Uses;
+  D.defsUses(Defs, Uses);
+  bool Branch = isBranchClass(D);
+  // 2. Reads.
+  for (const RegRef &U : Uses) {
+    for (unsigned K = 0; K < U.Count; ++K) {
+      unsigned R = U.Reg + K;
+      unsigned Lim = U.File == RegFile::R ? 256 : U.File == RegFile::UR ? 64
+                     : U.File == RegFile::B ? 16 : 8;
+      if (R >= Lim)
+        break;
+      Slot &S = St.S[FileBase[unsigned(U.File)] + R];
+      std::string Name = fmt::format("{}{}", FileName[unsigned(U.File)], R);
+      if (S.WSB & Unprotected) {
+        // ptxas reads such results without a wait when they are far
+        // enough away (a SHFL 60 cycles before its consumer).
+        if (S.Elapsed < UnprotectedBound)
+          report(Idx, S.WProd,
+                 fmt::format("{} read {} cycles after the variable-latency "
+                             "write at {:#x}, which sets no scoreboard",
+                             Name, S.Elapsed, S.WProd * 16));
+      } else if (S.WSB) {
+        report(Idx, S.WProd,
+               fmt::format("{} read before a wait on scoreboard mask {:#x} "
+                           "(producer at {:#x})",
+                           Name, S.WSB, S.WProd * 16));
+      }
+      if (S.Elapsed != Ready && S.Prod >= 0 && !(S.WSB & Unprotected)) {
+        const DecodedInstr &P = F.Code[S.Prod];
+        bool IsPred = U.File == RegFile::P || U.File == RegFile::UP;
+        ReadRole Role = Branch && IsPred ? ReadRole::BranchPred
+                        : U.Guard        ? ReadRole::Guard
+                                         : ReadRole::Data;
+        SmallVector<RegRef, 4> PD, PU;
+        P.defsUses(PD, PU);
+        DepSite Site;
+        Site.Pred = IsPred;
+        Site.SrcIndex = K;
+        for (const RegRef &X : PD)
+          if (X.File == U.File && R >= X.Reg && R < X.Reg + X.Count)
+            Site.DstIndex = R - X.Reg;
+        unsigned Need = fixedLatency(A, *P.I.F, *D.I.F, Role, Site);
+        if (Opts.OnDep && Reporting)
+          Opts.OnDep({&P, &D, Role, S.Elapsed, Site.DstIndex > 0, U.File, K});
+        if (S.Elapsed < Need)
+          report(Idx, S.Prod,
+                 fmt::format("{} read {} cycles after '{}' at {:#x} (needs {})",
+                             Name, S.Elapsed, P.text(), S.Prod * 16, Need));
+      }
+    }
+  }
+  // 3. Writes: a pending late read or a pending variable-latency write of
+  // the same register would race with this one.
+  ResultTiming T = resultTiming(A, *D.I.F);
+  for (const RegRef &W : Defs)
+    for (unsigned K = 0; K < W.Count; ++K) {
+      unsigned R = W.Reg + K;
+      unsigned Lim = W.File == RegFile::R ? 255 : W.File == RegFile::UR ? 63
+                     : W.File == RegFile::B ? 16 : 7;
+      if (R >= Lim)
+        break;
+      Slot &S = St.S[FileBase[unsigned(W.File)] + R];
+      std::string Name = fmt::format("{}{}", FileName[unsigned(W.File)], R);
+      if (S.RSB)
+        report(Idx, S.RProd,
+               fmt::format("{} overwritten before the read scoreboard of "
+                           "{:#x} was waited on",
+                           Name, S.RProd * 16));
+      else if ((S.WSB & ~Unprotected) &&
+               !(T.Scoreboarded && C.WBar < 6 &&
+                 (S.WSB & ~Unprotected) == (1u << C.WBar)))
+        // (Results on one scoreboard retire in order, so a second
+        // variable-latency write on the same scoreboard is safe.)
+        report(Idx, S.WProd,
+               fmt::format("{} overwritten while the write at {:#x} is "
+                           "pending on scoreboard mask {:#x}",
+                           Name, S.WProd * 16, S.WSB));
+    }
+  // 4. DEPBAR.LE SBn, k: scoreboard n keeps at most k outstanding
+  // operations, the newest ones.
+  if (D.Mnemonic == "DEPBAR" && D.Ops.size() >= 2) {
+    unsigned SB = unsigned(D.Ops[0].Imm), Cnt = unsigned(D.Ops[1].Imm);
+    uint8_t Bit = uint8_t(1u << SB);
+    uint8_t Extra = D.Ops.size() > 2 ? uint8_t(D.modAt(32)) : 0;
+    for (Slot &S : St.S) {
+      if ((S.WSB & Bit) && S.WAge >= Cnt)
+        S.WSB &= ~Bit;
+      if ((S.RSB & Bit) && S.RAge >= Cnt)
+        S.RSB &= ~Bit;
+      S.WSB &= ~Extra | Unprotected;
+      S.RSB &= ~Extra;
+    }
+  }
+  // 5. New scoreboard users age the older ones.
+  auto age = [&](unsigned SB) {
+    uint8_t Bit = uint8_t(1u << SB);
+    for (Slot &S : St.S) {
+      if ((S.WSB & Bit) && S.WAge < 254)
+        ++S.WAge;
+      if ((S.RSB & Bit) && S.RAge < 254)
+        ++S.RAge;
+    }
+  };
+  if (C.WBar < 6) {
+    age(C.WBar);
+    uint16_t Q = queueOf(D);
+    for (Slot &S : St.S)
+      if ((S.WSB & Unprotected) && S.UQ == Q) {
+        S.WSB = uint8_t((S.WSB & ~Unprotected) | (1u << C.WBar));
+        S.Elapsed = Ready;
+        S.WAge = 1;
+        S.UQ = 0;
+      }
+  }
+  if (C.RBar < 6 && C.RBar != C.WBar)
+    age(C.RBar);
+  if (C.RBar < 6)
+    for (const RegRef &U : Uses)
+      for (unsigned K = 0; K < U.Count && U.Reg + K < 256 && !U.Guard; ++K) {
+        unsigned R = U.Reg + K;
+        // Only vector registers are read late (uniform registers and
+        // predicates at issue).
+        if (U.File != RegFile::R)
+          break;
+        if ((U.File == RegFile::UR && R >= 64) ||
+            ((U.File == RegFile::P || U.File == RegFile::UP) && R >= 8) ||
+            (U.File == RegFile::B && R >= 16))
+          break;
+        Slot &S = St.S[FileBase[unsigned(U.File)] + R];
+        if (!S.RSB || S.RAge > 0)
+          S.RAge = 0;
+        S.RSB |= uint8_t(1u << C.RBar);
+        S.RProd = int32_t(Idx);
+      }
+  // 6. Results.
+  bool Guarded = D.I.Guard != 7 || D.I.GuardNeg;
+  for (const RegRef &W : Defs)
+    for (unsigned K = 0; K < W.Count; ++K) {
+      unsigned R = W.Reg + K;
+      unsigned Lim = W.File == RegFile::R ? 255 : W.File == RegFile::UR ? 63
+                     : W.File == RegFile::B ? 16 : 7;
+      if (R >= Lim)
+        break;
+      Slot &S = St.S[FileBase[unsigned(W.File)] + R];
+      if (W.File == RegFile::B)
+        continue; // convergence barriers are not pipelined registers
+      if (T.Scoreboarded) {
+        // The predicate result of a generic-address atomic/QSPC is known
+        // when the sources have been read: it shares the read scoreboard.
+        uint8_t SB = C.WBar;
+        if ((W.File == RegFile::P || W.File == RegFile::UP) && C.RBar < 6)
+          SB = C.RBar;
+        uint8_t Bit = SB < 6 ? uint8_t(1u << SB) : Unprotected;
+        if (!Guarded) {
+          S.WSB = 0;
+          S.Elapsed = Ready;
+          S.Prod = -1;
+        }
+        if (Bit == Unprotected)
+          S.Elapsed = 0, S.Prod = int32_t(Idx);
+        S.WSB |= Bit;
+        S.WAge = 0;
+        S.WProd = int32_t(Idx);
+        S.UQ = Bit == Unprotected ? queueOf(D) : 0;
+      } else {
+        if (!Guarded)
+          S.WSB = 0;
+        S.Elapsed = 0;
+        S.Prod = int32_t(Idx);
+      }
+    }
+  // 7. Time passes.
+  unsigned Cyc = effectiveStall(C);
+  if (Cyc)
+    for (Slot &S : St.S)
+      if (S.Elapsed != Ready)
+        S.Elapsed = S.Elapsed + Cyc >= 64 ? Ready : uint16_t(S.Elapsed + Cyc);
+}
+
+void Checker::run() {
+  if (F.Code.empty())
+    return;
+  buildCFG();
+  Reported.assign(F.Code.size(), false);
+  std::vector<State> In(Starts.size());
+  In[0].Valid = true;
+  std::deque<unsigned> Work{0};
+  std::vector<bool> Queued(Starts.size(), false);
+  Queued[0] = true;
+  auto runBlock = [&](unsigned B, State &St) {
+    unsigned End = B + 1 < Starts.size() ? Starts[B + 1] : unsigned(F.Code.size());
+    for (unsigned K = Starts[B]; K < End; ++K)
+      step(K, St);
+  };
+  // Blocks reached only through unknown indirect jumps start clean.
+  for (unsigned B = 1; B < Starts.size(); ++B) {
+    Work.push_back(B);
+    Queued[B] = true;
+  }
+  while (!Work.empty()) {
+    unsigned B = Work.front();
+    Work.pop_front();
+    Queued[B] = false;
+    State St = In[B];
+    if (!St.Valid) {
+      St.Valid = true;
+      In[B] = St;
+    }
+    runBlock(B, St);
+    for (unsigned S : Succ[B])
+      if (In[S].join(St) && !Queued[S]) {
+        Queued[S] = true;
+        Work.push_back(S);
+      }
+  }
+  // Second pass over the fixpoint: report.
+  Reporting = true;
+  for (unsigned B = 0; B < Starts.size(); ++B) {
+    State St = In[B];
+    runBlock(B, St);
+  }
+}
+} // namespace
+
+void checkHazards(Arch A, const Function &F, std::vector<Violation> &Out,
+                  const HazardOptions &Opts) {
+  Checker(A, F, Out, Opts).run();
+}
+
+std::vector<Violation> checkHazards(const Program &P,
+                                    const HazardOptions &Opts) {
+  std::vector<Violation> Out;
+  for (const Function &F : P.Funcs)
+    checkHazards(P.A, F, Out, Opts);
+  return Out;
+}
+
+} // namespace ptxas::sim
