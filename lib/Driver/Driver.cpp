@@ -15,9 +15,12 @@
 #include "ptxas-alt/PTX/Printer.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
 
 using namespace ptxas;
 
@@ -50,6 +53,7 @@ struct FunctionReport {
   const ptx::Function *F;
   const object::KernelLayout *Kernel;
   object::FunctionCode Code;
+  double Millis = 0; ///< code generation time (with copied subfunctions)
 };
 } // namespace
 
@@ -78,12 +82,16 @@ static void printResourceUsage(const ptx::Module &M, ptx::SmTarget Arch,
     OS << "ptxas info    : Used " << R.Code.RegCount << " registers";
     if (Entry) {
       OS << ", used " << unsigned(R.Code.NumBarriers) << " barriers";
-      if (R.Kernel && R.Kernel->SharedSize)
-        OS << ", " << R.Kernel->SharedSize << " bytes smem";
+      // ptxas does not count sm_90's reserved 1 KB.
+      uint64_t Reserved = Arch.Version >= 90 ? 0x400 : 0;
+      if (R.Kernel && R.Kernel->SharedSize > Reserved)
+        OS << ", " << R.Kernel->SharedSize - Reserved << " bytes smem";
       if (R.Kernel && Arch.Version < 90)
         OS << ", " << R.Kernel->Bank0Size << " bytes cmem[0]";
     }
     OS << "\n";
+    OS << "ptxas info    : Compile time = " << llvm::format("%.3f", R.Millis)
+       << " ms\n";
   }
 }
 
@@ -205,11 +213,17 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
     CO.Listing = &llvm::outs();
     std::vector<FunctionReport> Reports;
     auto Provider = [&](const object::CodeRequest &Req) {
+      auto T0 = std::chrono::steady_clock::now();
       object::FunctionCode FC = D->PlaceholderCode
                                     ? object::placeholderCode(Req)
                                     : codegen::generateCode(Req, CO, Diags);
+      double Ms = std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - T0)
+                      .count();
       if (!Req.AsSubfunction || !Req.Kernel)
-        Reports.push_back({Req.F, Req.Kernel, FC});
+        Reports.push_back({Req.F, Req.Kernel, FC, Ms});
+      else if (!Reports.empty())
+        Reports.back().Millis += Ms;
       return FC;
     };
     std::vector<uint8_t> Bytes;
