@@ -8,7 +8,8 @@
 // to an opcode: the encoder ORs the form's fixed value with each field, the
 // decoder picks the most specific form whose fixed bits match and whose
 // modifier values are all spelled, and the printer walks the template's
-// items. Output follows nvdisasm 12.4 (`-hex`/raw mode) exactly.
+// items. Output follows nvdisasm 12.4 exactly: raw mode (`-b`, absolute
+// branch targets), or cubin mode with PrintOptions naming the targets.
 //
 //===----------------------------------------------------------------------===//
 
@@ -201,7 +202,22 @@ static bool groupPresent(const Form &F, const Instr &I, unsigned B,
   return false;
 }
 
-std::string print(const Instr &I) {
+static uint64_t targetAddr(const Instr &I, const Item &It) {
+  unsigned W = I.F->Fields[It.FieldIdx].width();
+  int64_t Off = signExtend(I.V[It.FieldIdx], W) * (int64_t(1) << It.Scale);
+  return uint64_t(int64_t(I.Addr) + 16 + Off);
+}
+
+std::optional<uint64_t> branchTarget(const Instr &I) {
+  for (const Item &It : I.F->Items)
+    if (It.Kind == ItemKind::Target)
+      return targetAddr(I, It);
+  return std::nullopt;
+}
+
+std::string print(const Instr &I) { return print(I, PrintOptions{}); }
+
+std::string print(const Instr &I, const PrintOptions &Opts) {
   const Form &F = *I.F;
   std::string O;
   O.reserve(64);
@@ -279,8 +295,14 @@ std::string print(const Instr &I) {
       break;
     }
     case ItemKind::Target: {
-      int64_t Off = signExtend(V, W) * (int64_t(1) << It.Scale);
-      fmt::format_to(std::back_inserter(O), "0x{:x}", uint64_t(int64_t(I.Addr) + 16 + Off));
+      uint64_t T = targetAddr(I, It);
+      std::optional<std::string> Name;
+      if (Opts.LabelFor)
+        Name = Opts.LabelFor(T);
+      if (Name)
+        fmt::format_to(std::back_inserter(O), "`({})", *Name);
+      else
+        fmt::format_to(std::back_inserter(O), "0x{:x}", T);
       break;
     }
     case ItemKind::Mod:

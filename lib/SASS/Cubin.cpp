@@ -71,6 +71,10 @@ bool readCubin(StringRef D, CubinInfo &Info, std::string &Err) {
     return false;
   }
   StringRef TkInfo;
+  // .nv.info.<function> sections, by the index of the text section they
+  // describe (sh_info), and the symbol table.
+  std::vector<std::pair<unsigned, StringRef>> FuncInfos;
+  std::optional<unsigned> SymTab;
   for (unsigned I = 0; I < ShNum; ++I) {
     uint32_t NameOff = rd<uint32_t>(D, Sh(I));
     if (NameOff >= Names->size())
@@ -78,20 +82,84 @@ bool readCubin(StringRef D, CubinInfo &Info, std::string &Err) {
     StringRef Name = Names->substr(NameOff).take_until([](char C) {
       return C == 0;
     });
+    uint32_t Type = rd<uint32_t>(D, Sh(I) + 4);
     // Only the sections we read must lie inside the file: shared-memory
     // sections (.nv.shared.*) have sizes but no file bytes.
-    bool IsText = Name.starts_with(".text.") && rd<uint32_t>(D, Sh(I) + 4) == 1;
-    if (!IsText && Name != ".note.nv.tkinfo")
+    bool IsText = Name.starts_with(".text.") && Type == 1;
+    bool IsFuncInfo = Name.starts_with(".nv.info.");
+    if (Type == 2 /*SYMTAB*/ && !SymTab)
+      SymTab = I;
+    if (!IsText && !IsFuncInfo && Name != ".note.nv.tkinfo")
       continue;
     auto Bytes = Range(I);
     if (!Bytes) {
       Err = fmt::format("section {} outside the file", Name.str());
       return false;
     }
-    if (IsText)
-      Info.Texts.push_back({Name.drop_front(6).str(), *Bytes});
-    else
+    if (IsText) {
+      CubinText T{Name.drop_front(6).str(), *Bytes};
+      T.Section = I;
+      T.Flags = rd<uint64_t>(D, Sh(I) + 8);
+      T.Align = rd<uint64_t>(D, Sh(I) + 0x30);
+      Info.Texts.push_back(std::move(T));
+    } else if (IsFuncInfo) {
+      FuncInfos.push_back({rd<uint32_t>(D, Sh(I) + 0x2c), *Bytes});
+    } else {
       TkInfo = *Bytes;
+    }
+  }
+  // Attributes are [format u8][attribute u8][u16 value or size]; only the
+  // size-prefixed format (4) has a payload.
+  for (auto &[TextSec, Attrs] : FuncInfos) {
+    CubinText *T = nullptr;
+    for (CubinText &X : Info.Texts)
+      if (X.Section == TextSec)
+        T = &X;
+    for (size_t Off = 0; T && Off + 4 <= Attrs.size();) {
+      uint8_t Fmt = uint8_t(Attrs[Off]), Attr = uint8_t(Attrs[Off + 1]);
+      uint16_t Val = rd<uint16_t>(Attrs, Off + 2);
+      Off += 4;
+      if (Fmt != 4)
+        continue;
+      if (Off + Val > Attrs.size())
+        break;
+      StringRef P = Attrs.substr(Off, Val);
+      Off += Val;
+      if (Attr != 0x34 /*INDIRECT_BRANCH_TARGETS*/)
+        continue;
+      for (size_t Q = 0; Q + 12 <= P.size();) {
+        IndirectBranch B;
+        B.Addr = rd<uint32_t>(P, Q);
+        uint32_t N = rd<uint32_t>(P, Q + 8);
+        Q += 12;
+        for (uint32_t K = 0; K < N && Q + 4 <= P.size(); ++K, Q += 4)
+          B.Targets.push_back(rd<uint32_t>(P, Q));
+        T->IndirectBranches.push_back(std::move(B));
+      }
+    }
+  }
+  if (SymTab) {
+    auto Syms = Range(*SymTab);
+    unsigned StrSec = rd<uint32_t>(D, Sh(*SymTab) + 0x28);
+    auto Strs = StrSec < ShNum ? Range(StrSec) : std::nullopt;
+    if (!Syms || !Strs) {
+      Err = "symbol table outside the file";
+      return false;
+    }
+    for (size_t Off = 0; Off + 24 <= Syms->size(); Off += 24) {
+      CubinSymbol S;
+      uint32_t NameOff = rd<uint32_t>(*Syms, Off);
+      if (NameOff < Strs->size())
+        S.Name = Strs->substr(NameOff)
+                     .take_until([](char C) { return C == 0; })
+                     .str();
+      S.Info = uint8_t((*Syms)[Off + 4]);
+      S.Other = uint8_t((*Syms)[Off + 5]);
+      S.Section = rd<uint16_t>(*Syms, Off + 6);
+      S.Value = rd<uint64_t>(*Syms, Off + 8);
+      S.Size = rd<uint64_t>(*Syms, Off + 16);
+      Info.Symbols.push_back(std::move(S));
+    }
   }
   std::string Suffix;
   if (AbiVer >= 8 || OsAbi == 0x41) {

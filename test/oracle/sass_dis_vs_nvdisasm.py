@@ -4,10 +4,21 @@
 Why: the acceptance criterion for the SASS layer is that `sass-dis` prints
 exactly what `nvdisasm -b SMxx` prints for every ptxas-built cubin. This
 oracle builds cubins from the corpus with ptxas, disassembles each
-.text.<function> section with nvdisasm 12.4 in raw mode (it cannot read
-CUDA 13 cubins otherwise) and compares with `sass-dis FILE.cubin`.
+.text.<function> section with nvdisasm 12.4 in raw mode (`-b SMxx`, absolute
+branch targets) and compares with `sass-dis --raw` on the same bytes.
 
 Prints `N passed, M failed` (instructions) and the first mismatches.
+
+Second check (labelled listing): `nvdisasm -c FILE.cubin` with symbols
+prints `.L_x_N` labels for branch/BSSY targets, function symbols for calls,
+the symbol directives (.global/.type/.size/.other) and BRX target lists.
+`sass-dis FILE.cubin` must print the same text, line for line, from the
+first `//---` section line on (nvdisasm 12.4 misreads the CUDA 13 header
+flags, so the header lines are not compared). By default the listing is
+checked on a whole-program cubin; --listing-c checks the relocatable (-c)
+one, whose relocated operands (`32@lo(sym)`) sass-dis does not name yet. Prints `listings: N equal,
+M differ` (per cubin) and the first differing lines.
+
 Exit status: 0 all equal, 1 mismatches, 77 (skipped) when ptxas or
 nvdisasm is missing.
 
@@ -61,16 +72,13 @@ def parse_listing(text):
     return res
 
 
-def split_functions(text):
-    """sass-dis prints 'name:' before each function's lines."""
-    funcs, cur = {}, None
-    for line in text.splitlines():
-        if line.endswith(":") and not line.startswith(" "):
-            cur = line[:-1]
-            funcs[cur] = []
-        elif cur is not None:
-            funcs[cur].append(line)
-    return {k: parse_listing("\n".join(v)) for k, v in funcs.items()}
+def listing_body(text):
+    """Lines of a cubin listing from the first section line on."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("//---------------------"):
+            return lines[i:]
+    return []
 
 
 def main():
@@ -82,6 +90,8 @@ def main():
     ap.add_argument("--opt", default="-O3")
     ap.add_argument("--limit", type=int, default=0, help="files per arch")
     ap.add_argument("--show", type=int, default=20, help="mismatches to print")
+    ap.add_argument("--listing-c", action="store_true",
+                    help="compare the listing of the -c (relocatable) cubin")
     ap.add_argument("ptx", nargs="*")
     a = ap.parse_args()
 
@@ -98,6 +108,7 @@ def main():
         return 77
 
     passed = failed = shown = 0
+    lst_equal = lst_differ = lst_shown = 0
     with tempfile.TemporaryDirectory() as tmp:
         for arch in a.arch.split(","):
             files = a.ptx or sorted(
@@ -116,9 +127,41 @@ def main():
                 if r.returncode:
                     continue
                 data = open(cubin, "rb").read()
-                ours = split_functions(subprocess.run(
-                    [sass_dis, f"--arch={arch}", cubin],
-                    capture_output=True, text=True).stdout)
+                # Labelled listing: a whole-program cubin by default (no
+                # relocations in the code); --listing-c checks the -c one.
+                lcubin = cubin
+                if not a.listing_c:
+                    lcubin = os.path.join(tmp, "w.cubin")
+                    r = subprocess.run([ptxas, f"-arch={arch}", a.opt, ptx,
+                                        "-o", lcubin], capture_output=True)
+                    if r.returncode:
+                        lcubin = None
+                if lcubin:
+                    ours_text = subprocess.run(
+                        [sass_dis, f"--arch={arch}", lcubin],
+                        capture_output=True, text=True).stdout
+                    ref_text = subprocess.run(
+                        [nvdisasm, "-c", lcubin], capture_output=True,
+                        text=True)
+                else:
+                    ref_text = None
+                if ref_text and ref_text.returncode == 0:
+                    want_l = listing_body(ref_text.stdout)
+                    have_l = listing_body(ours_text)
+                    if want_l == have_l:
+                        lst_equal += 1
+                    else:
+                        lst_differ += 1
+                        if lst_shown < a.show:
+                            lst_shown += 1
+                            for i in range(max(len(want_l), len(have_l))):
+                                w = want_l[i] if i < len(want_l) else "<end>"
+                                h = have_l[i] if i < len(have_l) else "<end>"
+                                if w != h:
+                                    print(f"LISTING {arch} {os.path.basename(ptx)}"
+                                          f" line {i + 1}\n  nvdisasm -c: {w!r}"
+                                          f"\n  sass-dis:    {h!r}")
+                                    break
                 nv_arch = "SM" + arch[3:]
                 for fn, code in text_sections(data):
                     raw = os.path.join(tmp, "k.bin")
@@ -126,7 +169,9 @@ def main():
                     ref = parse_listing(subprocess.run(
                         [nvdisasm, "-b", nv_arch, raw], capture_output=True,
                         text=True).stdout)
-                    got = ours.get(fn, {})
+                    got = parse_listing(subprocess.run(
+                        [sass_dis, f"--arch={arch}", "--raw", raw],
+                        capture_output=True, text=True).stdout)
                     for addr, want in sorted(ref.items()):
                         have = got.get(addr)
                         if have == want:
@@ -139,7 +184,8 @@ def main():
                                   f"{fn} /*{addr:04x}*/\n  nvdisasm: {want}\n"
                                   f"  sass-dis: {have}")
     print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    print(f"listings: {lst_equal} equal, {lst_differ} differ")
+    return 0 if failed == 0 and lst_differ == 0 else 1
 
 
 if __name__ == "__main__":

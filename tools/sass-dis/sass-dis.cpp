@@ -4,15 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// An open replacement for `nvdisasm -b SMxx`: prints every .text.<function>
-// section of a cubin (CUDA 12 or 13 headers, or ours), or a raw byte file
-// with --raw, in nvdisasm's layout, decoded by lib/SASS's tables.
+// An open replacement for nvdisasm: prints the .text.<function> sections of
+// a cubin (CUDA 12 or 13 headers, or ours) the way `nvdisasm -c` 12.4 does,
+// with function symbols and `.L_x_N` labels for branch, BSSY and call
+// targets; `--raw` prints a byte file like `nvdisasm -b SMxx` (absolute
+// targets). Instructions are decoded by lib/SASS's tables.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ptxas-alt/SASS/Cubin.h"
 #include "ptxas-alt/SASS/Instr.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -20,53 +23,285 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <map>
 
 #include "ptxas-alt/SASS/ToolArgs.h"
 
 using namespace ptxas::sass;
 using namespace llvm;
 
-/// Prints one section in nvdisasm's layout; returns false if a word did not
-/// decode (it is still printed, as a comment).
-static bool disassemble(Arch A, StringRef Bytes, bool PrintCtl,
-                        bool PrintHex) {
-  bool Ok = true;
+namespace {
+
+struct Options {
+  bool PrintCtl = false;
+  bool PrintHex = false;
+};
+
+/// One decoded section.
+struct Section {
+  const CubinText *Text = nullptr;
+  StringRef Bytes;
+  std::vector<std::optional<Instr>> Code;
+  std::vector<Word128> Words;
+  /// Function symbols by address, in symbol-table order per address.
+  std::map<uint64_t, std::vector<const CubinSymbol *>> Funcs;
+  DenseMap<uint64_t, unsigned> Labels; ///< address -> N of ".L_x_N"
+  DenseMap<uint64_t, const IndirectBranch *> Brx;
+
+  const CubinSymbol *funcAt(uint64_t A) const {
+    auto It = Funcs.find(A);
+    return It == Funcs.end() ? nullptr : It->second.front();
+  }
+  std::optional<std::string> nameFor(uint64_t A) const {
+    if (const CubinSymbol *S = funcAt(A))
+      return S->Name;
+    auto It = Labels.find(A);
+    if (It != Labels.end())
+      return fmt::format(".L_x_{}", It->second);
+    return std::nullopt;
+  }
+};
+
+void decodeSection(Arch A, StringRef Bytes, Section &S) {
+  S.Bytes = Bytes;
   for (size_t Off = 0; Off + 16 <= Bytes.size(); Off += 16) {
     Word128 W;
     std::memcpy(&W.Lo, Bytes.data() + Off, 8);
     std::memcpy(&W.Hi, Bytes.data() + Off + 8, 8);
-    auto I = decode(A, W, Off);
-    std::string Guard, Text;
-    if (!I) {
-      Text = fmt::format("/* undecodable {:#018x} {:#018x} */", W.Lo, W.Hi);
-      Ok = false;
-    } else {
-      Text = print(*I);
-      if (Text[0] == '@') {
-        size_t Sp = Text.find(' ');
-        Guard = Text.substr(0, Sp);
-        Text = Text.substr(Sp + 1);
-      }
-      Text += " ;";
-      if (PrintCtl)
-        Text += " " + I->Ctl.str();
+    S.Words.push_back(W);
+    S.Code.push_back(decode(A, W, Off));
+  }
+}
+
+/// Index of the first instruction of the padding nvdisasm prints without a
+/// space before ';': from the last `BRA` to itself (the trap loop ptxas
+/// puts after the code) to the end, when only NOPs follow it.
+size_t paddingStart(const Section &S) {
+  size_t N = S.Code.size();
+  size_t I = N;
+  while (I > 0 && S.Code[I - 1] && print(*S.Code[I - 1]) == "NOP")
+    --I;
+  if (I > 0 && S.Code[I - 1]) {
+    const Instr &B = *S.Code[I - 1];
+    auto T = branchTarget(B);
+    if (T && *T == B.Addr && print(B).starts_with("BRA "))
+      return I - 1;
+  }
+  return N;
+}
+
+/// Prints one instruction line; false if the word did not decode (it is
+/// still printed, as a comment).
+bool printLine(const Section &S, size_t K, const Options &O,
+               const PrintOptions &PO, bool Tight) {
+  uint64_t Off = K * 16;
+  const Word128 &W = S.Words[K];
+  std::string Guard, Text;
+  bool Ok = true;
+  if (!S.Code[K]) {
+    Text = fmt::format("/* undecodable {:#018x} {:#018x} */", W.Lo, W.Hi);
+    Ok = false;
+  } else {
+    const Instr &I = *S.Code[K];
+    Text = print(I, PO);
+    // print() drops trailing blanks; nvdisasm keeps the one after a
+    // special float ("-QNAN  ;").
+    if (StringRef(Text).ends_with("QNAN") || StringRef(Text).ends_with("INF"))
+      Text += ' ';
+    if (Text[0] == '@') {
+      size_t Sp = Text.find(' ');
+      Guard = Text.substr(0, Sp);
+      Text = Text.substr(Sp + 1);
     }
-    outs() << fmt::format("        /*{:04x}*/{:>18} {}", Off, Guard, Text);
-    if (PrintHex)
-      outs() << fmt::format(" /* {:#018x} {:#018x} */", W.Lo, W.Hi);
-    outs() << "\n";
+    auto Brx = S.Brx.find(Off);
+    if (Brx != S.Brx.end()) {
+      // nvdisasm pads the instruction to 72 columns and names the targets.
+      std::string Ts;
+      for (uint64_t T : Brx->second->Targets) {
+        if (!Ts.empty())
+          Ts += ',';
+        Ts += S.nameFor(T).value_or(fmt::format("{:#x}", T));
+      }
+      Text = fmt::format("{:<72}(*\"BRANCH_TARGETS {}\"*);", Text, Ts);
+    } else {
+      // ERRBAR is the one instruction nvdisasm prints without the blank.
+      Text += Tight || Text == "ERRBAR" ? ";" : " ;";
+    }
+    if (O.PrintCtl)
+      Text += " " + I.Ctl.str();
+  }
+  outs() << fmt::format("        /*{:04x}*/{:>18} {}", Off, Guard, Text);
+  if (O.PrintHex)
+    outs() << fmt::format(" /* {:#018x} {:#018x} */", W.Lo, W.Hi);
+  outs() << "\n";
+  return Ok;
+}
+
+/// --raw: nvdisasm -b layout, absolute targets.
+bool disassembleRaw(Arch A, StringRef Bytes, const Options &O) {
+  Section S;
+  decodeSection(A, Bytes, S);
+  size_t Pad = paddingStart(S);
+  bool Ok = true;
+  for (size_t K = 0; K < S.Code.size(); ++K)
+    Ok &= printLine(S, K, O, PrintOptions{}, K >= Pad);
+  return Ok;
+}
+
+/// Numbers the .L_x_N labels the way nvdisasm 12.4 does, over the whole
+/// file: first every direct target in section and address order (a new
+/// number only for an address without a symbol or label), then every BRX
+/// and its targets (each reference takes a number; an address keeps the
+/// first label it got), then the end of every function symbol in symbol
+/// table order (same rule; the end is named by the function that starts
+/// there, if any).
+void assignLabels(std::vector<Section> &Secs, const CubinInfo &Info) {
+  unsigned N = 0;
+  auto Find = [&](unsigned SecIdx) -> Section * {
+    for (Section &S : Secs)
+      if (S.Text->Section == SecIdx)
+        return &S;
+    return nullptr;
+  };
+  for (Section &S : Secs)
+    for (const auto &I : S.Code) {
+      if (!I)
+        continue;
+      auto T = branchTarget(*I);
+      if (!T || S.funcAt(*T) || S.Labels.count(*T))
+        continue;
+      S.Labels[*T] = N++;
+    }
+  auto Take = [&](Section &S, uint64_t A) {
+    unsigned K = N++;
+    if (!S.funcAt(A) && !S.Labels.count(A))
+      S.Labels[A] = K;
+  };
+  for (Section &S : Secs)
+    for (const IndirectBranch &B : S.Text->IndirectBranches) {
+      S.Brx[B.Addr] = &B;
+      Take(S, B.Addr);
+      for (uint64_t T : B.Targets)
+        Take(S, T);
+    }
+  for (const CubinSymbol &Sym : Info.Symbols)
+    if (Sym.type() == 2 /*FUNC*/)
+      if (Section *S = Find(Sym.Section))
+        Take(*S, Sym.Value + Sym.Size);
+}
+
+std::string otherText(uint8_t Other) {
+  static const char *Vis[] = {"STV_DEFAULT", "STV_INTERNAL", "STV_HIDDEN",
+                              "STV_PROTECTED"};
+  std::string S;
+  if (Other & 0x10)
+    S += "STO_CUDA_ENTRY ";
+  S += Vis[Other & 3];
+  return S;
+}
+
+/// Prints the symbol directives nvdisasm puts before a function.
+void printFuncHeader(const Section &S, const CubinSymbol &F) {
+  auto Dir = [](StringRef D) { return fmt::format("        {:<16}", D.str()); };
+  if (F.binding() == 1)
+    outs() << Dir(".global") << F.Name << "\n";
+  else if (F.binding() == 2)
+    outs() << Dir(".weak") << F.Name << "\n";
+  outs() << Dir(".type") << F.Name << ",@function\n";
+  uint64_t End = F.Value + F.Size;
+  std::string EndName = S.nameFor(End).value_or(fmt::format("{:#x}", End));
+  outs() << Dir(".size") << F.Name << ",(" << EndName << " - " << F.Name
+         << ")\n";
+  if (F.Other)
+    outs() << Dir(".other") << F.Name << ",@\"" << otherText(F.Other)
+           << "\"\n";
+  outs() << F.Name << ":\n";
+}
+
+bool disassembleCubin(Arch A, const CubinInfo &Info, const Options &O) {
+  std::vector<Section> Secs(Info.Texts.size());
+  for (size_t I = 0; I < Info.Texts.size(); ++I) {
+    Secs[I].Text = &Info.Texts[I];
+    decodeSection(A, Info.Texts[I].Bytes, Secs[I]);
+  }
+  for (const CubinSymbol &Sym : Info.Symbols)
+    if (Sym.type() == 2 /*FUNC*/)
+      for (Section &S : Secs)
+        if (S.Text->Section == Sym.Section)
+          S.Funcs[Sym.Value].push_back(&Sym);
+  assignLabels(Secs, Info);
+
+  bool Ok = true;
+  for (Section &S : Secs) {
+    const std::string SecName = ".text." + S.Text->Function;
+    outs() << fmt::format("//--------------------- {:<25} "
+                          "--------------------------\n",
+                          SecName);
+    outs() << "\t.section\t" << SecName << ",\"ax\",@progbits\n";
+    outs() << "\t.align\t" << S.Text->Align << "\n";
+    PrintOptions PO;
+    PO.LabelFor = [&S](uint64_t A) { return S.nameFor(A); };
+    size_t Pad = paddingStart(S);
+    // At one address nvdisasm names global and weak functions first, then
+    // the section, then local functions.
+    auto Heads = [&](uint64_t Addr) {
+      auto F = S.Funcs.find(Addr);
+      if (F != S.Funcs.end())
+        for (const CubinSymbol *Sym : F->second)
+          if (Sym->binding() != 0)
+            printFuncHeader(S, *Sym);
+      if (Addr == 0)
+        outs() << SecName << ":\n";
+      if (F != S.Funcs.end())
+        for (const CubinSymbol *Sym : F->second)
+          if (Sym->binding() == 0)
+            printFuncHeader(S, *Sym);
+      auto L = S.Labels.find(Addr);
+      if (L != S.Labels.end())
+        outs() << ".L_x_" << L->second << ":\n";
+    };
+    for (size_t K = 0; K < S.Code.size(); ++K) {
+      Heads(K * 16);
+      Ok &= printLine(S, K, O, PO, K >= Pad);
+    }
+    if (S.Code.empty())
+      Heads(0);
+    else
+      Heads(S.Code.size() * 16);
+    outs() << "\n\n";
+  }
+  // Undefined symbols: ptxas's reserved shared-memory objects, external
+  // functions.
+  bool First = true;
+  for (const CubinSymbol &Sym : Info.Symbols) {
+    if ((Sym.type() != 1 /*OBJECT*/ && Sym.type() != 2 /*FUNC*/) ||
+        Sym.Section != 0)
+      continue;
+    if (First)
+      outs() << "//--------------------- SYMBOLS "
+                "--------------------------\n\n";
+    First = false;
+    if (Sym.type() == 2) {
+      outs() << "\t.type\t\t" << Sym.Name << ",@function\n";
+      continue;
+    }
+    outs() << "\t.type\t\t" << Sym.Name << ",@object\n";
+    outs() << "\t.size\t\t" << Sym.Name << fmt::format(",{:#x}\n", Sym.Size);
   }
   return Ok;
 }
 
+} // namespace
+
 int main(int Argc, char **Argv) {
   CLI::App App{"sass-dis: disassemble sm_75..sm_90a cubins like nvdisasm"};
   std::string ArchS, File;
-  bool Raw = false, PrintCtl = false, PrintHex = false;
+  bool Raw = false;
+  Options O;
   App.add_option("--arch", ArchS, "target (default: from the cubin)");
   App.add_flag("--raw", Raw, "FILE holds raw instruction bytes");
-  App.add_flag("--print-control", PrintCtl, "print control fields");
-  App.add_flag("--hex", PrintHex, "print the instruction words");
+  App.add_flag("--print-control", O.PrintCtl, "print control fields");
+  App.add_flag("--hex", O.PrintHex, "print the instruction words");
   App.add_option("FILE", File, "cubin or raw file")->required();
   try {
     App.parse(toolArgs(Argc, Argv));
@@ -91,7 +326,7 @@ int main(int Argc, char **Argv) {
       errs() << "sass-dis: --raw needs -arch=sm_XX\n";
       return 2;
     }
-    return disassemble(*A, Data, PrintCtl, PrintHex) ? 0 : 1;
+    return disassembleRaw(*A, Data, O) ? 0 : 1;
   }
   CubinInfo Info;
   std::string Err;
@@ -106,11 +341,5 @@ int main(int Argc, char **Argv) {
                           "-arch\n", Info.SM);
     return 2;
   }
-  bool Ok = true;
-  for (const CubinText &T : Info.Texts) {
-    outs() << "\t.section\t.text." << T.Function << "\n";
-    outs() << T.Function << ":\n";
-    Ok &= disassemble(*A, T.Bytes, PrintCtl, PrintHex);
-  }
-  return Ok ? 0 : 1;
+  return disassembleCubin(*A, Info, O) ? 0 : 1;
 }

@@ -7,7 +7,9 @@
 // Just enough ELF to find the `.text.<function>` sections of a cubin for
 // the disassembler: section headers and names, for both the CUDA 13 (OSABI
 // 0x41, ABI 8) and CUDA 12 (OSABI 0x33, ABI 7) headers. The arch is taken
-// from e_flags. A full cubin model is lib/Object's job; this stays small.
+// from e_flags. For nvdisasm's labelled listing it also reads the symbol
+// table and the indirect-branch targets of `.nv.info.<function>`. A full
+// cubin model is lib/Object's job; this stays small.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXAS_ALT_SASS_CUBIN_H
@@ -23,15 +25,37 @@
 
 namespace ptxas::sass {
 
+/// One BRX and its possible targets (EIATTR_INDIRECT_BRANCH_TARGETS).
+struct IndirectBranch {
+  uint64_t Addr = 0;             ///< of the BRX, in its section
+  std::vector<uint64_t> Targets; ///< in the order the attribute lists them
+};
+
 struct CubinText {
   std::string Function; ///< name after ".text."
   llvm::StringRef Bytes;
+  unsigned Section = 0;  ///< section header index
+  uint64_t Flags = 0;    ///< sh_flags
+  uint64_t Align = 0;    ///< sh_addralign
+  std::vector<IndirectBranch> IndirectBranches; ///< from .nv.info.<Function>
+};
+
+/// One .symtab entry.
+struct CubinSymbol {
+  std::string Name;
+  uint64_t Value = 0, Size = 0;
+  uint8_t Info = 0;   ///< st_info: binding << 4 | type
+  uint8_t Other = 0;  ///< st_other: visibility, CUDA flags (0x10 = entry)
+  unsigned Section = 0; ///< st_shndx (0 = undefined)
+  unsigned binding() const { return Info >> 4; } ///< 0 local, 1 global, 2 weak
+  unsigned type() const { return Info & 0xf; }   ///< 1 object, 2 func, 3 section
 };
 
 struct CubinInfo {
   std::optional<Arch> TargetArch; ///< from e_flags, when recognised
   unsigned SM = 0;                ///< raw SM number from e_flags (90, ...)
-  std::vector<CubinText> Texts;
+  std::vector<CubinText> Texts;   ///< in section header order
+  std::vector<CubinSymbol> Symbols; ///< .symtab in order (entry 0 included)
 };
 
 /// Parses Data (which must outlive the result). Returns false with Err set

@@ -19,6 +19,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -59,8 +60,27 @@ struct Instr {
 Word128 encode(const Instr &I);
 /// 128 bits -> Instr; nullopt when no form of the arch matches.
 std::optional<Instr> decode(Arch A, const Word128 &W, uint64_t Addr = 0);
-/// nvdisasm text, with guard, without ';'.
+/// nvdisasm text, with guard, without ';'. Branch, call and BSSY targets
+/// print as absolute addresses (nvdisasm's raw mode).
 std::string print(const Instr &I);
+
+/// How print() names things it cannot know from the instruction alone.
+struct PrintOptions {
+  /// Names a target address (a byte offset in the instruction's section,
+  /// as for Instr::Addr) of a branch, BSSY, CALL.REL, RET.REL, LEPC or
+  /// WARPSYNC.COLLECTIVE: returns a label (".L_x_3") or a function symbol,
+  /// printed the way nvdisasm does with symbols: "`(.L_x_3)". nullopt, or
+  /// an empty function, prints the absolute address as print(I) does.
+  std::function<std::optional<std::string>(uint64_t)> LabelFor;
+};
+
+/// print(I) with the options above (nvdisasm's cubin mode when LabelFor
+/// knows the labels).
+std::string print(const Instr &I, const PrintOptions &Opts);
+
+/// The absolute target address of I (its Addr + 16 + the signed offset),
+/// when its form has a branch-target field; nullopt otherwise.
+std::optional<uint64_t> branchTarget(const Instr &I);
 /// Parses nvdisasm text (with optional guard and trailing ';' and an
 /// optional control notation "{...}"). On failure returns nullopt and sets
 /// Err to the reason.
