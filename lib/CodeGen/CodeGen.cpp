@@ -72,6 +72,7 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
     return Fail(E);
   if (std::string E = allocateRegisters(MF); !E.empty())
     return Fail(E);
+  finalizeFrame(MF);
   if (std::string E = After("regalloc"); !E.empty())
     return Fail(E);
   if (std::string E = selectForms(MF); !E.empty())

@@ -76,6 +76,8 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out) {
   }
   Out.RegCount = MF.NumGPRs;
   Out.FrameSize = MF.FrameSize;
+  Out.SpillStoreBytes = MF.SpillStoreBytes;
+  Out.SpillLoadBytes = MF.SpillLoadBytes;
   Out.NumBarriers = MF.NumBarriers;
   Out.CtaidZUsed = MF.CtaidZUsed;
   // The FDE program ptxas writes: advance to the first EXIT, one more

@@ -23,6 +23,11 @@ namespace ptxas::codegen {
 std::string optimizeMachine(MFunction &MF, const CodeGenOptions &Opts);
 /// Assigns physical registers (RegAlloc.cpp).
 std::string allocateRegisters(MFunction &MF);
+/// Rewrites \p VRegs to live in local-memory slots of the frame, with a
+/// load before each use and a store after each def (Spill.cpp).
+void spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs);
+/// Kernels: lowers the stack pointer by the frame size in the prologue.
+void finalizeFrame(MFunction &MF);
 /// Parses every instruction against the form table (Emit.cpp).
 std::string selectForms(MFunction &MF);
 /// Stall counts, scoreboards, wait masks (ControlCodes.cpp).

@@ -41,24 +41,32 @@ static unsigned classCount(const MFunction &MF, RegClass RC) {
   return 0;
 }
 
-std::string codegen::allocateRegisters(MFunction &MF) {
+/// One round of linear scan. Virtual registers that find no register are
+/// appended to \p Failed; operands are rewritten only when none failed.
+static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
+  for (VRegInfo &V : MF.VRegs)
+    V.Phys = -1;
   RegIndex RI;
   RI.NumVRegs = unsigned(MF.VRegs.size());
   std::vector<Interval> Iv = computeIntervals(MF, RI);
 
   // Busy lists per class and register number: intervals of fixed uses and
   // of allocated virtual registers.
-  std::vector<std::vector<std::vector<Interval>>> Busy(5);
+  struct Use {
+    Interval I;
+    int Owner; ///< virtual register, -1 for fixed ranges
+  };
+  std::vector<std::vector<std::vector<Use>>> Busy(5);
   for (unsigned C = 0; C != 5; ++C) {
     Busy[C].resize(256);
     for (unsigned N = 0; N != 256; ++N) {
       const Interval &P = Iv[RI.physIndex(RegClass(C), N)];
       if (!P.empty())
-        Busy[C][N].push_back(P);
+        Busy[C][N].push_back({P, -1});
     }
   }
   auto Reserve = [&](RegClass RC, unsigned N) {
-    Busy[unsigned(RC)][N].push_back({0, ~0u});
+    Busy[unsigned(RC)][N].push_back({{0, ~0u}, -1});
   };
   Reserve(RegClass::GPR, 1);
   Reserve(RegClass::UGPR, 4);
@@ -101,33 +109,55 @@ std::string codegen::allocateRegisters(MFunction &MF) {
     unsigned Size = VI.Size;
     auto IsFree = [&](unsigned Base) {
       for (unsigned W = 0; W != Size; ++W)
-        for (const Interval &B : Busy[C][Base + W])
-          if (Overlaps(B, Iv[V]))
+        for (const Use &B : Busy[C][Base + W])
+          if (Overlaps(B.I, Iv[V]))
             return false;
       return true;
     };
     int Found = -1;
-    if (Hint[V] >= 0 && MF.VRegs[Hint[V]].Phys >= 0 &&
-        MF.VRegs[Hint[V]].RC == VI.RC && IsFree(MF.VRegs[Hint[V]].Phys))
-      Found = MF.VRegs[Hint[V]].Phys;
-    for (unsigned Base = 0; Base + Size <= Count && Found < 0; Base += Size)
-      if (IsFree(Base))
-        Found = int(Base);
-    if (Found < 0)
-      return fmt::format("out of {} registers (budget {}); spilling is not "
-                         "yet supported",
-                         regPrefix(VI.RC).str(), Count);
+    while (true) {
+      if (Hint[V] >= 0 && MF.VRegs[Hint[V]].Phys >= 0 &&
+          MF.VRegs[Hint[V]].RC == VI.RC && IsFree(MF.VRegs[Hint[V]].Phys))
+        Found = MF.VRegs[Hint[V]].Phys;
+      for (unsigned Base = 0; Base + Size <= Count && Found < 0; Base += Size)
+        if (IsFree(Base))
+          Found = int(Base);
+      if (Found >= 0)
+        break;
+      // Evict the overlapping value that lives longest (the classic
+      // linear-scan choice) when it outlives V; otherwise V spills.
+      int Victim = -1;
+      for (unsigned N = 0; N != Count; ++N)
+        for (const Use &B : Busy[C][N])
+          if (B.Owner >= 0 && !MF.VRegs[B.Owner].SpillTemp &&
+              Overlaps(B.I, Iv[V]) && B.I.End > Iv[V].End &&
+              (Victim < 0 || B.I.End > Iv[Victim].End))
+            Victim = B.Owner;
+      if (Victim < 0)
+        break;
+      for (auto &Regs : Busy[C])
+        llvm::erase_if(Regs, [&](const Use &B) { return B.Owner == Victim; });
+      MF.VRegs[Victim].Phys = -1;
+      Failed.push_back(unsigned(Victim));
+    }
+    if (Found < 0) {
+      Failed.push_back(V);
+      continue;
+    }
     VI.Phys = Found;
     for (unsigned W = 0; W != Size; ++W)
-      Busy[C][Found + W].push_back(Iv[V]);
-    if (VI.RC == RegClass::GPR)
-      MaxGPR = std::max(MaxGPR, unsigned(Found) + Size - 1);
+      Busy[C][Found + W].push_back({Iv[V], int(V)});
   }
+  for (const VRegInfo &VI : MF.VRegs)
+    if (VI.RC == RegClass::GPR && VI.Phys >= 0)
+      MaxGPR = std::max(MaxGPR, unsigned(VI.Phys) + VI.Size - 1);
   // Physical GPRs the code names count too.
   for (unsigned N = 0; N != 255; ++N)
     if (!Iv[RI.physIndex(RegClass::GPR, N)].empty())
       MaxGPR = std::max(MaxGPR, N);
   MF.NumGPRs = MaxGPR + 1;
+  if (!Failed.empty())
+    return;
   // Rewrite operands to physical registers.
   auto Rewrite = [&](MOperand &O) {
     if (!O.readsOrWritesReg() || O.Phys)
@@ -154,5 +184,21 @@ std::string codegen::allocateRegisters(MFunction &MF) {
     }
     B.Instrs = std::move(Keep);
   }
-  return "";
+}
+
+std::string codegen::allocateRegisters(MFunction &MF) {
+  for (unsigned Round = 0; Round != 8; ++Round) {
+    std::vector<unsigned> Failed;
+    tryAssign(MF, Failed);
+    if (Failed.empty())
+      return "";
+    for (unsigned V : Failed)
+      if (MF.VRegs[V].SpillTemp || MF.VRegs[V].RC != RegClass::GPR)
+        return fmt::format("register allocation failed: out of {} registers "
+                           "(budget {})",
+                           regPrefix(MF.VRegs[V].RC).str(),
+                           classCount(MF, MF.VRegs[V].RC));
+    spillRegisters(MF, Failed);
+  }
+  return "register allocation failed: spilling did not converge";
 }

@@ -50,6 +50,7 @@ struct VRegInfo {
   uint8_t Size = 1;    ///< 32-bit words: 1, 2 or 4 (aligned tuples)
   int Phys = -1;       ///< assigned physical register, -1 before RA
   std::string Name;    ///< PTX name, for printing
+  bool SpillTemp = false; ///< created by spilling; never spilled again
 };
 
 struct MOperand {
@@ -135,7 +136,8 @@ struct MFunction {
   unsigned MaxRegs = 255;     ///< GPR budget (R0..R(MaxRegs-1))
   // Results of later passes.
   unsigned NumGPRs = 0;       ///< highest GPR used + 1
-  uint32_t FrameSize = 0;
+  uint32_t FrameSize = 0;     ///< local frame below R1 (variables, spills)
+  uint32_t SpillStoreBytes = 0, SpillLoadBytes = 0;
   uint8_t NumBarriers = 0;
   bool CtaidZUsed = false;
 

@@ -1,0 +1,127 @@
+//===- Spill.cpp - Spilling to the local frame ----------------------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// When linear scan runs out of registers, the registers it could not place
+// live in frame slots instead: every use reads a fresh short-lived
+// temporary loaded with LDL just before, every def writes one stored with
+// STL just after (a partial or guarded def loads the old value first). The
+// frame sits below R1 ([R1+off]); the kernel prologue lowers R1 by the
+// frame size (finalizeFrame), as ptxas does.
+//
+//===----------------------------------------------------------------------===//
+#include "Passes.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+
+static const char *sizeSuffix(unsigned Words) {
+  return Words == 4 ? ".128" : Words == 2 ? ".64" : "";
+}
+
+static MOperand frameSlot(uint32_t Off) {
+  MOperand M;
+  M.K = MOperand::Kind::Mem;
+  M.RC = RegClass::GPR;
+  M.Phys = true;
+  M.Reg = 1;
+  M.Width = 1;
+  M.Imm = Off;
+  return M;
+}
+
+void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
+  llvm::DenseMap<unsigned, uint32_t> Slot;
+  for (unsigned V : VRegs) {
+    unsigned Bytes = 4 * MF.VRegs[V].Size;
+    MF.FrameSize = (MF.FrameSize + Bytes - 1) / Bytes * Bytes;
+    Slot[V] = MF.FrameSize;
+    MF.FrameSize += Bytes;
+  }
+  for (MBlock &B : MF.Blocks) {
+    std::vector<MInstr> Out;
+    Out.reserve(B.Instrs.size());
+    for (MInstr &I : B.Instrs) {
+      std::vector<MInstr> After;
+      // One temporary per spilled register per instruction.
+      llvm::DenseMap<unsigned, unsigned> Temp;
+      auto TempFor = [&](unsigned V) {
+        auto It = Temp.find(V);
+        if (It != Temp.end())
+          return It->second;
+        unsigned T = MF.newVReg(MF.VRegs[V].RC, MF.VRegs[V].Size);
+        MF.VRegs[T].SpillTemp = true;
+        Temp[V] = T;
+        return T;
+      };
+      llvm::SmallVector<unsigned, 4> NeedLoad, NeedStore;
+      auto AddOnce = [](llvm::SmallVectorImpl<unsigned> &L, unsigned V) {
+        if (!llvm::is_contained(L, V))
+          L.push_back(V);
+      };
+      auto Scan = [&](MOperand &O, bool IsGuard) {
+        if (!O.isVirtualReg() || !Slot.count(O.Reg))
+          return;
+        unsigned V = O.Reg;
+        bool Def = O.K == MOperand::Kind::Reg && O.IsDef && !IsGuard;
+        if (!Def || !O.Undef || I.hasGuard())
+          AddOnce(NeedLoad, V);
+        if (Def)
+          AddOnce(NeedStore, V);
+        O.Reg = TempFor(V);
+      };
+      if (I.hasGuard())
+        Scan(I.Guard, true);
+      for (MOperand &O : I.Ops)
+        Scan(O, false);
+      for (MOperand &O : I.Implicit)
+        Scan(O, false);
+      for (unsigned V : NeedLoad) {
+        unsigned Words = MF.VRegs[V].Size;
+        MInstr L;
+        L.Op = std::string("LDL") + sizeSuffix(Words);
+        L.Ops = {def(vreg(Temp[V], RegClass::GPR, Words)), frameSlot(Slot[V])};
+        Out.push_back(std::move(L));
+        MF.SpillLoadBytes += 4 * Words;
+      }
+      for (unsigned V : NeedStore) {
+        unsigned Words = MF.VRegs[V].Size;
+        MInstr S;
+        S.Op = std::string("STL") + sizeSuffix(Words);
+        S.Ops = {frameSlot(Slot[V]), vreg(Temp[V], RegClass::GPR, Words)};
+        After.push_back(std::move(S));
+        MF.SpillStoreBytes += 4 * Words;
+      }
+      Out.push_back(std::move(I));
+      // A store after a terminator would never run; spilled values are not
+      // defined by branches.
+      for (MInstr &S : After)
+        Out.push_back(std::move(S));
+    }
+    B.Instrs = std::move(Out);
+  }
+}
+
+void codegen::finalizeFrame(MFunction &MF) {
+  if (!MF.IsKernel || !MF.FrameSize || MF.Blocks.empty())
+    return;
+  MF.FrameSize = (MF.FrameSize + 7) / 8 * 8;
+  auto &Pro = MF.Blocks.front().Instrs;
+  for (size_t K = 0; K != Pro.size(); ++K) {
+    const MInstr &I = Pro[K];
+    if (I.Ops.empty() || !I.Ops[0].Phys || I.Ops[0].Reg != 1 ||
+        I.Ops[0].RC != RegClass::GPR || !I.Ops[0].IsDef)
+      continue;
+    MInstr Adj;
+    Adj.Op = "IADD3";
+    MOperand R1 = physReg(RegClass::GPR, 1);
+    Adj.Ops = {def(R1), R1, imm(-int64_t(MF.FrameSize), true), RZ()};
+    Pro.insert(Pro.begin() + K + 1, std::move(Adj));
+    return;
+  }
+}
