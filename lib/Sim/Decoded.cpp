@@ -317,6 +317,15 @@ DecodedInstr decodeView(const Instr &I) {
   for (const Item &It : I.F->Items)
     W.item(It);
   W.finish();
+  // .E means 64-bit addresses for global and generic accesses, also when
+  // the register prints without ".64" (sm_75).
+  StringRef M = D.Mnemonic;
+  bool NotGlobal = M == "LDS" || M == "STS" || M == "LDL" || M == "STL" ||
+                   M == "ATOMS" || M == "LDSM";
+  if (D.has("E") && !NotGlobal)
+    for (Operand &O : D.Ops)
+      if (O.Kind == OpKind::Mem && O.IdxKind == OpKind::R)
+        O.Wide = true;
   return D;
 }
 

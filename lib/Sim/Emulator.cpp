@@ -1,0 +1,470 @@
+//===- Emulator.cpp - Launches, scheduling, control flow ------------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+#include "Machine.h"
+
+#include "fmt/format.h"
+
+using namespace llvm;
+
+namespace ptxas::sim {
+using namespace object;
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+uint64_t GlobalMemory::alloc(uint64_t Size) {
+  uint64_t A = Next;
+  Regions[A].assign(Size ? Size : 1, 0);
+  Next = (A + Size + 256 + 255) & ~uint64_t(255);
+  return A;
+}
+
+uint8_t *GlobalMemory::translate(uint64_t Addr, uint64_t Size) {
+  if (Cache && Addr >= CacheBase && Addr + Size <= CacheBase + Cache->size())
+    return Cache->data() + (Addr - CacheBase);
+  auto It = Regions.upper_bound(Addr);
+  if (It == Regions.begin())
+    return nullptr;
+  --It;
+  if (Addr + Size > It->first + It->second.size())
+    return nullptr;
+  CacheBase = It->first;
+  Cache = &It->second;
+  return It->second.data() + (Addr - It->first);
+}
+
+//===----------------------------------------------------------------------===//
+// Emulator
+//===----------------------------------------------------------------------===//
+
+Emulator::Emulator(const Program &P) : P(P) { loadGlobals(); }
+Emulator::~Emulator() = default;
+
+/// Every data section (globals, constant banks) gets a device address;
+/// then relocations are applied to the copies.
+void Emulator::loadGlobals() {
+  const Cubin &C = P.C;
+  for (unsigned S = 1; S < C.Sections.size(); ++S) {
+    const Section &Sec = C.Sections[S];
+    StringRef N = Sec.Name;
+    if (!N.starts_with(".nv.global") && !N.starts_with(".nv.constant"))
+      continue;
+    uint64_t A = Mem.alloc(Sec.size());
+    if (Sec.hasFileData())
+      std::copy(Sec.Data.begin(), Sec.Data.end(), Mem.region(A).begin());
+    SectionAddr[S] = A;
+  }
+  for (const Section &Sec : C.Sections) {
+    if (Sec.Type != 4 && Sec.Type != 9) // RELA, REL
+      continue;
+    auto T = SectionAddr.find(Sec.Info);
+    if (T == SectionAddr.end())
+      continue;
+    for (const Reloc &R : C.relocs(Sec)) {
+      if (R.Sym >= C.Symbols.size())
+        continue;
+      const Symbol &Sym = C.Symbols[R.Sym];
+      auto SA = SectionAddr.find(Sym.Shndx);
+      uint64_t V = (SA == SectionAddr.end() ? 0 : SA->second) + Sym.Value +
+                   uint64_t(R.Addend);
+      // R_CUDA_32 (1) writes 32 bits; R_CUDA_64 (2), R_CUDA_G64 (4) 64.
+      unsigned N = R.Type == 1 ? 4 : 8;
+      if (uint8_t *D = Mem.translate(T->second + R.Offset, N))
+        std::memcpy(D, &V, N);
+    }
+  }
+}
+
+std::vector<std::pair<uint32_t, uint32_t>>
+Emulator::paramLayout(const Function &K) const {
+  std::map<unsigned, std::pair<uint32_t, uint32_t>> ByOrd;
+  for (const InfoRecord &R : K.Info)
+    if (R.is(EIAttr::KPARAM_INFO) || R.is(EIAttr::KPARAM_INFO_V2))
+      ByOrd[R.u16At(4)] = {R.u16At(6), (R.u32(2) >> 18) & 0x3fff};
+  std::vector<std::pair<uint32_t, uint32_t>> Out;
+  for (auto &[O, V] : ByOrd)
+    Out.push_back(V);
+  return Out;
+}
+
+Error Emulator::launch(const Function &K, const LaunchConfig &C,
+                       RunStats *Stats) {
+  Machine M(P, K, Mem, C, SectionAddr);
+  return M.run(Stats, InstrLimit);
+}
+
+//===----------------------------------------------------------------------===//
+// Machine: launch setup
+//===----------------------------------------------------------------------===//
+
+Machine::Machine(const Program &P, const Function &K, GlobalMemory &Mem,
+                 const LaunchConfig &C, const std::map<unsigned, uint64_t> &SA)
+    : P(P), K(K), Mem(Mem), C(C), SecAddr(SA) {
+  setupBanks();
+}
+
+static bool isSM90(sass::Arch A) { return A >= sass::Arch::SM90; }
+
+uint64_t Machine::sharedBase() const { return isSM90(P.A) ? 0x400 : 0; }
+
+void Machine::setupBanks() {
+  const Cubin &Cb = P.C;
+  for (unsigned S = 1; S < Cb.Sections.size(); ++S) {
+    StringRef N = Cb.Sections[S].Name;
+    if (!N.consume_front(".nv.constant"))
+      continue;
+    unsigned Bank;
+    StringRef Fn;
+    if (N.consumeInteger(10, Bank) || Bank >= 32)
+      continue;
+    if (N.consume_front("."))
+      Fn = N;
+    else if (!N.empty())
+      continue;
+    if (!Fn.empty() && Fn != K.Name)
+      continue;
+    uint64_t A = SecAddr.at(S);
+    uint64_t Sz = Cb.Sections[S].size();
+    uint8_t *Src = Mem.translate(A, Sz);
+    Banks[Bank].assign(Src, Src + Sz);
+  }
+  // Driver-written slots of bank 0.
+  uint32_t ParamBase = isSM90(P.A) ? 0x210 : 0x160;
+  uint32_t Frame = 0;
+  for (const InfoRecord &R : K.Info) {
+    if (R.is(EIAttr::PARAM_CBANK))
+      ParamBase = R.u16At(4);
+    if ((R.is(EIAttr::FRAME_SIZE) || R.is(EIAttr::MIN_STACK_SIZE) ||
+         R.is(EIAttr::MAX_STACK_SIZE)) &&
+        R.numU32() >= 2)
+      Frame += R.u32(1);
+  }
+  LocalSize = (Frame + 1024 + 15) & ~15u;
+  std::vector<uint8_t> &B0 = Banks[0];
+  uint32_t Need = std::max<uint32_t>(ParamBase + uint32_t(C.Params.size()), 0x220);
+  if (B0.size() < Need)
+    B0.resize(Need, 0);
+  auto put32 = [&](uint32_t Off, uint32_t V) { std::memcpy(&B0[Off], &V, 4); };
+  for (int I = 0; I < 3; ++I) {
+    put32(0x0 + 4 * I, C.Block[I]);
+    put32(0xc + 4 * I, C.Grid[I]);
+  }
+  put32(0x20, uint32_t(LocalWindow));
+  put32(0x24, uint32_t(LocalWindow >> 32));
+  put32(0x28, LocalSize);
+  std::copy(C.Params.begin(), C.Params.end(), B0.begin() + ParamBase);
+}
+
+bool Machine::fail(const DecodedInstr &D, const std::string &Why) {
+  if (Ok)
+    Err = fmt::format("{}: '{}' at {:#06x} in {}", Why,
+                      D.Mnemonic == "<undecodable>" ? D.Mnemonic : D.text(),
+                      D.addr(), K.Name);
+  Ok = false;
+  return false;
+}
+
+Error Machine::run(RunStats *Stats, uint64_t Limit) {
+  uint32_t Threads = C.Block[0] * C.Block[1] * C.Block[2];
+  if (!Threads || Threads > 1024 || !C.Grid[0] || !C.Grid[1] || !C.Grid[2])
+    return createStringError(inconvertibleErrorCode(), "bad launch shape");
+  uint64_t Static = 0;
+  if (unsigned S = P.C.findSection((".nv.shared." + K.Name)))
+    Static = P.C.Sections[S].size();
+  uint64_t Budget = Limit ? Limit : ~uint64_t(0);
+  for (uint32_t Z = 0; Z < C.Grid[2]; ++Z)
+    for (uint32_t Y = 0; Y < C.Grid[1]; ++Y)
+      for (uint32_t X = 0; X < C.Grid[0]; ++X) {
+        Cta T;
+        T.Id[0] = X, T.Id[1] = Y, T.Id[2] = Z;
+        T.Shared.assign(sharedBase() + Static + C.DynShared + 16, 0);
+        unsigned NW = (Threads + 31) / 32;
+        for (unsigned I = 0; I < NW; ++I) {
+          auto Wp = std::make_unique<Warp>();
+          std::memset(Wp->R, 0, sizeof(Wp->R));
+          std::memset(Wp->P, 0, sizeof(Wp->P));
+          std::memset(Wp->UR, 0, sizeof(Wp->UR));
+          std::memset(Wp->B, 0, sizeof(Wp->B));
+          std::memset(Wp->PC, 0, sizeof(Wp->PC));
+          unsigned N = std::min(32u, Threads - I * 32);
+          Wp->Valid = N == 32 ? ~0u : (1u << N) - 1;
+          Wp->Id = I;
+          Wp->Local.assign(size_t(LocalSize) * 32, 0);
+          T.Warps.push_back(std::move(Wp));
+        }
+        CurCta = &T;
+        if (!runCta(T, Stats, Budget))
+          return createStringError(inconvertibleErrorCode(), "%s",
+                                   Err.c_str());
+      }
+  return Error::success();
+}
+
+bool Machine::runCta(Cta &T, RunStats *Stats, uint64_t &Budget) {
+  constexpr unsigned Quantum = 256;
+  for (;;) {
+    bool AllDone = true, Progress = false;
+    unsigned AtBar = 0, Live = 0;
+    for (auto &Wp : T.Warps) {
+      if ((Wp->Exited & Wp->Valid) == Wp->Valid)
+        continue;
+      AllDone = false;
+      ++Live;
+      for (unsigned Q = 0; Q < Quantum && !Wp->AtBar; ++Q) {
+        if ((Wp->Exited & Wp->Valid) == Wp->Valid)
+          break;
+        if (!Budget--) {
+          Err = "instruction limit reached (runaway kernel?) in " + K.Name;
+          return false;
+        }
+        if (!stepWarp(T, *Wp, Stats))
+          return false;
+        Progress = true;
+      }
+      AtBar += Wp->AtBar;
+    }
+    if (AllDone)
+      return true;
+    // bar.sync: released when every live warp has arrived.
+    unsigned Waiting = 0;
+    Live = 0;
+    for (auto &Wp : T.Warps)
+      if ((Wp->Exited & Wp->Valid) != Wp->Valid) {
+        ++Live;
+        Waiting += Wp->AtBar;
+      }
+    if (Live && Waiting == Live) {
+      for (auto &Wp : T.Warps) {
+        if (!Wp->AtBar)
+          continue;
+        Wp->AtBar = false;
+        FOR_LANES(Wp->Blocked, L) Wp->PC[L] += 16;
+        Wp->Blocked = 0;
+      }
+    } else if (!Progress) {
+      Err = "deadlock: warps wait at a barrier that cannot complete in " +
+            K.Name;
+      return false;
+    }
+  }
+}
+
+bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
+  W = &Wp;
+  if (Wp.AtBar)
+    return true;
+  uint32_t Live = Wp.Valid & ~Wp.Exited;
+  uint32_t Ready = Live & ~Wp.Blocked;
+  if (!Ready) {
+    // Cannot happen with structured code; recover by letting all go.
+    Wp.Blocked = 0;
+    Ready = Live;
+  }
+  uint32_t PC = ~0u;
+  FOR_LANES(Ready, L) PC = std::min(PC, Wp.PC[L]);
+  uint32_t M = 0;
+  FOR_LANES(Ready, L) if (Wp.PC[L] == PC) M |= 1u << L;
+  if (PC / 16 >= K.Code.size()) {
+    Err = fmt::format("PC {:#x} outside {}", PC, K.Name);
+    return false;
+  }
+  const DecodedInstr &D = K.Code[PC / 16];
+  if (K.Bad[PC / 16])
+    return fail(D, "undecodable instruction word");
+  ++Clock;
+  if (Stats) {
+    ++Stats->WarpInstrs;
+    Stats->ThreadInstrs += __builtin_popcount(M);
+  }
+  uint32_t G = M;
+  if (D.I.Guard != 7 || D.I.GuardNeg) {
+    G = 0;
+    FOR_LANES(M, L) {
+      bool V = D.I.Guard == 7 ||
+               (D.isUniformGuard() ? (Wp.UP >> D.I.Guard & 1)
+                                   : (Wp.P[L] >> D.I.Guard & 1));
+      if (V != D.I.GuardNeg)
+        G |= 1u << L;
+    }
+  }
+  bool Handled = false, Advance = true;
+  (void)T;
+  if (!execControl(D, M, G, Handled, Advance))
+    return false;
+  if (!Handled && G) {
+    if (!execInt(D, G, Handled) || (!Handled && !execUniform(D, G, Handled)) ||
+        (!Handled && !execFloat(D, G, Handled)) ||
+        (!Handled && !execMem(D, G, Handled)) ||
+        (!Handled && !execWarp(D, M, G, Handled)))
+      return false;
+    if (!Handled)
+      return unsupported(D);
+  }
+  if (Advance)
+    FOR_LANES(M, L) Wp.PC[L] += 16;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+/// Lanes of the warp that sit at PC (blocked or not).
+static uint32_t lanesAt(const Warp &Wp, uint32_t PC) {
+  uint32_t M = 0;
+  FOR_LANES(Wp.Valid & ~Wp.Exited, L) if (Wp.PC[L] == PC) M |= 1u << L;
+  return M;
+}
+
+bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
+                          bool &Handled, bool &Advance) {
+  StringRef Mn = D.Mnemonic;
+  Warp &Wp = *W;
+  Handled = true;
+  auto target = [&]() -> int64_t {
+    for (const Operand &O : D.Ops)
+      if (O.Kind == OpKind::Target)
+        return O.Imm;
+    return -1;
+  };
+  // Block lanes until `Need` lanes (not exited) have all arrived here.
+  auto syncOn = [&](uint32_t Need) {
+    uint32_t PC = Wp.PC[firstLane(M)];
+    uint32_t Here = lanesAt(Wp, PC);
+    Need &= Wp.Valid & ~Wp.Exited;
+    // Nobody else can run: partners wait elsewhere (unstructured code);
+    // let this group through rather than deadlock.
+    bool Stuck = ((Wp.Valid & ~Wp.Exited) & ~Wp.Blocked & ~Here) == 0;
+    if ((Need & ~Here) == 0 || Stuck) {
+      Wp.Blocked &= ~Here;
+      FOR_LANES(Here & ~M, L) Wp.PC[L] += 16;
+    } else {
+      Wp.Blocked |= M;
+      Advance = false;
+    }
+  };
+  if (Mn == "NOP" || Mn == "DEPBAR" || Mn == "MEMBAR" || Mn == "ERRBAR" ||
+      Mn == "CGAERRBAR" || Mn == "CCTL" || Mn == "NANOSLEEP" ||
+      Mn == "YIELD" || Mn == "PREEXIT" || Mn == "FENCE" ||
+      Mn == "LDGDEPBAR" || Mn == "BPT" && !D.has("TRAP")) {
+    return true;
+  }
+  if (Mn == "BPT")
+    return G ? fail(D, "trap") : true;
+  if (Mn == "EXIT") {
+    uint32_t E = 0;
+    FOR_LANES(G, L) if (D.Ops.empty() || pred(D.Ops[0], L)) E |= 1u << L;
+    Wp.Exited |= E;
+    Wp.Blocked &= ~E;
+    return true;
+  }
+  if (Mn == "BRA") {
+    int64_t T = target();
+    bool Div = D.has("DIV") || D.has("CONV");
+    if (Div) {
+      // BRA.DIV: taken when the warp is not converged.
+      uint32_t Live = Wp.Valid & ~Wp.Exited;
+      bool Taken = (M != Live) != D.has("CONV");
+      if (Taken && G) {
+        FOR_LANES(G, L) Wp.PC[L] = uint32_t(T);
+        FOR_LANES(M & ~G, L) Wp.PC[L] += 16;
+        Advance = false;
+      }
+      return true;
+    }
+    uint32_t Tk = 0;
+    for (const Operand &O : D.Ops)
+      if (O.Kind == OpKind::P) {
+        FOR_LANES(G, L) if (pred(O, L)) Tk |= 1u << L;
+        G = Tk;
+      }
+    FOR_LANES(G, L) Wp.PC[L] = uint32_t(T);
+    FOR_LANES(M & ~G, L) Wp.PC[L] += 16;
+    Advance = false;
+    return true;
+  }
+  if (Mn == "BSSY") {
+    FOR_LANES(G, L) Wp.B[D.Ops[0].Reg][L] = M;
+    return true;
+  }
+  if (Mn == "BSYNC") {
+    uint32_t Need = 0;
+    FOR_LANES(G, L) Need |= Wp.B[D.Ops[0].Reg][L];
+    syncOn(Need | G);
+    return true;
+  }
+  if (Mn == "BREAK") {
+    unsigned B = D.Ops[0].Reg;
+    for (unsigned L = 0; L < 32; ++L)
+      Wp.B[B][L] &= ~G;
+    return true;
+  }
+  if (Mn == "BMOV") {
+    if (D.Ops[0].Kind == OpKind::B) {
+      FOR_LANES(G, L) Wp.B[D.Ops[0].Reg][L] = src(D.Ops[1], L, D);
+    } else {
+      FOR_LANES(G, L) {
+        setR(D.Ops[0].Reg, L, Wp.B[D.Ops[1].Reg][L]);
+        if (D.has("CLEAR"))
+          Wp.B[D.Ops[1].Reg][L] = 0;
+      }
+    }
+    return true;
+  }
+  if (Mn == "WARPSYNC") {
+    uint32_t Need = ~0u;
+    if (!D.Ops.empty() && D.Ops[0].Kind != OpKind::Target)
+      Need = src(D.Ops[0], firstLane(M), D);
+    syncOn(Need | M);
+    return true;
+  }
+  if (Mn == "BAR") {
+    if (D.has("ARV"))
+      return true;
+    if (D.has("RED"))
+      return unsupported(D);
+    uint32_t Live = Wp.Valid & ~Wp.Exited;
+    uint32_t PC = Wp.PC[firstLane(M)];
+    uint32_t Here = lanesAt(Wp, PC);
+    Wp.Blocked |= M;
+    Advance = false;
+    if ((Live & ~Here) == 0)
+      Wp.AtBar = true; // the CTA loop releases it
+    return true;
+  }
+  if (Mn == "CALL") {
+    uint64_t T;
+    if (D.has("ABS"))
+      T = src(D.Ops[0], firstLane(M), D);
+    else
+      T = uint64_t(target());
+    FOR_LANES(G, L) Wp.PC[L] = uint32_t(T);
+    FOR_LANES(M & ~G, L) Wp.PC[L] += 16;
+    Advance = false;
+    return true;
+  }
+  if (Mn == "RET") {
+    FOR_LANES(G, L) Wp.PC[L] = W->R[D.Ops[0].Reg][L];
+    FOR_LANES(M & ~G, L) Wp.PC[L] += 16;
+    Advance = false;
+    return true;
+  }
+  if (Mn == "BRX" || Mn == "BRXU") {
+    FOR_LANES(G, L) {
+      uint32_t V = src(D.Ops[0], L, D);
+      Wp.PC[L] = uint32_t(int64_t(D.addr()) + 16 + int64_t(int32_t(V)) +
+                          D.Ops[1].Imm);
+    }
+    FOR_LANES(M & ~G, L) Wp.PC[L] += 16;
+    Advance = false;
+    return true;
+  }
+  Handled = false;
+  return true;
+}
+
+} // namespace ptxas::sim

@@ -1,0 +1,468 @@
+//===- ExecFloat.cpp - FP32/FP64/FP16 arithmetic, MUFU, conversions -------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// IEEE arithmetic is the host's (x86-64 SSE, round-to-nearest unless the
+// instruction names a rounding mode, which is set with fesetround around
+// the operation). .FTZ flushes subnormal inputs and outputs to signed zero.
+//
+// MUFU accuracy model (docs/emulator.md): the hardware unit is an
+// approximation; we return the correctly rounded value of the exact
+// function, computed in double precision, for RCP, RSQ, SQRT, EX2, LG2,
+// SIN and COS (whose argument is in turns: sin(2*pi*x), as ptxas scales it
+// first) and TANH, with the hardware's FTZ behaviour (subnormal inputs are
+// zero). Kernels whose results depend on the last bits of an
+// approximation compare with a ulp tolerance in their launch spec.
+//
+//===----------------------------------------------------------------------===//
+#include "Machine.h"
+
+#include <cfenv>
+#include <cmath>
+
+using namespace llvm;
+
+namespace ptxas::sim {
+
+namespace {
+float f32(uint32_t B) {
+  float F;
+  std::memcpy(&F, &B, 4);
+  return F;
+}
+uint32_t bits(float F) {
+  uint32_t B;
+  std::memcpy(&B, &F, 4);
+  return B;
+}
+double f64(uint64_t B) {
+  double F;
+  std::memcpy(&F, &B, 8);
+  return F;
+}
+uint64_t bits64(double F) {
+  uint64_t B;
+  std::memcpy(&B, &F, 8);
+  return B;
+}
+float ftz(float X) {
+  return std::fpclassify(X) == FP_SUBNORMAL ? std::copysign(0.0f, X) : X;
+}
+float h2f(uint16_t H) {
+  _Float16 X;
+  std::memcpy(&X, &H, 2);
+  return float(X);
+}
+uint16_t f2h(float F) {
+  _Float16 X = _Float16(F);
+  uint16_t H;
+  std::memcpy(&H, &X, 2);
+  return H;
+}
+float bf2f(uint16_t H) { return f32(uint32_t(H) << 16); }
+uint16_t f2bf(float F) {
+  uint32_t B = bits(F);
+  if (std::isnan(F))
+    return uint16_t((B >> 16) | 0x40);
+  B += 0x7fff + ((B >> 16) & 1);
+  return uint16_t(B >> 16);
+}
+int roundMode(int64_t M) {
+  return M == 1 ? FE_DOWNWARD : M == 2 ? FE_UPWARD : M == 3 ? FE_TOWARDZERO
+                                                            : FE_TONEAREST;
+}
+/// Sets the host rounding mode for the scope of one instruction.
+struct RoundScope {
+  int Old;
+  explicit RoundScope(int M) : Old(std::fegetround()) {
+    if (M != Old)
+      std::fesetround(M);
+  }
+  ~RoundScope() { std::fesetround(Old); }
+};
+bool fcmp(unsigned C, double A, double B) {
+  bool Un = std::isnan(A) || std::isnan(B);
+  switch (C) {
+  case 0: return false;
+  case 1: return !Un && A < B;
+  case 2: return !Un && A == B;
+  case 3: return !Un && A <= B;
+  case 4: return !Un && A > B;
+  case 5: return !Un && A != B;
+  case 6: return !Un && A >= B;
+  case 7: return !Un;
+  case 8: return Un;
+  case 9: return Un || A < B;
+  case 10: return Un || A == B;
+  case 11: return Un || A <= B;
+  case 12: return Un || A > B;
+  case 13: return Un || A != B;
+  case 14: return Un || A >= B;
+  default: return true;
+  }
+}
+bool bop(unsigned Op, bool A, bool B) {
+  return Op == 0 ? (A && B) : Op == 1 ? (A || B) : (A != B);
+}
+float sat(float X) { return std::isnan(X) ? 0.0f : std::clamp(X, 0.0f, 1.0f); }
+
+/// Integer type codes of the conversion modifiers: U8 S8 U16 S16 U32 S32
+/// U64 S64.
+bool intSigned(int64_t T) { return T & 1; }
+unsigned intBits(int64_t T) { return 8u << (T >> 1); }
+} // namespace
+
+bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
+  StringRef Mn = D.Mnemonic;
+  auto &O = D.Ops;
+  Handled = true;
+  bool Ftz = D.has("FTZ");
+  // A float operand with its |.| and - flags.
+  auto fv = [&](unsigned I, unsigned L) {
+    float X = f32(src(O[I], L, D));
+    if (Ftz)
+      X = ftz(X);
+    if (O[I].Abs)
+      X = std::fabs(X);
+    if (O[I].Neg)
+      X = -X;
+    return X;
+  };
+  auto dv = [&](unsigned I, unsigned L) {
+    double X = f64(src64(O[I], L, D));
+    if (O[I].Abs)
+      X = std::fabs(X);
+    if (O[I].Neg)
+      X = -X;
+    return X;
+  };
+  auto out = [&](unsigned L, float R) {
+    if (Ftz)
+      R = ftz(R);
+    if (D.has("SAT"))
+      R = sat(R);
+    setR(O[0].Reg, L, bits(R));
+  };
+  int Rnd = roundMode(D.modAt(78));
+
+  if (Mn == "FADD" || Mn == "FMUL" || Mn == "FFMA") {
+    RoundScope RS(Rnd);
+    int64_t Scale = Mn == "FMUL" ? D.modAt(84) : 4;
+    FOR_LANES(G, L) {
+      float R = Mn == "FADD"   ? fv(1, L) + fv(2, L)
+                : Mn == "FMUL" ? fv(1, L) * fv(2, L)
+                               : std::fma(fv(1, L), fv(2, L), fv(3, L));
+      if (Scale >= 0 && Scale != 4)
+        R = std::ldexp(R, int(Scale) - 4);
+      out(L, R);
+    }
+    return true;
+  }
+  if (Mn == "FSEL") {
+    FOR_LANES(G, L) setR(O[0].Reg, L, bits(pred(O[3], L) ? fv(1, L) : fv(2, L)));
+    return true;
+  }
+  if (Mn == "FSETP" || Mn == "FSET") {
+    unsigned C = unsigned(D.modAt(76)), B = unsigned(D.modAt(74));
+    FOR_LANES(G, L) {
+      unsigned A0 = Mn == "FSETP" ? 2 : 1;
+      bool R = fcmp(C, fv(A0, L), fv(A0 + 1, L));
+      bool Pc = pred(O[A0 + 2], L);
+      if (Mn == "FSETP") {
+        setP(O[0], L, bop(B, R, Pc));
+        setP(O[1], L, bop(B, !R, Pc));
+      } else {
+        bool V = bop(B, R, Pc);
+        setR(O[0].Reg, L, D.has("BF") ? (V ? bits(1.0f) : 0) : (V ? ~0u : 0));
+      }
+    }
+    return true;
+  }
+  if (Mn == "FMNMX") {
+    FOR_LANES(G, L) {
+      float A = fv(1, L), B = fv(2, L);
+      bool Min = pred(O[3], L);
+      float R;
+      if (std::isnan(A) || std::isnan(B))
+        R = D.has("NAN") ? f32(0x7fffffff) : std::isnan(A) ? B : A;
+      else if (A == B)
+        R = Min ? (std::signbit(A) ? A : B) : (std::signbit(A) ? B : A);
+      else
+        R = Min ? std::min(A, B) : std::max(A, B);
+      setR(O[0].Reg, L, bits(R));
+    }
+    return true;
+  }
+  if (Mn == "MUFU") {
+    int64_t Fn = D.modAt(74);
+    FOR_LANES(G, L) {
+      if (Fn == 6 || Fn == 7) { // RCP64H, RSQ64H: high word of a double
+        double X = f64(uint64_t(src(O[1], L, D)) << 32);
+        if (O[1].Abs)
+          X = std::fabs(X);
+        if (O[1].Neg)
+          X = -X;
+        double R = Fn == 6 ? 1.0 / X : 1.0 / std::sqrt(X);
+        setR(O[0].Reg, L, uint32_t(bits64(R) >> 32));
+        continue;
+      }
+      double X = ftz(fv(1, L));
+      double R;
+      switch (Fn) {
+      case 0: R = std::cos(2 * M_PI * X); break;
+      case 1: R = std::sin(2 * M_PI * X); break;
+      case 2: R = std::exp2(X); break;
+      case 3: R = std::log2(X); break;
+      case 4: R = 1.0 / X; break;
+      case 5: R = 1.0 / std::sqrt(X); break;
+      case 8: R = std::sqrt(X); break;
+      case 9: R = std::tanh(X); break;
+      default:
+        return unsupported(D);
+      }
+      float F = ftz(float(R));
+      if (D.has("F16"))
+        setR(O[0].Reg, L, f2h(F));
+      else
+        setR(O[0].Reg, L, bits(F));
+    }
+    return true;
+  }
+  if (Mn == "FCHK") {
+    // True when a/b needs the slow, exact division path: any operand zero,
+    // subnormal, infinite or NaN, or exponents near the edges of the range.
+    FOR_LANES(G, L) {
+      float A = fv(1, L), B = fv(2, L);
+      int EA, EB;
+      std::frexp(A, &EA);
+      std::frexp(B, &EB);
+      bool Safe = std::isnormal(A) && std::isnormal(B) && EA > -100 &&
+                  EA < 100 && EB > -100 && EB < 100;
+      setP(O[0], L, !Safe);
+    }
+    return true;
+  }
+  if (Mn == "DADD" || Mn == "DMUL" || Mn == "DFMA") {
+    RoundScope RS(Rnd);
+    FOR_LANES(G, L) {
+      double R = Mn == "DADD"   ? dv(1, L) + dv(2, L)
+                 : Mn == "DMUL" ? dv(1, L) * dv(2, L)
+                                : std::fma(dv(1, L), dv(2, L), dv(3, L));
+      setR64(O[0].Reg, L, bits64(R));
+    }
+    return true;
+  }
+  if (Mn == "DSETP") {
+    unsigned C = unsigned(D.modAt(76)), B = unsigned(D.modAt(74));
+    FOR_LANES(G, L) {
+      bool R = fcmp(C, dv(2, L), dv(3, L));
+      bool Pc = pred(O[4], L);
+      setP(O[0], L, bop(B, R, Pc));
+      setP(O[1], L, bop(B, !R, Pc));
+    }
+    return true;
+  }
+
+  // --- packed half precision -------------------------------------------
+  if (Mn == "HADD2" || Mn == "HMUL2" || Mn == "HFMA2" || Mn == "HSETP2" ||
+      Mn == "HMNMX2" || Mn == "HSET2") {
+    bool BF = D.has("BF16_V2");
+    bool F32Out = (Mn == "HADD2" || Mn == "HMUL2") && D.has("F32");
+    // Swizzles sit right after their operand: (field position of the
+    // register) -> swizzle field.
+    auto half = [&](unsigned I, unsigned L, unsigned K) -> float {
+      const Operand &X = O[I];
+      uint32_t V = src(X, L, D);
+      int64_t Sw = -1;
+      if (X.Kind == OpKind::R)
+        Sw = D.modAt(X.FieldPos == 24 ? 74 : X.FieldPos == 32 ? 60 : 81);
+      float F;
+      if (Sw == 1) { // .F32: a float operand used for both halves
+        F = f32(V);
+      } else {
+        unsigned Sel = Sw == 2 ? 0 : Sw == 3 ? 1 : K;
+        uint16_t H = uint16_t(V >> (16 * Sel));
+        F = BF ? bf2f(H) : h2f(H);
+      }
+      if (X.Abs)
+        F = std::fabs(F);
+      if (X.Neg)
+        F = -F;
+      return F;
+    };
+    auto pack = [&](float F) { return BF ? f2bf(F) : f2h(F); };
+    unsigned A0 = (Mn == "HSETP2") ? 2 : 1;
+    FOR_LANES(G, L) {
+      float R[2];
+      bool Pr[2];
+      for (unsigned K = 0; K < 2; ++K) {
+        float A = half(A0, L, K), B = half(A0 + 1, L, K);
+        if (Mn == "HADD2")
+          R[K] = A + B;
+        else if (Mn == "HMUL2")
+          R[K] = A * B;
+        else if (Mn == "HFMA2")
+          R[K] = float(double(A) * B + half(3, L, K));
+        else if (Mn == "HMNMX2")
+          R[K] = std::isnan(A) ? B : std::isnan(B) ? A
+                 : pred(O[3], L) ? std::min(A, B) : std::max(A, B);
+        else
+          Pr[K] = fcmp(unsigned(D.modAt(76)), A, B);
+        if (D.has("SAT"))
+          R[K] = sat(R[K]);
+      }
+      if (Mn == "HSETP2") {
+        unsigned B = unsigned(D.modAt(69));
+        bool Pc = pred(O[4], L);
+        setP(O[0], L, bop(B, Pr[0], Pc));
+        setP(O[1], L, bop(B, Pr[1], Pc));
+      } else if (Mn == "HSET2") {
+        unsigned B = unsigned(D.modAt(69));
+        bool Pc = pred(O[3], L);
+        uint32_t V = 0;
+        for (unsigned K = 0; K < 2; ++K)
+          if (bop(B, Pr[K], Pc))
+            V |= uint32_t(D.has("BF") ? f2h(1.0f) : 0xffff) << (16 * K);
+        setR(O[0].Reg, L, V);
+      } else if (F32Out) {
+        setR(O[0].Reg, L, bits(R[0]));
+      } else {
+        setR(O[0].Reg, L, pack(R[0]) | uint32_t(pack(R[1])) << 16);
+      }
+    }
+    return true;
+  }
+
+  // --- conversions -------------------------------------------------------
+  auto readFloat = [&](int64_t Ty, unsigned L) -> double {
+    if (Ty == 3)
+      return dv(1, L);
+    uint32_t V = src(O[1], L, D);
+    double X = Ty == 1 ? h2f(uint16_t(V)) : Ty == 4 ? bf2f(uint16_t(V))
+                                                    : double(f32(V));
+    if (Ty == 2 && Ftz)
+      X = ftz(float(X));
+    if (O[1].Abs)
+      X = std::fabs(X);
+    if (O[1].Neg)
+      X = -X;
+    return X;
+  };
+  auto writeFloat = [&](int64_t Ty, unsigned L, double X, bool Exact) {
+    // Exact: X already holds the correctly rounded value (integer sources
+    // are rounded by the host conversion under the scope's mode).
+    (void)Exact;
+    if (Ty == 3)
+      setR64(O[0].Reg, L, bits64(X));
+    else if (Ty == 1)
+      setR(O[0].Reg, L, f2h(float(X)));
+    else if (Ty == 4)
+      setR(O[0].Reg, L, f2bf(float(X)));
+    else
+      setR(O[0].Reg, L, bits(Ftz ? ftz(float(X)) : float(X)));
+  };
+  if (Mn == "I2F" || Mn == "I2FP") {
+    int64_t Dst = D.modAt(75), Ty = D.modAt(74);
+    int64_t Sel = D.modAt(60);
+    RoundScope RS(Rnd);
+    unsigned Si = Mn == "I2F" ? 1 : 1;
+    FOR_LANES(G, L) {
+      uint64_t V = intBits(Ty) == 64 ? src64(O[Si], L, D) : src(O[Si], L, D);
+      if (Sel > 0 && intBits(Ty) < 32)
+        V >>= (intBits(Ty) == 16 ? 16 : 8) * unsigned(Sel);
+      unsigned NB = intBits(Ty);
+      if (NB < 64)
+        V &= (uint64_t(1) << NB) - 1;
+      bool Sg = intSigned(Ty);
+      int64_t SV = Sg && NB < 64 && (V >> (NB - 1) & 1)
+                       ? int64_t(V | ~((uint64_t(1) << NB) - 1))
+                       : int64_t(V);
+      if (Dst == 3) {
+        double R = Sg ? double(SV) : double(V);
+        setR64(O[0].Reg, L, bits64(R));
+      } else if (Dst == 2) {
+        float R = Sg ? float(SV) : float(V);
+        setR(O[0].Reg, L, bits(R));
+      } else {
+        // f16/bf16: round once from the exact value (|V| < 2^53 here, or
+        // a double rounding that cannot matter at 11/8 bits of precision).
+        double X = Sg ? double(SV) : double(V);
+        writeFloat(Dst, L, X, true);
+      }
+    }
+    return true;
+  }
+  if (Mn == "F2I") {
+    int64_t Dst = D.modAt(72), Src = D.modAt(84), M = D.modAt(78);
+    FOR_LANES(G, L) {
+      double X = readFloat(Src, L);
+      double R = M == 1 ? std::floor(X) : M == 2 ? std::ceil(X)
+                 : M == 3 ? std::trunc(X) : std::nearbyint(X);
+      unsigned NB = intBits(Dst);
+      bool Sg = intSigned(Dst);
+      double Lo = Sg ? -std::ldexp(1.0, NB - 1) : 0.0;
+      double Hi = Sg ? std::ldexp(1.0, NB - 1) - 1 : std::ldexp(1.0, NB) - 1;
+      uint64_t V;
+      if (std::isnan(X))
+        V = 0;
+      else if (R <= Lo)
+        V = uint64_t(int64_t(Lo));
+      else if (R >= Hi)
+        V = Sg ? uint64_t(int64_t(Hi)) : (NB == 64 ? ~uint64_t(0) : uint64_t(Hi));
+      else
+        V = Sg ? uint64_t(int64_t(R)) : uint64_t(R);
+      if (NB == 64)
+        setR64(O[0].Reg, L, V);
+      else
+        setR(O[0].Reg, L, uint32_t(NB < 32 && Sg ? uint32_t(int32_t(int64_t(V)))
+                                                 : uint32_t(V)));
+    }
+    return true;
+  }
+  if (Mn == "F2F") {
+    int64_t Dst = D.modAt(75), Src = D.modAt(84);
+    RoundScope RS(Rnd);
+    FOR_LANES(G, L) {
+      double X = readFloat(Src, L);
+      if (Dst == 2 && Src == 3) {
+        setR(O[0].Reg, L, bits(Ftz ? ftz(float(X)) : float(X)));
+      } else if ((Dst == 1 || Dst == 4) && Src == 3) {
+        // Round once: through float only when that cannot change it.
+        float F = float(X);
+        writeFloat(Dst, L, F, false);
+      } else {
+        writeFloat(Dst, L, X, false);
+      }
+    }
+    return true;
+  }
+  if (Mn == "FRND") {
+    int64_t Ty = D.modAt(75), M = D.modAt(78);
+    int64_t FTy = Ty == 15 ? 3 : Ty == 5 ? 1 : 2;
+    FOR_LANES(G, L) {
+      double X = readFloat(FTy, L);
+      double R = M == 1 ? std::floor(X) : M == 2 ? std::ceil(X)
+                 : M == 3 ? std::trunc(X) : std::nearbyint(X);
+      writeFloat(FTy, L, R, true);
+    }
+    return true;
+  }
+  if (Mn == "F2FP") {
+    if (D.has("SATFINITE") || D.has("UNPACK_B"))
+      return unsupported(D);
+    bool BF = D.has("BF16");
+    RoundScope RS(D.has("RZ") ? FE_TOWARDZERO : FE_TONEAREST);
+    FOR_LANES(G, L) {
+      float A = f32(src(O[1], L, D)), B = f32(src(O[2], L, D));
+      uint16_t HA = BF ? f2bf(A) : f2h(A), HB = BF ? f2bf(B) : f2h(B);
+      setR(O[0].Reg, L, uint32_t(HA) << 16 | HB);
+    }
+    return true;
+  }
+  Handled = false;
+  return true;
+}
+
+} // namespace ptxas::sim

@@ -1,0 +1,441 @@
+//===- ExecMem.cpp - Memory, atomics, warp-wide ops, special registers ----===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Lanes of a warp access memory one after another in lane order, so
+// atomics are exact. Generic addresses are split by window: shared
+// (SR_SWINHI), local (c[0x0][0x20]), else global. A generic ATOM sets its
+// predicate result when it performed the operation (the address was
+// global); ptxas's code falls back to QSPC and shared/local code otherwise.
+//
+//===----------------------------------------------------------------------===//
+#include "Machine.h"
+
+#include "fmt/format.h"
+
+#include <cmath>
+
+using namespace llvm;
+
+namespace ptxas::sim {
+
+uint32_t Machine::constRead(unsigned Bank, int64_t Off, const DecodedInstr &D) {
+  const std::vector<uint8_t> &B = Banks[Bank & 31];
+  if (Off < 0 || uint64_t(Off) + 4 > B.size()) {
+    if (B.empty() || uint64_t(Off) >= 0x10000)
+      fail(D, fmt::format("constant c[{:#x}][{:#x}] out of bank", Bank, Off));
+    return 0; // inside the 64 KiB bank, past the data the cubin defines
+  }
+  uint32_t V;
+  std::memcpy(&V, &B[Off], 4);
+  return V;
+}
+
+uint32_t Machine::constAt(const Operand &O, unsigned L, const DecodedInstr &D,
+                          unsigned Word) {
+  int64_t Off = O.Imm + 4 * Word;
+  if (O.IdxKind == OpKind::R && O.Reg != 255)
+    Off += int32_t(W->R[O.Reg][L]);
+  else if (O.IdxKind == OpKind::UR && O.Reg != 63)
+    Off += int32_t(W->UR[O.Reg]);
+  return constRead(O.Bank, Off, D);
+}
+
+uint8_t *Machine::globalPtr(uint64_t A, unsigned N, const DecodedInstr &D) {
+  uint8_t *P = Mem.translate(A, N);
+  if (!P)
+    fail(D, fmt::format("global access of {} bytes at {:#x} outside every "
+                        "buffer", N, A));
+  return P;
+}
+
+uint8_t *Machine::sharedPtr(uint64_t A, unsigned N, const DecodedInstr &D) {
+  A &= 0xffffff; // bits 24+ name the CTA of a cluster (always rank 0)
+  if (A + N > CurCta->Shared.size()) {
+    fail(D, fmt::format("shared access of {} bytes at {:#x} past the {:#x} "
+                        "bytes of shared memory", N, A, CurCta->Shared.size()));
+    return nullptr;
+  }
+  return CurCta->Shared.data() + A;
+}
+
+uint8_t *Machine::localPtr(unsigned L, uint64_t A, unsigned N,
+                           const DecodedInstr &D) {
+  A &= 0xffffffff;
+  if (A + N > LocalSize) {
+    fail(D, fmt::format("local access at {:#x} outside the {:#x}-byte stack",
+                        A, LocalSize));
+    return nullptr;
+  }
+  return W->Local.data() + size_t(L) * LocalSize + A;
+}
+
+uint8_t *Machine::genericPtr(unsigned L, uint64_t A, unsigned N,
+                             const DecodedInstr &D) {
+  if ((A >> 32) == (SharedWindow >> 32))
+    return sharedPtr(A & 0xffffffff, N, D);
+  if (A >= LocalWindow && A < LocalWindow + LocalSize)
+    return localPtr(L, A - LocalWindow, N, D);
+  return globalPtr(A, N, D);
+}
+
+uint32_t Machine::specialReg(unsigned SR, unsigned L) {
+  unsigned T = W->Id * 32 + L;
+  switch (SR) {
+  case 0: return L;
+  case 33: return T % C.Block[0];
+  case 34: return (T / C.Block[0]) % C.Block[1];
+  case 35: return T / (C.Block[0] * C.Block[1]);
+  case 37: case 38: case 39: return CurCta->Id[SR - 37];
+  case 47: return uint32_t(SharedWindow >> 32);
+  case 55: return 0; // SR_LMEMHIOFF: lowest valid stack offset
+  case 56: return 1u << L;
+  case 57: return (1u << L) - 1;
+  case 58: return L == 31 ? ~0u : (2u << L) - 1;
+  case 59: return L == 31 ? 0 : ~((2u << L) - 1);
+  case 60: return ~((1u << L) - 1);
+  case 80: case 82: return uint32_t(Clock);
+  default: return 0; // SR_VIRTID, SR_VIRTUALSMID, SR_CgaCtaId, SRZ
+  }
+}
+
+namespace {
+enum class Space { Global, Shared, Local, Generic };
+
+Space spaceOf(StringRef M) {
+  if (M == "LDS" || M == "STS" || M == "ATOMS")
+    return Space::Shared;
+  if (M == "LDL" || M == "STL")
+    return Space::Local;
+  if (M == "LD" || M == "ST" || M == "ATOM")
+    return Space::Generic;
+  return Space::Global;
+}
+
+float f32(uint32_t B) {
+  float F;
+  std::memcpy(&F, &B, 4);
+  return F;
+}
+uint32_t bits(float F) {
+  uint32_t B;
+  std::memcpy(&B, &F, 4);
+  return B;
+}
+} // namespace
+
+bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
+  StringRef Mn = D.Mnemonic;
+  auto &O = D.Ops;
+  bool Load = Mn == "LDG" || Mn == "LD" || Mn == "LDS" || Mn == "LDL";
+  bool Store = Mn == "STG" || Mn == "ST" || Mn == "STS" || Mn == "STL";
+  bool Atom = Mn == "ATOMG" || Mn == "ATOM" || Mn == "ATOMS" || Mn == "RED" ||
+              Mn == "REDG";
+  Handled = true;
+  if (Mn == "LDC") {
+    unsigned N = D.accessBytes();
+    FOR_LANES(G, L) {
+      if (N >= 4) {
+        uint32_t V[4]; // read all before writing: the index may be a dest
+        for (unsigned K = 0; K < N / 4; ++K)
+          V[K] = constAt(O[1], L, D, K);
+        for (unsigned K = 0; K < N / 4; ++K)
+          setR(O[0].Reg + K, L, V[K]);
+        continue;
+      }
+      uint32_t V = constAt(O[1], L, D); // sub-word: aligned word, shifted
+      (void)V;
+      int64_t Off = O[1].Imm + (O[1].IdxKind == OpKind::R && O[1].Reg != 255
+                                    ? int32_t(W->R[O[1].Reg][L]) : 0);
+      uint32_t Wd = constRead(O[1].Bank, Off & ~3, D) >> (8 * (Off & 3));
+      bool Sg = D.has("S8") || D.has("S16");
+      if (N == 1)
+        Wd = Sg ? uint32_t(int32_t(int8_t(Wd))) : Wd & 0xff;
+      else
+        Wd = Sg ? uint32_t(int32_t(int16_t(Wd))) : Wd & 0xffff;
+      setR(O[0].Reg, L, Wd);
+    }
+    return Ok;
+  }
+  if (Mn == "QSPC") {
+    FOR_LANES(G, L) {
+      const Operand &MO = O[2];
+      uint64_t A = uint64_t(MO.Imm);
+      if (MO.IdxKind == OpKind::R && MO.Reg != 255)
+        A += MO.Wide ? src64(Operand{OpKind::R, MO.Reg}, L, D)
+                     : W->R[MO.Reg][L];
+      bool Sh = (A >> 32) == (SharedWindow >> 32);
+      setP(O[0], L, D.has("S") ? Sh : false);
+      setR(O[1].Reg, L, 0);
+    }
+    return true;
+  }
+  if (Mn == "LDGSTS") {
+    unsigned N = D.accessBytes();
+    FOR_LANES(G, L) {
+      const Operand &Dst = O[0], &Srcm = O[1];
+      uint64_t SA = uint64_t(O[0].Imm) + (Dst.Reg == 255 ? 0 : W->R[Dst.Reg][L]);
+      uint64_t GA = (Srcm.Reg == 255 ? 0 : src64(Operand{OpKind::R, Srcm.Reg}, L, D)) +
+                    uint64_t(Srcm.Imm);
+      bool Zero = O.size() > 2 && O[2].Kind == OpKind::P && pred(O[2], L);
+      uint8_t *DP = sharedPtr(SA, N, D);
+      if (!DP)
+        return false;
+      if (Zero) {
+        std::memset(DP, 0, N);
+        continue;
+      }
+      uint8_t *SP = globalPtr(GA, N, D);
+      if (!SP)
+        return false;
+      std::memcpy(DP, SP, N);
+    }
+    return true;
+  }
+  if (!Load && !Store && !Atom) {
+    Handled = false;
+    return true;
+  }
+  // Index of the address operand.
+  unsigned MI = 0;
+  while (MI < O.size() && O[MI].Kind != OpKind::Mem)
+    ++MI;
+  if (MI == O.size())
+    return unsupported(D);
+  const Operand &MO = O[MI];
+  Space Sp = spaceOf(Mn);
+  // .E: 64-bit (extended) addresses, also when the register prints no .64.
+  bool Wide = MO.Wide || (D.has("E") && (Sp == Space::Global ||
+                                         Sp == Space::Generic));
+  auto addr = [&](unsigned L) -> uint64_t {
+    uint64_t A = 0;
+    if (MO.IdxKind == OpKind::R && MO.Reg != 255)
+      A = Wide ? (W->R[MO.Reg][L] | uint64_t(W->R[MO.Reg + 1][L]) << 32)
+                  : uint64_t(W->R[MO.Reg][L]);
+    A <<= MO.Scale;
+    if (MO.URIdx != 63) {
+      bool UR64 = Sp == Space::Global || Sp == Space::Generic;
+      A += UR64 ? (W->UR[MO.URIdx] | uint64_t(W->UR[MO.URIdx + 1]) << 32)
+                : uint64_t(W->UR[MO.URIdx]);
+    }
+    return A + uint64_t(MO.Imm);
+  };
+  auto ptr = [&](unsigned L, uint64_t A, unsigned N) -> uint8_t * {
+    switch (Sp) {
+    case Space::Global: return globalPtr(A, N, D);
+    case Space::Shared: return sharedPtr(A, N, D);
+    case Space::Local: return localPtr(L, A, N, D);
+    case Space::Generic: return genericPtr(L, A, N, D);
+    }
+    return nullptr;
+  };
+  unsigned N = D.accessBytes();
+  if (Load) {
+    bool Sg = D.has("S8") || D.has("S16");
+    FOR_LANES(G, L) {
+      uint8_t *P = ptr(L, addr(L), N);
+      if (!P)
+        return false;
+      if (N >= 4) {
+        for (unsigned K = 0; K < N / 4; ++K) {
+          uint32_t V;
+          std::memcpy(&V, P + 4 * K, 4);
+          setR(O[0].Reg + K, L, V);
+        }
+      } else {
+        uint32_t V = N == 1 ? (Sg ? uint32_t(int32_t(int8_t(*P))) : *P)
+                            : 0;
+        if (N == 2) {
+          uint16_t H;
+          std::memcpy(&H, P, 2);
+          V = Sg ? uint32_t(int32_t(int16_t(H))) : H;
+        }
+        setR(O[0].Reg, L, V);
+      }
+    }
+    return true;
+  }
+  if (Store) {
+    const Operand &Dt = O[MI + 1];
+    FOR_LANES(G, L) {
+      uint8_t *P = ptr(L, addr(L), N);
+      if (!P)
+        return false;
+      uint32_t Buf[4];
+      for (unsigned K = 0; K < std::max(1u, N / 4); ++K)
+        Buf[K] = Dt.Reg == 255 ? 0 : W->R[Dt.Reg + K][L];
+      std::memcpy(P, Buf, N);
+    }
+    return true;
+  }
+  // Atomics and reductions.
+  bool Cas = D.has("CAS") || D.has("CAST");
+  bool Is64 = D.has("64") || D.has("S64") || D.has("F64");
+  bool F32 = D.has("F32"), F64 = D.has("F64"), Sg = D.has("S32") || D.has("S64");
+  if (D.has("F16x2") || D.has("BF16x2") || D.has("ARRIVE") || D.has("POPC"))
+    return unsupported(D);
+  unsigned Sz = Is64 ? 8 : 4;
+  bool HasDst = Mn != "RED" && Mn != "REDG";
+  unsigned DI = Mn == "ATOMS" ? 0 : 1; // ATOM/ATOMG: P81 first
+  FOR_LANES(G, L) {
+    uint64_t A = addr(L);
+    if (Sp == Space::Generic &&
+        ((A >> 32) == (SharedWindow >> 32) ||
+         (A >= LocalWindow && A < LocalWindow + LocalSize))) {
+      setP(O[0], L, false); // not done: the code takes its fallback path
+      continue;
+    }
+    uint8_t *P = ptr(L, A, Sz);
+    if (!P)
+      return false;
+    uint64_t Old = 0;
+    std::memcpy(&Old, P, Sz);
+    const Operand &VO = O[MI + 1];
+    uint64_t V = Is64 ? src64(VO, L, D) : src(VO, L, D);
+    uint64_t New = Old;
+    if (Cas) {
+      uint64_t Swp = Is64 ? src64(O[MI + 2], L, D) : src(O[MI + 2], L, D);
+      if (Old == V)
+        New = Swp;
+    } else if (F32 || F64) {
+      if (!D.has("ADD"))
+        return unsupported(D);
+      if (F64) {
+        double X, Y;
+        std::memcpy(&X, &Old, 8);
+        std::memcpy(&Y, &V, 8);
+        X += Y;
+        std::memcpy(&New, &X, 8);
+      } else {
+        float X = f32(uint32_t(Old)) + f32(uint32_t(V));
+        if (std::fpclassify(X) == FP_SUBNORMAL)
+          X = std::copysign(0.0f, X);
+        New = bits(X);
+      }
+    } else {
+      auto lt = [&](uint64_t X, uint64_t Y) {
+        if (!Sg)
+          return X < Y;
+        return Is64 ? int64_t(X) < int64_t(Y) : int32_t(X) < int32_t(Y);
+      };
+      if (D.has("ADD")) New = Old + V;
+      else if (D.has("MIN")) New = lt(V, Old) ? V : Old;
+      else if (D.has("MAX")) New = lt(Old, V) ? V : Old;
+      else if (D.has("INC")) New = uint32_t(Old) >= uint32_t(V) ? 0 : Old + 1;
+      else if (D.has("DEC"))
+        New = (uint32_t(Old) == 0 || uint32_t(Old) > uint32_t(V)) ? V : Old - 1;
+      else if (D.has("AND")) New = Old & V;
+      else if (D.has("OR")) New = Old | V;
+      else if (D.has("XOR")) New = Old ^ V;
+      else if (D.has("EXCH")) New = V;
+      else return unsupported(D);
+    }
+    std::memcpy(P, &New, Sz);
+    if (HasDst) {
+      if (Is64)
+        setR64(O[DI].Reg, L, Old);
+      else
+        setR(O[DI].Reg, L, uint32_t(Old));
+      if (DI == 1)
+        setP(O[0], L, true);
+    }
+  }
+  return true;
+}
+
+bool Machine::execWarp(const DecodedInstr &D, uint32_t M, uint32_t G,
+                       bool &Handled) {
+  StringRef Mn = D.Mnemonic;
+  auto &O = D.Ops;
+  Handled = true;
+  if (Mn == "SHFL") {
+    uint32_t Val[32];
+    for (unsigned L = 0; L < 32; ++L)
+      Val[L] = src(O[2], L, D);
+    int64_t Mode = D.modAt(58);
+    FOR_LANES(G, L) {
+      uint32_t B = src(O[3], L, D) & 31, Cv = src(O[4], L, D);
+      uint32_t Clamp = Cv & 31, Seg = (Cv >> 8) & 31;
+      int MaxL = int((L & Seg) | (Clamp & ~Seg)), MinL = int(L & Seg);
+      int J;
+      bool Pv;
+      switch (Mode) {
+      case 1: J = int(L) - int(B); Pv = J >= MaxL; break; // UP
+      case 2: J = int(L) + int(B); Pv = J <= MaxL; break; // DOWN
+      case 3: J = int(L ^ B); Pv = J <= MaxL; break;      // BFLY
+      default: J = MinL | int(B & ~Seg); Pv = J <= MaxL; break;
+      }
+      if (!Pv || J < 0 || J > 31)
+        J = int(L);
+      setR(O[1].Reg, L, Val[J]);
+      setP(O[0], L, Pv);
+    }
+    return true;
+  }
+  if (Mn == "VOTE" || Mn == "VOTEU") {
+    uint32_t Ballot = 0;
+    FOR_LANES(G, L) if (pred(O[2], L)) Ballot |= 1u << L;
+    unsigned Mode = unsigned(D.modAt(72));
+    bool R = Mode == 0 ? Ballot == G : Mode == 1 ? Ballot != 0
+                                     : (Ballot == G || Ballot == 0);
+    if (Mn == "VOTEU") {
+      if (G) {
+        setUR(O[0].Reg, Ballot);
+        setP(O[1], 0, R);
+      }
+      return true;
+    }
+    FOR_LANES(G, L) {
+      setR(O[0].Reg, L, Ballot);
+      setP(O[1], L, R);
+    }
+    return true;
+  }
+  if (Mn == "MATCH") {
+    bool Any = D.has("ANY"), U64 = D.has("U64");
+    const Operand &S = O[Any ? 1 : 2];
+    uint64_t V[32];
+    FOR_LANES(G, L) V[L] = U64 ? src64(S, L, D) : src(S, L, D);
+    bool All = true;
+    FOR_LANES(G, L) All &= V[L] == V[firstLane(G)];
+    FOR_LANES(G, L) {
+      if (Any) {
+        uint32_t Mk = 0;
+        FOR_LANES(G, K) if (V[K] == V[L]) Mk |= 1u << K;
+        setR(O[0].Reg, L, Mk);
+      } else {
+        setR(O[1].Reg, L, All ? G : 0);
+        setP(O[0], L, All);
+      }
+    }
+    return true;
+  }
+  if (Mn == "REDUX") {
+    int64_t Op = D.modAt(78);
+    bool Sg = D.has("S32");
+    uint32_t R = Op == 0 ? ~0u : Op == 4 ? (Sg ? 0x7fffffffu : ~0u)
+                 : Op == 5 ? (Sg ? 0x80000000u : 0) : 0;
+    FOR_LANES(G, L) {
+      uint32_t X = src(O[1], L, D);
+      switch (Op) {
+      case 0: R &= X; break;
+      case 1: R |= X; break;
+      case 2: R ^= X; break;
+      case 3: R += X; break;
+      case 4: R = Sg ? uint32_t(std::min(int32_t(R), int32_t(X))) : std::min(R, X); break;
+      case 5: R = Sg ? uint32_t(std::max(int32_t(R), int32_t(X))) : std::max(R, X); break;
+      default: return unsupported(D);
+      }
+    }
+    if (G)
+      setUR(O[0].Reg, R);
+    return true;
+  }
+  (void)M;
+  Handled = false;
+  return true;
+}
+
+} // namespace ptxas::sim

@@ -1,0 +1,179 @@
+//===- Machine.h - Emulator state and instruction semantics -----*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to lib/Sim. One Machine runs one launch. Instruction semantics
+// live in Exec*.cpp, grouped by family; each executes one decoded
+// instruction for the lanes of a warp that issue it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_LIB_SIM_MACHINE_H
+#define PTXAS_ALT_LIB_SIM_MACHINE_H
+
+#include "ptxas-alt/Sim/Emulator.h"
+
+#include <array>
+#include <cstring>
+#include <memory>
+#include <string>
+
+namespace ptxas::sim {
+
+constexpr uint64_t SharedWindow = 0x00007e0000000000ULL; ///< generic shared
+constexpr uint64_t LocalWindow = 0x00007d0000000000ULL;  ///< generic local
+
+struct Warp {
+  uint32_t R[256][32];
+  uint8_t P[32];   ///< bit k = Pk; P7 (PT) is always true
+  uint32_t UR[64];
+  uint8_t UP = 0;
+  uint32_t B[16][32];
+  uint32_t PC[32];
+  uint32_t Valid = 0;   ///< lanes that exist
+  uint32_t Exited = 0;
+  uint32_t Blocked = 0; ///< lanes waiting at BSYNC/WARPSYNC/BAR
+  bool AtBar = false;
+  unsigned Id = 0;
+  std::vector<uint8_t> Local; ///< LocalSize bytes per lane
+};
+
+struct Cta {
+  uint32_t Id[3];
+  std::vector<uint8_t> Shared;
+  std::vector<std::unique_ptr<Warp>> Warps;
+};
+
+/// Lanes loop: for each lane L set in M.
+#define FOR_LANES(M, L)                                                        \
+  for (uint32_t L##Mask_ = (M); L##Mask_; L##Mask_ &= L##Mask_ - 1)            \
+    if (unsigned L = unsigned(__builtin_ctz(L##Mask_)); true)
+
+class Machine {
+public:
+  Machine(const Program &P, const Function &K, GlobalMemory &Mem,
+          const LaunchConfig &C, const std::map<unsigned, uint64_t> &SecAddr);
+  llvm::Error run(RunStats *Stats, uint64_t Limit);
+
+  // --- state of the current step ----------------------------------------
+  const Program &P;
+  const Function &K;
+  GlobalMemory &Mem;
+  LaunchConfig C;
+  std::array<std::vector<uint8_t>, 32> Banks;
+  uint32_t LocalSize = 0;
+  uint64_t Clock = 0;
+  Cta *CurCta = nullptr;
+  Warp *W = nullptr;
+  std::string Err;
+  bool Ok = true;
+
+  bool fail(const DecodedInstr &D, const std::string &Why);
+  bool unsupported(const DecodedInstr &D) {
+    return fail(D, "unsupported instruction");
+  }
+
+  // --- operands ---------------------------------------------------------
+  uint32_t constRead(unsigned Bank, int64_t Off, const DecodedInstr &D);
+  uint32_t constAt(const Operand &O, unsigned L, const DecodedInstr &D,
+                   unsigned Word = 0);
+  /// 32-bit value of a source operand for lane L (flags not applied).
+  uint32_t src(const Operand &O, unsigned L, const DecodedInstr &D) {
+    switch (O.Kind) {
+    case OpKind::R:
+      return O.Reg == 255 ? 0 : W->R[O.Reg][L];
+    case OpKind::UR:
+      return O.Reg == 63 ? 0 : W->UR[O.Reg];
+    case OpKind::Imm:
+    case OpKind::F32:
+    case OpKind::H2:
+      return uint32_t(O.Imm);
+    case OpKind::F64:
+      return uint32_t(uint64_t(O.Imm) >> 32);
+    case OpKind::Const:
+      return constAt(O, L, D);
+    default:
+      return 0;
+    }
+  }
+  /// 64-bit value: register pair, F64 immediate, 64-bit constant.
+  uint64_t src64(const Operand &O, unsigned L, const DecodedInstr &D) {
+    switch (O.Kind) {
+    case OpKind::R:
+      return O.Reg == 255 ? 0
+                          : W->R[O.Reg][L] |
+                                uint64_t(W->R[(O.Reg + 1) & 255][L]) << 32;
+    case OpKind::UR:
+      return O.Reg == 63 ? 0
+                         : W->UR[O.Reg] | uint64_t(W->UR[(O.Reg + 1) & 63]) << 32;
+    case OpKind::F64:
+      return uint64_t(O.Imm);
+    case OpKind::Imm:
+      return uint64_t(int64_t(int32_t(O.Imm)));
+    case OpKind::Const:
+      return constAt(O, L, D) | uint64_t(constAt(O, L, D, 1)) << 32;
+    default:
+      return 0;
+    }
+  }
+  bool pred(const Operand &O, unsigned L) const {
+    bool V;
+    if (O.Kind == OpKind::UP)
+      V = O.Reg == 7 || (W->UP >> O.Reg & 1);
+    else
+      V = O.Reg == 7 || (W->P[L] >> O.Reg & 1);
+    return V != O.Not;
+  }
+  void setR(unsigned R, unsigned L, uint32_t V) {
+    if (R != 255)
+      W->R[R][L] = V;
+  }
+  void setR64(unsigned R, unsigned L, uint64_t V) {
+    setR(R, L, uint32_t(V));
+    if (R != 255)
+      setR(R + 1, L, uint32_t(V >> 32));
+  }
+  void setP(const Operand &O, unsigned L, bool V) {
+    if (O.Kind == OpKind::UP) {
+      if (O.Reg != 7)
+        W->UP = uint8_t((W->UP & ~(1u << O.Reg)) | (unsigned(V) << O.Reg));
+    } else if (O.Reg != 7) {
+      W->P[L] = uint8_t((W->P[L] & ~(1u << O.Reg)) | (unsigned(V) << O.Reg));
+    }
+  }
+  void setUR(unsigned R, uint32_t V) {
+    if (R != 63)
+      W->UR[R] = V;
+  }
+  uint32_t firstLane(uint32_t M) const { return M ? __builtin_ctz(M) : 0; }
+
+  // --- families (Exec*.cpp); each returns false on error -------------------
+  // M: lanes that issue; G: those whose guard holds (they take effect).
+  bool execInt(const DecodedInstr &D, uint32_t G, bool &Handled);
+  bool execUniform(const DecodedInstr &D, uint32_t G, bool &Handled);
+  bool execFloat(const DecodedInstr &D, uint32_t G, bool &Handled);
+  bool execMem(const DecodedInstr &D, uint32_t G, bool &Handled);
+  bool execWarp(const DecodedInstr &D, uint32_t M, uint32_t G, bool &Handled);
+
+  // --- memory ------------------------------------------------------------
+  uint8_t *globalPtr(uint64_t A, unsigned N, const DecodedInstr &D);
+  uint8_t *sharedPtr(uint64_t A, unsigned N, const DecodedInstr &D);
+  uint8_t *localPtr(unsigned L, uint64_t A, unsigned N, const DecodedInstr &D);
+  /// Generic address: shared window, local window, else global.
+  uint8_t *genericPtr(unsigned L, uint64_t A, unsigned N, const DecodedInstr &D);
+  uint32_t specialReg(unsigned SR, unsigned L);
+  uint64_t sharedBase() const;
+
+private:
+  std::map<unsigned, uint64_t> SecAddr;
+  void setupBanks();
+  bool runCta(Cta &T, RunStats *Stats, uint64_t &Budget);
+  bool stepWarp(Cta &T, Warp &Wp, RunStats *Stats);
+  bool execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
+                   bool &Handled, bool &Advance);
+};
+
+} // namespace ptxas::sim
+
+#endif

@@ -1,0 +1,136 @@
+//===- sass-run.cpp - Run a cubin kernel in the CPU emulator --------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// sass-run CUBIN --kernel NAME --spec SPEC [--compare OTHER.cubin]
+//          [--check-hazards] [--print N] [--out FILE] [--stats]
+//
+// Runs the kernel as the launch spec says (docs/emulator.md) and prints the
+// output buffers (or writes them, one element per line, to --out). With
+// --compare, runs the same spec on a second cubin and diffs the outputs
+// within the spec's tolerances (exit 1 when they differ). With
+// --check-hazards, the control codes of the kernel are checked first
+// (sass-hazards) and any violation fails the run.
+//
+//===----------------------------------------------------------------------===//
+#include "ptxas-alt/Sim/Hazards.h"
+#include "ptxas-alt/Sim/Spec.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+
+using namespace ptxas::sim;
+using namespace llvm;
+
+namespace {
+struct Run {
+  std::unique_ptr<Program> P;
+  std::unique_ptr<Emulator> E;
+  RunBuffers B;
+  RunStats St;
+  double Secs = 0;
+};
+
+int runOne(const std::string &Path, const LaunchSpec &S, bool Hazards,
+           Run &R) {
+  auto P = loadProgramFile(Path);
+  if (!P) {
+    errs() << Path << ": " << toString(P.takeError()) << "\n";
+    return 2;
+  }
+  R.P = std::move(*P);
+  const Function *K = R.P->find(S.Kernel);
+  if (!K) {
+    errs() << Path << ": no kernel '" << S.Kernel << "'\n";
+    return 2;
+  }
+  if (Hazards) {
+    std::vector<Violation> V;
+    checkHazards(R.P->A, *K, V);
+    for (const Violation &X : V)
+      errs() << fmt::format("{}: hazard at {:#06x}: {}\n", Path, X.Addr,
+                            X.Message);
+    if (!V.empty())
+      return 1;
+  }
+  R.E = std::make_unique<Emulator>(*R.P);
+  auto T0 = std::chrono::steady_clock::now();
+  if (Error Er = runSpec(*R.E, *K, S, R.B, &R.St)) {
+    errs() << Path << ": " << toString(std::move(Er)) << "\n";
+    return 1;
+  }
+  R.Secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - T0)
+               .count();
+  return 0;
+}
+} // namespace
+
+int main(int Argc, char **Argv) {
+  CLI::App App{"Run a cubin kernel in the ptxas-alt CPU emulator"};
+  std::string Cubin, Kernel, SpecPath, Other, OutPath;
+  bool Hazards = false, Stats = false;
+  unsigned PrintN = 16;
+  App.add_option("cubin", Cubin, "cubin file")->required();
+  App.add_option("--kernel", Kernel, "kernel (mangled name); default: the spec's");
+  App.add_option("--spec", SpecPath, "launch spec")->required();
+  App.add_option("--compare", Other, "second cubin to run and diff against");
+  App.add_flag("--check-hazards", Hazards, "check control codes first");
+  App.add_option("--print", PrintN, "elements of each output to print");
+  App.add_option("--out", OutPath, "write all output elements to this file");
+  App.add_flag("--stats", Stats, "print instruction counts and speed");
+  CLI11_PARSE(App, Argc, Argv);
+
+  auto S = parseSpecFile(SpecPath);
+  if (!S) {
+    errs() << SpecPath << ": " << toString(S.takeError()) << "\n";
+    return 2;
+  }
+  if (!Kernel.empty())
+    S->Kernel = Kernel;
+  Run A;
+  if (int Rc = runOne(Cubin, *S, Hazards, A))
+    return Rc;
+  if (Stats)
+    outs() << fmt::format("{} warp instructions, {} thread instructions, "
+                          "{:.3f} s, {:.1f} M thread-instr/s\n",
+                          A.St.WarpInstrs, A.St.ThreadInstrs, A.Secs,
+                          A.St.ThreadInstrs / A.Secs / 1e6);
+  std::ofstream OutF;
+  if (!OutPath.empty())
+    OutF.open(OutPath);
+  for (unsigned I = 0; I < S->Params.size(); ++I) {
+    const ParamSpec &P = S->Params[I];
+    if (!P.Output)
+      continue;
+    unsigned ES = elemSize(P.Type);
+    if (OutF)
+      for (uint64_t K = 0; K < P.Count; ++K)
+        OutF << P.Name << "[" << K << "] "
+             << formatElem(P.Type, &A.B.Final[I][K * ES]) << "\n";
+    if (Other.empty()) {
+      outs() << P.Name << ":";
+      for (uint64_t K = 0; K < std::min<uint64_t>(P.Count, PrintN); ++K)
+        outs() << " " << formatElem(P.Type, &A.B.Final[I][K * ES]);
+      outs() << (P.Count > PrintN ? " ...\n" : "\n");
+    }
+  }
+  if (Other.empty())
+    return 0;
+  Run B;
+  if (int Rc = runOne(Other, *S, Hazards, B))
+    return Rc;
+  std::string D = compareOutputs(*S, A.B, B.B);
+  if (!D.empty()) {
+    outs() << "outputs differ:\n" << D;
+    return 1;
+  }
+  outs() << "outputs equal\n";
+  return 0;
+}
