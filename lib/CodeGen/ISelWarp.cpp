@@ -1,15 +1,299 @@
-//===- ISelWarp.cpp ---------------------------------------------------------===//
+//===- ISelWarp.cpp - Warp collectives --------------------------------------===//
 //
 // Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
+//
+// shfl.sync, vote.sync, match.sync, redux.sync, activemask, elect.sync and
+// bar.warp.sync, as ptxas 13 spells them:
+//
+//   shfl.sync.down.b32 d|p, a, b, c, m   SHFL.DOWN P|PT, Rd, Ra, b, c
+//   vote.sync.ballot.b32 d, p, m         VOTE.ANY Rd, PT, P
+//   vote.sync.{any,all,uni}.pred d, p, m VOTE.{ANY,ALL,EQ} Pd, P
+//   activemask.b32 d                     VOTE.ANY Rd, PT, PT
+//   match.any.sync.b32/b64 d, a, m       MATCH.ANY[.U64] Rd, Ra
+//   match.all.sync.b32/b64 d|p, a, m     MATCH.ALL[.U64] P|PT, Rd, Ra (sm_80+)
+//   redux.sync.<op> d, a, m              REDUX.<OP> URd, Ra ; MOV Rd, URd
+//   elect.sync d|p, m                    ELECT P, URd, PT ; MOV Rd, URd
+//   bar.warp.sync m                      WARPSYNC m
+//
+// Each .sync instruction is preceded by an automatic WARPSYNC of its member
+// mask (Reconverge.h), which the reconvergence pass deletes where the warp
+// is known to be converged. With a member mask other than all lanes, the
+// vote and match results are restricted to the mask (the hardware
+// instructions see every active lane), the way ptxas does on sm_75:
+// ballot & mask, and match.all as MATCH.ANY compared with the mask.
+//
+//===----------------------------------------------------------------------===//
 #include "ISel.h"
+#include "Reconverge.h"
 
 using namespace ptxas;
 using namespace ptxas::codegen;
+using ptx::Operand;
+using ptx::Type;
+
+namespace {
+/// A member mask: all lanes, or an operand (immediate or register).
+struct Mask {
+  bool All = false;
+  MOperand M;
+};
+} // namespace
+
+static Mask memberMask(ISel &S, const Operand &O) {
+  Mask R;
+  if (O.K == Operand::Kind::Imm) {
+    uint32_t V = uint32_t(O.Value);
+    R.All = V == 0xffffffffu;
+    R.M = imm(V);
+    return R;
+  }
+  R.M = S.srcReg(O, Type::B32);
+  return R;
+}
+
+/// The second destination of `d|p`, if any.
+static std::optional<MOperand> pairDef(ISel &S, const Operand &D) {
+  if (!D.PairVar)
+    return std::nullopt;
+  Operand P;
+  P.K = Operand::Kind::Reg;
+  P.Var = D.PairVar;
+  P.Index = D.PairIndex;
+  P.Name = D.PairName;
+  return S.defOf(P);
+}
+
+static MOperand notPT() {
+  MOperand P = PT();
+  P.Not = true;
+  return P;
+}
+
+static MOperand gpr(unsigned V) { return vreg(V, RegClass::GPR); }
+
+/// A source operand of SHFL: a register or an immediate (0 is RZ).
+static MOperand shflSrc(ISel &S, const Operand &O) {
+  if (O.K == Operand::Kind::Imm) {
+    uint32_t V = uint32_t(O.Value);
+    if (V == 0)
+      return RZ();
+    return imm(V);
+  }
+  return S.srcReg(O, Type::B32);
+}
+
+static SelResult selectShfl(ISel &S, const ptx::Instruction &I) {
+  const char *Mode = I.hasMod(".up")     ? "SHFL.UP"
+                     : I.hasMod(".down") ? "SHFL.DOWN"
+                     : I.hasMod(".bfly") ? "SHFL.BFLY"
+                     : I.hasMod(".idx")  ? "SHFL.IDX"
+                                         : nullptr;
+  if (!Mode || !I.hasMod(".sync") || I.Ops.size() != 5)
+    return S.unsupported(I);
+  MOperand A = S.srcReg(I.Ops[1], Type::B32);
+  MOperand B = shflSrc(S, I.Ops[2]);
+  MOperand C = shflSrc(S, I.Ops[3]);
+  // The SASS immediates are 5 (lane) and 13 (clamp/segment) bits wide.
+  if (B.K == MOperand::Kind::Imm && B.Imm > 0x1f)
+    B = imm(B.Imm & 0x1f);
+  if (C.K == MOperand::Kind::Imm && C.Imm > 0x1fff)
+    C = S.materialize(C);
+  Mask M = memberMask(S, I.Ops[4]);
+  emitWarpSync(S, M.M, /*Auto=*/true);
+  std::optional<MOperand> P = pairDef(S, I.Ops[0]);
+  MOperand D = S.defOf(I.Ops[0]);
+  S.emit(Mode, {P ? *P : PT(), D, A, B, C});
+  return SelResult::Done;
+}
+
+/// Rd = Rs & mask.
+static void andMask(ISel &S, const MOperand &D, const MOperand &Src,
+                    const Mask &M) {
+  S.emit("LOP3.LUT", {D, Src, M.M, RZ(), imm(0xc0), notPT()});
+}
+
+static MOperand predSrc(ISel &S, const Operand &O) {
+  if (O.K == Operand::Kind::Imm)
+    return O.Value ? PT() : notPT();
+  return S.use(O); // carries `!p`
+}
+
+static SelResult selectVote(ISel &S, const ptx::Instruction &I) {
+  if (!I.hasMod(".sync"))
+    return S.unsupported(I, "vote without .sync is not available on sm_70+");
+  if (I.Ops.size() != 3)
+    return S.unsupported(I);
+  Mask M = memberMask(S, I.Ops[2]);
+  MOperand P = predSrc(S, I.Ops[1]);
+  emitWarpSync(S, M.M, /*Auto=*/true);
+  if (I.hasMod(".ballot")) {
+    MOperand D = S.defOf(I.Ops[0]);
+    if (M.All) {
+      S.emit("VOTE.ANY", {D, PT(), P});
+      return SelResult::Done;
+    }
+    unsigned T = S.tmp();
+    S.emit("VOTE.ANY", {def(gpr(T)), PT(), P});
+    andMask(S, D, gpr(T), M);
+    return SelResult::Done;
+  }
+  MOperand D = S.defOf(I.Ops[0]);
+  const char *Kind = I.hasMod(".any") ? "ANY"
+                     : I.hasMod(".all") ? "ALL"
+                     : I.hasMod(".uni") ? "EQ"
+                                        : nullptr;
+  if (!Kind)
+    return S.unsupported(I);
+  if (M.All) {
+    S.emit(std::string("VOTE.") + Kind, {D, P});
+    return SelResult::Done;
+  }
+  // Restricted to the member mask: the ballot of the lanes in the mask.
+  llvm::StringRef K = Kind;
+  MOperand Q = P;
+  if (K == "ALL")
+    Q.Not = !Q.Not; // all(p) == no lane with !p
+  unsigned T = S.tmp(), U = S.tmp();
+  S.emit("VOTE.ANY", {def(gpr(T)), PT(), Q});
+  andMask(S, def(gpr(U)), gpr(T), M);
+  if (K == "ANY") {
+    S.emit("ISETP.NE.U32.AND", {D, PT(), gpr(U), RZ(), PT()});
+  } else if (K == "ALL") {
+    S.emit("ISETP.EQ.U32.AND", {D, PT(), gpr(U), RZ(), PT()});
+  } else {
+    // uni: no lane of the mask or every lane of it.
+    unsigned Z = S.tmp(RegClass::Pred);
+    S.emit("ISETP.EQ.U32.AND",
+           {def(vreg(Z, RegClass::Pred)), PT(), gpr(U), RZ(), PT()});
+    S.emit("ISETP.EQ.U32.OR", {D, PT(), gpr(U), M.M, vreg(Z, RegClass::Pred)});
+  }
+  return SelResult::Done;
+}
+
+static SelResult selectMatch(ISel &S, const ptx::Instruction &I) {
+  if (!I.hasMod(".sync") || I.Types.empty() || I.Ops.size() != 3)
+    return S.unsupported(I);
+  bool Wide = ptx::typeBits(I.Types[0]) == 64;
+  MOperand A = S.srcReg(I.Ops[1], I.Types[0]);
+  Mask M = memberMask(S, I.Ops[2]);
+  emitWarpSync(S, M.M, /*Auto=*/true);
+  std::string Any = Wide ? "MATCH.ANY.U64" : "MATCH.ANY";
+  MOperand D = S.defOf(I.Ops[0]);
+  if (I.hasMod(".any")) {
+    if (M.All) {
+      S.emit(Any, {D, A});
+      return SelResult::Done;
+    }
+    unsigned T = S.tmp();
+    S.emit(Any, {def(gpr(T)), A});
+    andMask(S, D, gpr(T), M);
+    return SelResult::Done;
+  }
+  if (!I.hasMod(".all"))
+    return S.unsupported(I);
+  std::optional<MOperand> P = pairDef(S, I.Ops[0]);
+  if (M.All && !S.isSm75()) {
+    S.emit(Wide ? "MATCH.ALL.U64" : "MATCH.ALL", {P ? *P : PT(), D, A});
+    return SelResult::Done;
+  }
+  // As ptxas on sm_75: the lanes of the mask with an equal value, compared
+  // with the mask (the active lanes for a full mask).
+  MOperand Members = M.M;
+  if (M.All) {
+    unsigned Act = S.tmp();
+    S.emit("VOTE.ANY", {def(gpr(Act)), PT(), PT()});
+    Members = gpr(Act);
+  }
+  unsigned T = S.tmp(), U = S.tmp();
+  S.emit(Any, {def(gpr(T)), A});
+  S.emit("LOP3.LUT", {def(gpr(U)), gpr(T), Members, RZ(), imm(0xc0), notPT()});
+  unsigned Eq = S.tmp(RegClass::Pred);
+  MOperand EqP = vreg(Eq, RegClass::Pred);
+  S.emit("ISETP.EQ.U32.AND", {def(EqP), PT(), gpr(U), Members, PT()});
+  S.emit("SEL", {D, Members.K == MOperand::Kind::Imm
+                        ? S.materialize(Members)
+                        : Members,
+                 RZ(), EqP});
+  if (P)
+    S.emit("PLOP3.LUT", {*P, PT(), EqP, PT(), PT(), imm(0xf0), imm(0)});
+  return SelResult::Done;
+}
+
+static SelResult selectRedux(ISel &S, const ptx::Instruction &I) {
+  if (S.isSm75())
+    return S.error(I, "redux.sync requires sm_80 or higher");
+  if (I.Types.empty() || I.Ops.size() != 3 || !ptx::isInteger(I.Types[0]))
+    return S.unsupported(I);
+  bool Signed = ptx::typeKind(I.Types[0]) == ptx::TypeKind::Signed;
+  std::string Op = "REDUX";
+  if (I.hasMod(".add"))
+    Op += Signed ? ".SUM.S32" : ".SUM";
+  else if (I.hasMod(".min"))
+    Op += Signed ? ".MIN.S32" : ".MIN";
+  else if (I.hasMod(".max"))
+    Op += Signed ? ".MAX.S32" : ".MAX";
+  else if (I.hasMod(".or"))
+    Op += ".OR";
+  else if (I.hasMod(".xor"))
+    Op += ".XOR";
+  else if (!I.hasMod(".and"))
+    return S.unsupported(I);
+  MOperand A = S.srcReg(I.Ops[1], Type::B32);
+  Mask M = memberMask(S, I.Ops[2]);
+  emitWarpSync(S, M.M, /*Auto=*/true);
+  unsigned U = S.tmp(RegClass::UGPR);
+  S.emit(Op, {def(vreg(U, RegClass::UGPR)), A});
+  S.emit("MOV", {S.defOf(I.Ops[0]), vreg(U, RegClass::UGPR)});
+  return SelResult::Done;
+}
+
+static SelResult selectElect(ISel &S, const ptx::Instruction &I) {
+  if (!S.isSm90())
+    return S.error(I, "elect.sync requires sm_90 or higher");
+  if (I.Ops.size() != 2)
+    return S.unsupported(I);
+  Mask M = memberMask(S, I.Ops[1]);
+  if (!M.All)
+    return S.unsupported(I, "member mask other than 0xffffffff");
+  emitWarpSync(S, M.M, /*Auto=*/true);
+  const Operand &D = I.Ops[0];
+  std::optional<MOperand> P;
+  if (D.K == Operand::Kind::Sink) {
+    if (D.PairVar)
+      P = pairDef(S, D);
+  } else {
+    P = pairDef(S, D);
+  }
+  unsigned U = S.tmp(RegClass::UGPR);
+  MOperand PD = P ? *P : def(vreg(S.tmp(RegClass::Pred), RegClass::Pred));
+  S.emit("ELECT", {PD, def(vreg(U, RegClass::UGPR)), PT()});
+  if (D.K == Operand::Kind::Reg)
+    S.emit("MOV", {S.defOf(D), vreg(U, RegClass::UGPR)});
+  return SelResult::Done;
+}
 
 SelResult codegen::selectWarp(ISel &S, const ptx::Instruction &I) {
-  (void)S;
-  (void)I;
+  llvm::StringRef M = I.Mnemonic;
+  if (M == "shfl")
+    return selectShfl(S, I);
+  if (M == "vote")
+    return selectVote(S, I);
+  if (M == "match")
+    return selectMatch(S, I);
+  if (M == "redux")
+    return selectRedux(S, I);
+  if (M == "elect")
+    return selectElect(S, I);
+  if (M == "activemask") {
+    S.emit("VOTE.ANY", {S.defOf(I.Ops[0]), PT(), PT()});
+    return SelResult::Done;
+  }
+  if (M == "bar" && I.hasMod(".warp")) {
+    Mask Mk = memberMask(S, I.Ops[0]);
+    emitWarpSync(S, Mk.M, /*Auto=*/false);
+    return SelResult::Done;
+  }
   return SelResult::NotMine;
 }

@@ -1,0 +1,472 @@
+//===- Reconverge.cpp - Structured reconvergence and warp syncs -----------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// See Reconverge.h. What ptxas 13 does, and what this pass reproduces:
+//
+// * sm_90: no convergence barriers around ordinary divergent code; a
+//   warp-synchronous instruction or an aligned barrier reached after
+//   divergent code gets a `WARPSYNC.ALL` (or `WARPSYNC Rmask`) in front.
+// * sm_75..89: the same WARPSYNC 0xffffffff in front of barriers; a
+//   divergent region followed by warp-synchronous instructions (shfl, vote,
+//   match, redux) is wrapped in BSSY Bn, L / ... / BSYNC Bn; L:, so that the
+//   warp is converged again when it reaches them.
+// * converged code (a kernel's straight-line entry, code after a BSYNC of
+//   a region entered converged) has no WARPSYNC.
+//
+// Regions: for a block B ending in a divergent branch, P = ipdom(B); the
+// region is every block reachable from B without passing P. Its entry is B
+// when B is not in a cycle of the region, otherwise the single block H the
+// rest of the function enters it by, provided H has one outside
+// predecessor O that only goes to H (the loop preheader): the BSSY goes at
+// the end of B or O (before the terminator), the BSYNC into a new block
+// right before P that the region's edges into P are redirected to. Regions
+// that do not have this shape, or that end in a jump table, are left
+// alone (their warp-synchronous code keeps its WARPSYNC). Regions are
+// inserted innermost first; nested regions ending at the same P stack
+// their BSYNC blocks innermost first. Barrier registers are virtual
+// registers of class Bar (B0..B15 after allocation).
+//
+//===----------------------------------------------------------------------===//
+#include "Reconverge.h"
+
+#include "ISel.h"
+#include "Liveness.h"
+
+#include "llvm/ADT/BitVector.h"
+
+#include <algorithm>
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+
+bool codegen::isAutoWarpSync(const MInstr &I) {
+  if (!llvm::StringRef(I.Op).starts_with("WARPSYNC"))
+    return false;
+  for (const MOperand &O : I.Implicit)
+    if (O.K == MOperand::Kind::Text && O.Text == AutoWarpSyncMarker)
+      return true;
+  return false;
+}
+
+void codegen::emitWarpSync(ISel &S, const MOperand &Mask, bool Auto) {
+  MInstr *W;
+  if (Mask.K == MOperand::Kind::Imm) {
+    uint32_t V = uint32_t(Mask.Imm);
+    if (V == 0xffffffffu && S.isSm90())
+      W = &S.emit("WARPSYNC.ALL", {});
+    else if (!S.isSm90())
+      W = &S.emit("WARPSYNC", {imm(V)});
+    else
+      W = &S.emit("WARPSYNC", {S.materialize(imm(V))}); // no immediate form
+  } else {
+    W = &S.emit("WARPSYNC", {Mask});
+  }
+  if (Auto)
+    W->Implicit.push_back(text(AutoWarpSyncMarker));
+}
+
+namespace {
+
+bool isUncondTerminator(const MInstr &I) {
+  return isTerminator(I.Op) && !I.hasGuard();
+}
+
+/// A conditional branch some lanes may take and others not.
+bool isDivergentBranch(const MInstr &I) {
+  if (!I.hasGuard() || I.Guard.RC != RegClass::Pred)
+    return false;
+  if (I.Guard.Phys && I.Guard.Reg == zeroReg(RegClass::Pred))
+    return false; // @PT / @!PT
+  llvm::StringRef Op = I.Op;
+  if (Op == "BRA.U")
+    return false;
+  return Op.starts_with("BRA") || Op.starts_with("RET") ||
+         Op.starts_with("BRX") || Op.starts_with("JMX") ||
+         Op.starts_with("JMP");
+}
+
+bool isDivergentBlockEnd(const MBlock &B) {
+  if (B.Instrs.empty())
+    return false;
+  const MInstr &T = B.Instrs.back();
+  if (isDivergentBranch(T))
+    return true;
+  // Jump tables through registers: every lane picks its own target.
+  llvm::StringRef Op = T.Op;
+  return (Op.starts_with("BRX") || Op.starts_with("JMX")) && !Op.ends_with(".U");
+}
+
+struct CFG {
+  std::vector<llvm::SmallVector<unsigned, 2>> Succ, Pred;
+  explicit CFG(const MFunction &MF) {
+    size_t N = MF.Blocks.size();
+    Succ.resize(N);
+    Pred.resize(N);
+    for (size_t B = 0; B != N; ++B) {
+      for (unsigned S : successors(MF, unsigned(B)))
+        if (std::find(Succ[B].begin(), Succ[B].end(), S) == Succ[B].end())
+          Succ[B].push_back(S);
+      for (unsigned S : Succ[B])
+        Pred[S].push_back(unsigned(B));
+    }
+  }
+};
+
+/// Immediate post-dominators; N (one past the last block) is the virtual
+/// exit, -1 when a block cannot reach an exit.
+std::vector<int> immediatePostDominators(const MFunction &MF, const CFG &G) {
+  size_t N = MF.Blocks.size();
+  std::vector<llvm::BitVector> PD(N + 1, llvm::BitVector(N + 1, true));
+  PD[N] = llvm::BitVector(N + 1);
+  PD[N].set(N);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t B = N; B-- > 0;) {
+      llvm::BitVector New(N + 1, true);
+      if (G.Succ[B].empty())
+        New &= PD[N];
+      for (unsigned S : G.Succ[B])
+        New &= PD[S];
+      New.set(B);
+      if (New != PD[B]) {
+        PD[B] = std::move(New);
+        Changed = true;
+      }
+    }
+  }
+  std::vector<int> IPD(N, -1);
+  for (size_t B = 0; B != N; ++B) {
+    if (!PD[B].test(N))
+      continue; // no path to an exit
+    // The strict post-dominator that every other strict one post-dominates.
+    for (unsigned C : PD[B].set_bits()) {
+      if (C == B)
+        continue;
+      bool Immediate = true;
+      for (unsigned D : PD[B].set_bits())
+        if (D != B && D != C && !PD[C].test(D)) {
+          Immediate = false;
+          break;
+        }
+      if (Immediate) {
+        IPD[B] = int(C);
+        break;
+      }
+    }
+  }
+  return IPD;
+}
+
+struct Region {
+  unsigned Branch = 0; ///< block ending in the divergent branch
+  unsigned Entry = 0;  ///< block that gets the BSSY (Branch or a preheader)
+  unsigned Post = 0;   ///< immediate post-dominator
+  llvm::BitVector Blocks;
+  unsigned Bar = 0;    ///< barrier vreg
+  unsigned Sync = 0;   ///< the BSYNC block, once inserted
+};
+
+/// Does code reachable from \p From contain a warp-synchronous instruction
+/// that wants converged lanes (not a barrier)?
+bool warpSyncReachable(const MFunction &MF, const CFG &G, unsigned From) {
+  llvm::BitVector Seen(MF.Blocks.size());
+  llvm::SmallVector<unsigned, 8> Work{From};
+  Seen.set(From);
+  while (!Work.empty()) {
+    unsigned B = Work.pop_back_val();
+    const auto &Is = MF.Blocks[B].Instrs;
+    for (size_t K = 0; K != Is.size(); ++K)
+      if (isAutoWarpSync(Is[K]) &&
+          !(K + 1 < Is.size() &&
+            llvm::StringRef(Is[K + 1].Op).starts_with("BAR")))
+        return true;
+    for (unsigned S : G.Succ[B])
+      if (!Seen.test(S)) {
+        Seen.set(S);
+        Work.push_back(S);
+      }
+  }
+  return false;
+}
+
+std::optional<Region> findRegion(const MFunction &MF, const CFG &G,
+                                 const std::vector<int> &IPD, unsigned B) {
+  size_t N = MF.Blocks.size();
+  if (IPD[B] < 0 || unsigned(IPD[B]) >= N)
+    return std::nullopt;
+  Region R;
+  R.Branch = B;
+  R.Post = unsigned(IPD[B]);
+  R.Blocks = llvm::BitVector(N);
+  R.Blocks.set(B);
+  llvm::SmallVector<unsigned, 8> Work{B};
+  while (!Work.empty()) {
+    unsigned X = Work.pop_back_val();
+    if (!MF.Blocks[X].ExtraSuccs.empty())
+      return std::nullopt; // jump tables: their targets are data
+    for (unsigned S : G.Succ[X])
+      if (S != R.Post && !R.Blocks.test(S)) {
+        R.Blocks.set(S);
+        Work.push_back(S);
+      }
+  }
+  // Entries from outside.
+  llvm::SmallVector<unsigned, 2> Entries;
+  for (unsigned X : R.Blocks.set_bits()) {
+    bool Outside = X == 0;
+    for (unsigned P : G.Pred[X])
+      Outside |= !R.Blocks.test(P);
+    if (Outside)
+      Entries.push_back(X);
+  }
+  bool BranchInCycle = false;
+  for (unsigned P : G.Pred[B])
+    BranchInCycle |= R.Blocks.test(P);
+  if (Entries.size() != 1)
+    return std::nullopt;
+  unsigned H = Entries.front();
+  if (H == B && !BranchInCycle) {
+    R.Entry = B;
+    return R;
+  }
+  // A loop: the BSSY goes into the preheader.
+  if (H == 0)
+    return std::nullopt;
+  llvm::SmallVector<unsigned, 2> Outside;
+  for (unsigned P : G.Pred[H])
+    if (!R.Blocks.test(P))
+      Outside.push_back(P);
+  if (Outside.size() != 1 || G.Succ[Outside.front()].size() != 1)
+    return std::nullopt;
+  R.Entry = Outside.front();
+  return R;
+}
+
+/// Inserts an empty block at \p At, renumbering everything that names
+/// blocks at or after it.
+void insertBlock(MFunction &MF, unsigned At, std::vector<Region> &Regions) {
+  auto Fix = [&](unsigned &X) {
+    if (X >= At)
+      ++X;
+  };
+  for (MBlock &B : MF.Blocks) {
+    for (MInstr &I : B.Instrs)
+      for (MOperand &O : I.Ops)
+        if (O.K == MOperand::Kind::Label)
+          Fix(O.Block);
+    for (unsigned &X : B.ExtraSuccs)
+      Fix(X);
+  }
+  MF.Blocks.insert(MF.Blocks.begin() + At, MBlock());
+  for (Region &R : Regions) {
+    Fix(R.Branch);
+    Fix(R.Entry);
+    Fix(R.Post);
+    if (R.Sync)
+      Fix(R.Sync);
+    llvm::BitVector NB(MF.Blocks.size());
+    for (unsigned X : R.Blocks.set_bits())
+      NB.set(X >= At ? X + 1 : X);
+    R.Blocks = std::move(NB);
+  }
+}
+
+/// Inserts \p I before the terminator of \p B (or at its end).
+void insertBeforeTerminator(MBlock &B, MInstr I) {
+  auto Pos = B.Instrs.end();
+  if (!B.Instrs.empty() && isTerminator(B.Instrs.back().Op))
+    Pos = B.Instrs.end() - 1;
+  B.Instrs.insert(Pos, std::move(I));
+}
+
+void wrapRegions(MFunction &MF) {
+  std::vector<Region> Regions;
+  {
+    CFG G(MF);
+    std::vector<int> IPD = immediatePostDominators(MF, G);
+    for (unsigned B = 0; B != MF.Blocks.size(); ++B) {
+      if (!isDivergentBlockEnd(MF.Blocks[B]))
+        continue;
+      std::optional<Region> R = findRegion(MF, G, IPD, B);
+      if (!R || !warpSyncReachable(MF, G, R->Post))
+        continue;
+      bool Dup = false;
+      for (const Region &O : Regions)
+        Dup |= O.Entry == R->Entry && O.Post == R->Post &&
+               O.Blocks == R->Blocks;
+      if (!Dup)
+        Regions.push_back(std::move(*R));
+    }
+  }
+  // Regions must nest: drop any that partially overlaps a smaller one.
+  std::stable_sort(Regions.begin(), Regions.end(),
+                   [](const Region &A, const Region &B) {
+                     return A.Blocks.count() < B.Blocks.count();
+                   });
+  std::vector<Region> Nested;
+  for (Region &R : Regions) {
+    bool Ok = true;
+    for (const Region &I : Nested) {
+      llvm::BitVector Common = R.Blocks;
+      Common &= I.Blocks;
+      if (Common.none())
+        continue;
+      llvm::BitVector Inner = I.Blocks;
+      Inner.reset(R.Blocks);
+      if (Inner.any()) // I is not inside R
+        Ok = false;
+    }
+    if (Ok)
+      Nested.push_back(std::move(R));
+  }
+  Regions = std::move(Nested);
+
+  for (size_t K = 0; K != Regions.size(); ++K) {
+    Region &R = Regions[K];
+    R.Bar = MF.newVReg(RegClass::Bar, 1, "");
+    // The BSYNC block, right before the post-dominator.
+    unsigned At = R.Post;
+    insertBlock(MF, At, Regions);
+    Region &RR = Regions[K];
+    RR.Sync = At;
+    MInstr Sync;
+    Sync.Op = "BSYNC";
+    Sync.Ops.push_back(vreg(RR.Bar, RegClass::Bar));
+    MF.Blocks[At].Instrs.push_back(std::move(Sync));
+    // Edges from the region into P now go to the BSYNC.
+    for (unsigned X : RR.Blocks.set_bits()) {
+      MBlock &XB = MF.Blocks[X];
+      if (XB.Instrs.empty() || !isTerminator(XB.Instrs.back().Op))
+        continue;
+      for (MOperand &O : XB.Instrs.back().Ops)
+        if (O.K == MOperand::Kind::Label && O.Block == RR.Post) {
+          O.Block = At;
+          MF.Blocks[At].IsBranchTarget = true;
+        }
+    }
+    // A layout predecessor outside the region must not fall into the BSYNC.
+    if (At > 0 && !RR.Blocks.test(At - 1)) {
+      MBlock &L = MF.Blocks[At - 1];
+      bool FallsThrough = L.Instrs.empty() || !isUncondTerminator(L.Instrs.back());
+      if (FallsThrough) {
+        insertBlock(MF, At, Regions);
+        Region &R2 = Regions[K];
+        MInstr Br;
+        Br.Op = "BRA";
+        Br.Ops.push_back(label(R2.Post));
+        MF.Blocks[At].Instrs.push_back(std::move(Br));
+        MF.Blocks[R2.Post].IsBranchTarget = true;
+        for (size_t J = K + 1; J != Regions.size(); ++J)
+          if (Regions[J].Blocks.test(At - 1))
+            Regions[J].Blocks.set(At);
+      }
+    }
+    Region &R3 = Regions[K];
+    // The BSSY at the region's entry.
+    MInstr Ssy;
+    Ssy.Op = "BSSY";
+    Ssy.Ops.push_back(def(vreg(R3.Bar, RegClass::Bar)));
+    Ssy.Ops.push_back(label(R3.Post));
+    insertBeforeTerminator(MF.Blocks[R3.Entry], std::move(Ssy));
+    MF.Blocks[R3.Post].IsBranchTarget = true;
+    // Enclosing regions contain the new BSYNC block.
+    for (size_t J = K + 1; J != Regions.size(); ++J)
+      if (Regions[J].Blocks.test(R3.Branch))
+        Regions[J].Blocks.set(R3.Sync);
+  }
+  // Each BSSY names the block after its BSYNC (stacked BSYNC blocks of
+  // nested regions ending at one post-dominator).
+  for (const Region &R : Regions)
+    for (MInstr &I : MF.Blocks[R.Entry].Instrs)
+      if (I.Op == "BSSY" && I.Ops[0].Reg == R.Bar) {
+        I.Ops[1].Block = R.Sync + 1;
+        MF.Blocks[R.Sync + 1].IsBranchTarget = true;
+      }
+}
+
+/// Deletes the automatic WARPSYNCs of converged code.
+void dropConvergedWarpSyncs(MFunction &MF) {
+  CFG G(MF);
+  size_t N = MF.Blocks.size();
+  // Where each barrier register was set: converged or not is decided by
+  // the BSSY's position.
+  std::vector<bool> In(N, true), Out(N, true);
+  std::vector<bool> Reach(N, false);
+  {
+    llvm::SmallVector<unsigned, 8> W{0};
+    Reach[0] = true;
+    while (!W.empty()) {
+      unsigned B = W.pop_back_val();
+      for (unsigned S : G.Succ[B])
+        if (!Reach[S]) {
+          Reach[S] = true;
+          W.push_back(S);
+        }
+    }
+  }
+  llvm::DenseMap<unsigned, bool> BarConv; // barrier vreg -> BSSY converged
+  for (const MBlock &B : MF.Blocks) // optimistic start, as In/Out
+    for (const MInstr &I : B.Instrs)
+      if (I.Op == "BSSY" && I.Ops[0].K == MOperand::Kind::Reg)
+        BarConv[I.Ops[0].Reg] = true;
+  auto Walk = [&](unsigned B, bool C, bool Rewrite) {
+    std::vector<MInstr> Keep;
+    auto &Is = MF.Blocks[B].Instrs;
+    for (MInstr &I : Is) {
+      if (I.Op == "BSSY" && I.Ops[0].K == MOperand::Kind::Reg)
+        BarConv[I.Ops[0].Reg] = C;
+      if (I.Op == "BSYNC" && I.Ops[0].K == MOperand::Kind::Reg) {
+        auto It = BarConv.find(I.Ops[0].Reg);
+        C = It != BarConv.end() && It->second;
+      }
+      if (llvm::StringRef(I.Op).starts_with("CALL"))
+        C = false;
+      if (Rewrite && C && isAutoWarpSync(I))
+        continue;
+      if (Rewrite)
+        Keep.push_back(std::move(I));
+    }
+    if (Rewrite)
+      Is = std::move(Keep);
+    return C;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned B = 0; B != N; ++B) {
+      if (!Reach[B])
+        continue;
+      bool C = B == 0 ? MF.IsKernel : true;
+      for (unsigned P : G.Pred[B]) {
+        if (!Reach[P])
+          continue;
+        C = C && Out[P] && !isDivergentBlockEnd(MF.Blocks[P]);
+      }
+      if (B == 0 && !G.Pred[B].empty())
+        C = false;
+      bool O = Walk(B, C, false);
+      if (C != In[B] || O != Out[B]) {
+        In[B] = C;
+        Out[B] = O;
+        Changed = true;
+      }
+    }
+  }
+  for (unsigned B = 0; B != N; ++B)
+    if (Reach[B])
+      Walk(B, In[B], true);
+}
+
+} // namespace
+
+std::string codegen::insertReconvergence(MFunction &MF) {
+  if (MF.Blocks.empty())
+    return "";
+  // sm_90: ptxas relies on WARPSYNC alone.
+  if (MF.A < sass::Arch::SM90)
+    wrapRegions(MF);
+  dropConvergedWarpSyncs(MF);
+  return "";
+}
