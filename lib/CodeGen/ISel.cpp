@@ -13,6 +13,8 @@
 
 #include "llvm/ADT/StringSwitch.h"
 
+#include <functional>
+
 using namespace ptxas;
 using namespace ptxas::codegen;
 using ptx::Operand;
@@ -105,10 +107,55 @@ static unsigned regWords(Type T) {
   return Bits > 64 ? 4 : Bits > 32 ? 2 : 1;
 }
 
+static std::pair<const ptx::Variable *, uint32_t> regKey(const Operand &O) {
+  return {O.Var, O.Component ? uint32_t(O.Component) << 24 | O.Index : O.Index};
+}
+
+void ISel::countDefinitions() {
+  std::function<void(const Operand &)> Count = [&](const Operand &O) {
+    if (O.K == Operand::Kind::Reg && O.Var)
+      ++DefCount[regKey(O)];
+    if (O.K == Operand::Kind::Vector || O.K == Operand::Kind::List)
+      for (const Operand &E : O.Elems)
+        Count(E);
+    if (O.PairVar) {
+      Operand P;
+      P.K = Operand::Kind::Reg;
+      P.Var = O.PairVar;
+      P.Index = O.PairIndex;
+      Count(P);
+    }
+  };
+  for (const ptx::Stmt &S : Req.F->Body)
+    if (S.K == ptx::Stmt::Kind::Instr && !S.I->Ops.empty()) {
+      // Stores, reductions and barriers name no register result first.
+      Count(S.I->Ops[0]);
+      // Parameters of .func are defined by the caller.
+    }
+  for (const ptx::Variable *P : Req.F->Params)
+    if (P->Space == ptx::StateSpace::Reg)
+      DefCount[{P, ~0u}] += 2;
+}
+
+bool ISel::aliasCopy(const Operand &Dst, const Operand &Src) {
+  if (Opts.OptLevel == 0 || Dst.K != Operand::Kind::Reg ||
+      Src.K != Operand::Kind::Reg || !Dst.Var || !Src.Var ||
+      Src.Var->Space == ptx::StateSpace::SReg || Src.Negated ||
+      Dst.Var->isPredicate() != Src.Var->isPredicate())
+    return false;
+  auto DK = regKey(Dst), SK = regKey(Src);
+  if (DefCount.lookup(DK) != 1 || DefCount.lookup(SK) != 1 || Regs.count(DK))
+    return false;
+  unsigned S = vregOf(Src);
+  unsigned Words = Dst.Var->isPredicate() ? 1 : regWords(Dst.Var->ElemType);
+  if (MF.VRegs[S].Size != Words)
+    return false;
+  Regs[DK] = S;
+  return true;
+}
+
 unsigned ISel::vregOf(const Operand &O) {
-  auto Key = std::make_pair(static_cast<const ptx::Variable *>(O.Var),
-                            O.Component ? uint32_t(O.Component) << 24 | O.Index
-                                        : O.Index);
+  auto Key = regKey(O);
   auto It = Regs.find(Key);
   if (It != Regs.end())
     return It->second;
@@ -337,6 +384,7 @@ void ISel::emitPrologue() {
 }
 
 bool ISel::run() {
+  countDefinitions();
   emitPrologue();
   for (const ptx::Stmt &S : Req.F->Body) {
     switch (S.K) {

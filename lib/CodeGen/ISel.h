@@ -85,6 +85,10 @@ public:
   /// A PTX source as an operand that may be an immediate (integer or
   /// float by \p T); special registers are materialised.
   MOperand src(const ptx::Operand &O, ptx::Type T);
+  /// When PTX registers \p Dst and \p Src are each assigned exactly once in
+  /// the function (nvcc's SSA-derived registers), makes Dst another name of
+  /// Src's virtual register so that the copy disappears; false otherwise.
+  bool aliasCopy(const ptx::Operand &Dst, const ptx::Operand &Src);
   /// Copies a 32-bit value into a new temporary.
   MOperand materialize(const MOperand &O);
   /// Reads a special register (%tid.x, ...) into a register operand;
@@ -112,6 +116,9 @@ private:
   /// PTX register (variable, member index) -> virtual register.
   llvm::DenseMap<std::pair<const ptx::Variable *, uint32_t>, unsigned> Regs;
   llvm::StringMap<unsigned> Labels;
+  /// Static number of definitions of each PTX register.
+  llvm::DenseMap<std::pair<const ptx::Variable *, uint32_t>, unsigned> DefCount;
+  void countDefinitions();
   int DescUR = -1;
   bool Failed = false;
 };

@@ -120,12 +120,22 @@ static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
     return S.unsupported(I, "address of this symbol");
   }
   if (Src.K == Operand::Kind::Reg && Src.Var->Space == ptx::StateSpace::SReg) {
+    // Block and grid sizes live in constant bank 0: one MOV that later
+    // passes can fold into the consumers.
+    llvm::StringRef N = Src.Var->Name;
+    if ((N == "%ntid" || N == "%nctaid") && Words == 1) {
+      unsigned Axis = Src.Component == 'y' ? 1 : Src.Component == 'z' ? 2 : 0;
+      copyWords(S, D, cbank(0, (N == "%ntid" ? 0x0 : 0xc) + 4 * Axis), 1);
+      return SelResult::Done;
+    }
     MOperand V = S.src(Src, T);
     copyWords(S, D, V, 1);
     if (Words == 2)
       S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
     return SelResult::Done;
   }
+  if (S.aliasCopy(Dst, Src))
+    return SelResult::Done;
   MOperand From = S.src(Src, T);
   if (From.K == MOperand::Kind::FImm) {
     // Move the bit pattern.
@@ -205,6 +215,8 @@ SelResult codegen::selectBasic(ISel &S, const ptx::Instruction &I) {
     // Global addresses are generic addresses in CUDA's address map.
     if (!I.hasMod(".global"))
       return SelResult::NotMine;
+    if (S.aliasCopy(I.Ops[0], I.Ops[1]))
+      return SelResult::Done;
     MOperand D = S.defOf(I.Ops[0]);
     MOperand From = S.src(I.Ops[1], I.Types[0]);
     copyWords(S, D, From, S.mf().VRegs[D.Reg].Size);

@@ -113,11 +113,14 @@ namespace {
 struct OperandPrinter {
   const MFunction &MF;
   bool Virtual;
+  bool Dummy = false; ///< virtual registers as R8/P0/... (form checks)
 
   std::string reg(RegClass RC, bool Phys, unsigned Reg, unsigned Sub) const {
     if (!Phys && Virtual)
       return Sub ? fmt::format("%v{}:{}", Reg, Sub) : fmt::format("%v{}", Reg);
-    unsigned N = Phys ? Reg : unsigned(MF.VRegs[Reg].Phys);
+    unsigned N = Phys    ? Reg
+                 : Dummy ? (RC == RegClass::GPR || RC == RegClass::UGPR ? 8 : 0)
+                         : unsigned(MF.VRegs[Reg].Phys);
     if (N == zeroReg(RC))
       return regPrefix(RC).str() +
              (RC == RegClass::GPR || RC == RegClass::UGPR ? "Z" : "T");
@@ -206,6 +209,12 @@ struct OperandPrinter {
 
 std::string codegen::renderInstr(const MFunction &MF, const MInstr &I) {
   return OperandPrinter{MF, false}.instr(I);
+}
+
+bool codegen::hasForm(const MFunction &MF, const MInstr &I) {
+  std::string Err;
+  return sass::parse(MF.A, OperandPrinter{MF, false, true}.instr(I), 0, Err)
+      .has_value();
 }
 
 void codegen::printMFunction(const MFunction &MF, llvm::raw_ostream &OS) {

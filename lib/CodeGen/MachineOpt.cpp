@@ -94,6 +94,8 @@ std::string codegen::optimizeMachine(MFunction &MF, const CodeGenOptions &Opts) 
   dropUnusedDescriptor(MF);
   if (Opts.OptLevel == 0)
     return "";
+  combineInstructions(MF);
+  foldConstantOperands(MF);
   while (removeDeadCode(MF))
     ;
   return "";

@@ -21,6 +21,11 @@ namespace ptxas::codegen {
 /// Copy propagation, dead-code elimination and other cleanups on virtual
 /// registers (MachineOpt.cpp).
 std::string optimizeMachine(MFunction &MF, const CodeGenOptions &Opts);
+/// Reads kernel-constant values straight from their constant bank where a
+/// form allows it (FoldConstants.cpp).
+void foldConstantOperands(MFunction &MF);
+/// Local combining of address arithmetic (Peephole.cpp).
+void combineInstructions(MFunction &MF);
 /// Assigns physical registers (RegAlloc.cpp).
 std::string allocateRegisters(MFunction &MF);
 /// Rewrites \p VRegs to live in local-memory slots of the frame, with a

@@ -149,6 +149,9 @@ void printMFunction(const MFunction &MF, llvm::raw_ostream &OS);
 /// Renders one instruction in nvdisasm syntax. Registers must be physical.
 /// \p Addr is the instruction's byte address (for branch targets).
 std::string renderInstr(const MFunction &MF, const MInstr &I);
+/// True when the SASS table has a form for \p I (virtual registers are
+/// rendered as placeholders); lets passes try operand rewrites.
+bool hasForm(const MFunction &MF, const MInstr &I);
 /// Checks structural invariants; returns "" or a description of the first
 /// violation.
 std::string verifyMFunction(const MFunction &MF, bool AfterRA);

@@ -1,0 +1,100 @@
+//===- FoldConstants.cpp - Constant-bank operands -------------------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Kernel parameters and other constant-bank values are selected as
+// `MOV v, c[b][o]`. A value of bank 0..4 is the same everywhere in the
+// kernel, so when v has no other definition each use may read c[b][o]
+// directly, as ptxas's code does (ISETP P0, PT, R7, c[0x0][0x210], PT). A
+// use is rewritten only if the SASS table has a form with a constant in
+// that slot (hasForm); the MOV dies when every use was rewritten. 64-bit
+// values defined by two MOVs of consecutive words fold as c[b][o] into
+// 64-bit slots (the addend of IMAD.WIDE) and word by word elsewhere.
+//
+//===----------------------------------------------------------------------===//
+#include "Passes.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+
+namespace {
+struct ConstValue {
+  unsigned Bank = 0;
+  int64_t Off = 0;
+  unsigned Words = 0;   ///< words defined from consecutive constants
+  unsigned Defs = 0;    ///< all definitions of the register
+  bool Valid = true;
+};
+} // namespace
+
+void codegen::foldConstantOperands(MFunction &MF) {
+  std::vector<ConstValue> CV(MF.VRegs.size());
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs) {
+      auto Defs = [&](const MOperand &O) {
+        if (O.isVirtualReg() && O.K == MOperand::Kind::Reg && O.IsDef)
+          return true;
+        return false;
+      };
+      for (const MOperand &O : I.Ops) {
+        if (!Defs(O))
+          continue;
+        ConstValue &C = CV[O.Reg];
+        ++C.Defs;
+        bool IsConstMov = I.Op == "MOV" && !I.hasGuard() && I.Ops.size() == 2 &&
+                          I.Ops[1].K == MOperand::Kind::Const &&
+                          I.Ops[1].NoReg && O.Width == 1;
+        if (!IsConstMov) {
+          C.Valid = false;
+          continue;
+        }
+        const MOperand &Src = I.Ops[1];
+        if (C.Words == 0 && O.Sub == 0) {
+          C.Bank = Src.Bank;
+          C.Off = Src.Imm;
+          C.Words = 1;
+        } else if (O.Sub == C.Words && Src.Bank == C.Bank &&
+                   Src.Imm == C.Off + 4 * O.Sub) {
+          ++C.Words;
+        } else {
+          C.Valid = false;
+        }
+      }
+      for (const MOperand &O : I.Implicit)
+        if (O.isVirtualReg() && O.IsDef)
+          CV[O.Reg].Valid = false;
+    }
+  for (size_t V = 0; V != CV.size(); ++V) {
+    ConstValue &C = CV[V];
+    if (C.Words != MF.VRegs[V].Size || C.Defs != C.Words ||
+        MF.VRegs[V].RC != RegClass::GPR)
+      C.Valid = false;
+    if (C.Words == 2 && C.Off % 8)
+      C.Valid = false;
+  }
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs) {
+      if (I.Op == "MOV")
+        continue; // the definitions themselves, and plain copies
+      for (size_t K = 0; K != I.Ops.size(); ++K) {
+        MOperand &O = I.Ops[K];
+        if (O.K != MOperand::Kind::Reg || O.IsDef || !O.isVirtualReg() ||
+            !CV[O.Reg].Valid || O.Not || O.Inv || !O.Text.empty())
+          continue;
+        const ConstValue &C = CV[O.Reg];
+        if (O.Width != 1 && !(O.Width == 2 && O.Sub == 0 && C.Words == 2))
+          continue;
+        MOperand New = cbank(C.Bank, C.Off + 4 * O.Sub);
+        New.Neg = O.Neg;
+        New.Abs = O.Abs;
+        MOperand Old = O;
+        O = New;
+        if (!hasForm(MF, I))
+          O = Old;
+      }
+    }
+}
