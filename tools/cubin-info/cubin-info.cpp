@@ -8,13 +8,22 @@
 // look at any cubin (ptxas 12, ptxas 13, ours) without NVIDIA's tools:
 // `cubin-info FILE` prints sections, symbols and decoded .nv.info records;
 // `cubin-info --facts FILE` prints the code-independent facts the parity
-// oracle compares.
+// oracle compares; `cubin-info --json FILE...` prints per-function code
+// facts (registers, SASS instructions, local-memory traffic, frame, static
+// shared) as JSON for bench/compare-ptxas, decoded with lib/SASS.
 //
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/Object/Cubin.h"
 #include "ptxas-alt/Object/Facts.h"
+#include "ptxas-alt/SASS/Cubin.h"
+#include "ptxas-alt/SASS/Instr.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstring>
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -77,15 +86,143 @@ static void dump(const Cubin &C, llvm::raw_ostream &OS) {
   }
 }
 
+/// Bytes one LDL/STL moves, from its width modifier (32 bits by default).
+static unsigned localAccessBytes(llvm::StringRef Mnemonic) {
+  llvm::SmallVector<llvm::StringRef, 4> Mods;
+  Mnemonic.split(Mods, '.');
+  unsigned Bytes = 4;
+  for (llvm::StringRef M : llvm::ArrayRef(Mods).drop_front()) {
+    if (M == "U8" || M == "S8")
+      Bytes = 1;
+    else if (M == "U16" || M == "S16")
+      Bytes = 2;
+    else if (M == "64")
+      Bytes = 8;
+    else if (M == "128")
+      Bytes = 16;
+  }
+  return Bytes;
+}
+
+/// Per-function code facts of one cubin, as a JSON object:
+/// {"file", "arch", "functions": [{"name", "entry", "regs", "instrs",
+///  "nops", "undecodable", "code_bytes", "stl", "ldl", "spill_store_bytes",
+///  "spill_load_bytes", "stack_frame", "min_stack", "static_shared"}]}.
+/// "instrs" counts every decoded instruction but NOP (ptxas's trailing
+/// BRA-to-self included, in both compilers' cubins alike); the spill
+/// figures are the bytes of every STL/LDL in the code (local arrays
+/// included, as nvdisasm would show them), not ptxas -v's own accounting.
+static llvm::json::Object jsonFacts(llvm::StringRef Path, llvm::StringRef Data,
+                                    const Cubin &C, std::string &Err) {
+  using namespace llvm;
+  ptxas::sass::CubinInfo SI;
+  if (!ptxas::sass::readCubin(Data, SI, Err))
+    return {};
+  json::Object Out;
+  Out["file"] = Path.str();
+  Out["sm"] = SI.SM;
+  if (SI.TargetArch)
+    Out["arch"] = ptxas::sass::archName(*SI.TargetArch).str();
+  // Per-function .nv.info attributes keyed by symbol index (global
+  // .nv.info, whose records are [symbol, value] pairs).
+  DenseMap<uint32_t, uint32_t> Regs, Frame, MinStack;
+  for (const Section &S : C.Sections) {
+    if (S.Type != sht::CudaInfo || S.Name != ".nv.info")
+      continue;
+    for (const InfoRecord &R : C.info(S)) {
+      if (R.numU32() < 2)
+        continue;
+      if (R.is(EIAttr::REGCOUNT))
+        Regs[R.u32(0)] = R.u32(1);
+      else if (R.is(EIAttr::FRAME_SIZE))
+        Frame[R.u32(0)] = R.u32(1);
+      else if (R.is(EIAttr::MIN_STACK_SIZE))
+        MinStack[R.u32(0)] = R.u32(1);
+    }
+  }
+  json::Array Funcs;
+  for (const ptxas::sass::CubinText &T : SI.Texts) {
+    json::Object F;
+    F["name"] = T.Function;
+    // The function symbol at the start of the section.
+    std::optional<uint32_t> SymIdx;
+    for (size_t I = 1; I < C.Symbols.size(); ++I) {
+      const Symbol &Sym = C.Symbols[I];
+      if (Sym.Shndx == T.Section && Sym.Type == stt::Func && Sym.Value == 0 &&
+          Sym.Name == T.Function)
+        SymIdx = uint32_t(I);
+    }
+    bool Entry = SymIdx && (C.Symbols[*SymIdx].Other & 0x10);
+    F["entry"] = Entry;
+    std::optional<uint32_t> NRegs;
+    if (SymIdx && Regs.count(*SymIdx))
+      NRegs = Regs[*SymIdx];
+    else if (T.Section < C.Sections.size())
+      NRegs = C.Sections[T.Section].Info >> 24; // sh_info bits 24-31
+    F["regs"] = NRegs ? json::Value(*NRegs) : json::Value(nullptr);
+    uint64_t Instrs = 0, Nops = 0, Bad = 0, Stl = 0, Ldl = 0, StlB = 0,
+             LdlB = 0;
+    if (SI.TargetArch) {
+      for (size_t Off = 0; Off + 16 <= T.Bytes.size(); Off += 16) {
+        ptxas::sass::Word128 W;
+        std::memcpy(&W.Lo, T.Bytes.data() + Off, 8);
+        std::memcpy(&W.Hi, T.Bytes.data() + Off + 8, 8);
+        auto I = ptxas::sass::decode(*SI.TargetArch, W, Off);
+        if (!I) {
+          ++Bad;
+          ++Instrs;
+          continue;
+        }
+        std::string Text = ptxas::sass::print(*I);
+        StringRef M(Text);
+        if (M.starts_with("@"))
+          M = M.split(' ').second;
+        M = M.take_until([](char Ch) { return Ch == ' '; });
+        if (M == "NOP") {
+          ++Nops;
+          continue;
+        }
+        ++Instrs;
+        StringRef Base = M.take_until([](char Ch) { return Ch == '.'; });
+        if (Base == "STL") {
+          ++Stl;
+          StlB += localAccessBytes(M);
+        } else if (Base == "LDL") {
+          ++Ldl;
+          LdlB += localAccessBytes(M);
+        }
+      }
+    }
+    F["instrs"] = Instrs;
+    F["nops"] = Nops;
+    F["undecodable"] = Bad;
+    F["code_bytes"] = uint64_t(T.Bytes.size());
+    F["stl"] = Stl;
+    F["ldl"] = Ldl;
+    F["spill_store_bytes"] = StlB;
+    F["spill_load_bytes"] = LdlB;
+    F["stack_frame"] = SymIdx && Frame.count(*SymIdx) ? Frame[*SymIdx] : 0u;
+    F["min_stack"] = SymIdx && MinStack.count(*SymIdx) ? MinStack[*SymIdx] : 0u;
+    unsigned Shared = C.findSection((".nv.shared." + T.Function));
+    F["static_shared"] =
+        Shared ? uint64_t(C.Sections[Shared].size()) : uint64_t(0);
+    Funcs.push_back(std::move(F));
+  }
+  Out["functions"] = std::move(Funcs);
+  return Out;
+}
+
 int main(int Argc, char **Argv) {
-  bool Facts = false;
+  bool Facts = false, Json = false;
   std::vector<std::string> Files;
   for (int I = 1; I < Argc; ++I) {
     llvm::StringRef A = Argv[I];
     if (A == "--facts")
       Facts = true;
+    else if (A == "--json")
+      Json = true;
     else if (A == "-h" || A == "--help") {
-      llvm::outs() << "usage: cubin-info [--facts] FILE...\n";
+      llvm::outs() << "usage: cubin-info [--facts | --json] FILE...\n";
       return 0;
     } else
       Files.push_back(A.str());
@@ -95,6 +232,7 @@ int main(int Argc, char **Argv) {
     return 1;
   }
   int Exit = 0;
+  llvm::json::Array JsonOut;
   for (const std::string &F : Files) {
     auto B = llvm::MemoryBuffer::getFile(F, /*IsText=*/false);
     if (!B) {
@@ -110,11 +248,23 @@ int main(int Argc, char **Argv) {
       Exit = 1;
       continue;
     }
-    if (Facts)
+    if (Json) {
+      llvm::json::Object O = jsonFacts(F, (*B)->getBuffer(), C, Err);
+      if (O.empty()) {
+        llvm::errs() << "cubin-info: error: " << F << ": " << Err << "\n";
+        Exit = 1;
+        continue;
+      }
+      JsonOut.push_back(std::move(O));
+    } else if (Facts)
       for (const std::string &L : cubinFacts(C))
         llvm::outs() << L << "\n";
     else
       dump(C, llvm::outs());
   }
+  if (Json)
+    llvm::outs() << llvm::formatv("{0:2}",
+                                  llvm::json::Value(std::move(JsonOut)))
+                 << "\n";
   return Exit;
 }
