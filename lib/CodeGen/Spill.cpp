@@ -9,7 +9,8 @@
 // temporary loaded with LDL just before, every def writes one stored with
 // STL just after (a partial or guarded def loads the old value first). The
 // frame sits below R1 ([R1+off]); the kernel prologue lowers R1 by the
-// frame size (finalizeFrame), as ptxas does.
+// frame size (finalizeFrame), as ptxas does. Values defined once by a MOV
+// of an immediate or a constant are rematerialised instead.
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
@@ -35,9 +36,35 @@ static MOperand frameSlot(uint32_t Off) {
   return M;
 }
 
+/// A value that is cheaper to recompute than to reload: a single-word
+/// register whose only definition is an unguarded MOV of an immediate or
+/// a constant-bank word. Returns that MOV's source.
+static std::optional<MOperand> rematSource(const MFunction &MF, unsigned V) {
+  std::optional<MOperand> Src;
+  unsigned Defs = 0;
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs)
+      for (const MOperand &O : I.Ops)
+        if (O.K == MOperand::Kind::Reg && O.IsDef && !O.Phys && O.Reg == V) {
+          ++Defs;
+          if (I.Op == "MOV" && !I.hasGuard() && I.Ops.size() == 2 &&
+              (I.Ops[1].K == MOperand::Kind::Imm ||
+               (I.Ops[1].K == MOperand::Kind::Const && I.Ops[1].NoReg)))
+            Src = I.Ops[1];
+        }
+  if (Defs != 1 || MF.VRegs[V].Size != 1)
+    return std::nullopt;
+  return Src;
+}
+
 void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
   llvm::DenseMap<unsigned, uint32_t> Slot;
+  llvm::DenseMap<unsigned, MOperand> Remat;
   for (unsigned V : VRegs) {
+    if (std::optional<MOperand> Src = rematSource(MF, V)) {
+      Remat[V] = *Src;
+      continue;
+    }
     unsigned Bytes = 4 * MF.VRegs[V].Size;
     MF.FrameSize = (MF.FrameSize + Bytes - 1) / Bytes * Bytes;
     Slot[V] = MF.FrameSize;
@@ -59,12 +86,29 @@ void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
         Temp[V] = T;
         return T;
       };
-      llvm::SmallVector<unsigned, 4> NeedLoad, NeedStore;
+      llvm::SmallVector<unsigned, 4> NeedLoad, NeedStore, NeedRemat;
       auto AddOnce = [](llvm::SmallVectorImpl<unsigned> &L, unsigned V) {
         if (!llvm::is_contained(L, V))
           L.push_back(V);
       };
+      // Rematerialised values: the defining MOV goes, each use recomputes.
+      if (I.Op == "MOV" && I.Ops.size() == 2 && I.Ops[0].isVirtualReg() &&
+          Remat.count(I.Ops[0].Reg))
+        continue;
       auto Scan = [&](MOperand &O, bool IsGuard) {
+        if (O.isVirtualReg() && Remat.count(O.Reg)) {
+          unsigned V = O.Reg;
+          unsigned T = TempFor(V);
+          if (!llvm::is_contained(NeedRemat, V)) {
+            NeedRemat.push_back(V);
+            MInstr M;
+            M.Op = "MOV";
+            M.Ops = {def(vreg(T, RegClass::GPR)), Remat[V]};
+            Out.push_back(std::move(M));
+          }
+          O.Reg = T;
+          return;
+        }
         if (!O.isVirtualReg() || !Slot.count(O.Reg))
           return;
         unsigned V = O.Reg;
