@@ -367,6 +367,8 @@ static void widths(const DecodedInstr &D, uint8_t &Dst,
     if (D.has("WIDE")) {
       Dst = 2;
       setSrc(2, 2);
+    } else if (D.has("HI")) {
+      setSrc(2, 2); // high word of A*B + C, C a register pair
     }
   } else if (isLoadLike(M)) {
     Dst = sizeRegs(D);

@@ -94,6 +94,7 @@ Emulator::paramLayout(const Function &K) const {
 Error Emulator::launch(const Function &K, const LaunchConfig &C,
                        RunStats *Stats) {
   Machine M(P, K, Mem, C, SectionAddr);
+  M.Trace = Trace;
   return M.run(Stats, InstrLimit);
 }
 
@@ -306,6 +307,25 @@ bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
   }
   if (Advance)
     FOR_LANES(M, L) Wp.PC[L] += 16;
+  if (Trace && (M & 1) && Wp.Id == 0 && !T.Id[0] && !T.Id[1] && !T.Id[2]) {
+    SmallVector<RegRef, 4> Defs, Uses;
+    D.defsUses(Defs, Uses);
+    std::string S = fmt::format("{:#06x} {}{}", PC, G & 1 ? "" : "(off) ",
+                                D.text());
+    for (const RegRef &R : Defs)
+      for (unsigned K = 0; K < R.Count; ++K) {
+        unsigned N = R.Reg + K;
+        if (R.File == RegFile::R && N < 255)
+          S += fmt::format(" R{}={:#x}", N, Wp.R[N][0]);
+        else if (R.File == RegFile::UR && N < 63)
+          S += fmt::format(" UR{}={:#x}", N, Wp.UR[N]);
+        else if (R.File == RegFile::P && N < 7)
+          S += fmt::format(" P{}={}", N, Wp.P[0] >> N & 1);
+        else if (R.File == RegFile::UP && N < 7)
+          S += fmt::format(" UP{}={}", N, Wp.UP >> N & 1);
+      }
+    fprintf(stderr, "%s\n", S.c_str());
+  }
   return true;
 }
 
@@ -350,7 +370,8 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
   if (Mn == "NOP" || Mn == "DEPBAR" || Mn == "MEMBAR" || Mn == "ERRBAR" ||
       Mn == "CGAERRBAR" || Mn == "CCTL" || Mn == "NANOSLEEP" ||
       Mn == "YIELD" || Mn == "PREEXIT" || Mn == "FENCE" ||
-      Mn == "LDGDEPBAR" || Mn == "BPT" && !D.has("TRAP")) {
+      Mn == "LDGDEPBAR" || Mn == "ENDCOLLECTIVE" ||
+      (Mn == "BPT" && !D.has("TRAP"))) {
     return true;
   }
   if (Mn == "BPT")

@@ -22,7 +22,7 @@ namespace {
 enum class IOp {
   None, IADD3, IMAD, ISETP, LEA, LOP3, SHF, IMNMX, VIMNMX, VIMNMX3, SEL,
   PLOP3, VIADD, VIADDMNMX, IABS, POPC, FLO, BREV, PRMT, SGXT, BMSK, MOV,
-  P2R, R2P, IDP, I2I, S2R, CS2R, R2UR, UP2UR, ELECT
+  P2R, R2P, IDP, I2I, S2R, CS2R, R2UR, UP2UR, ELECT, VABSDIFF
 };
 
 IOp intOp(StringRef M) {
@@ -42,7 +42,7 @@ IOp intOp(StringRef M) {
       .Case("P2R", IOp::P2R).Case("R2P", IOp::R2P).Case("IDP", IOp::IDP)
       .Case("I2I", IOp::I2I).Case("S2R", IOp::S2R).Case("CS2R", IOp::CS2R)
       .Case("R2UR", IOp::R2UR).Case("UP2UR", IOp::UP2UR)
-      .Case("ELECT", IOp::ELECT)
+      .Case("ELECT", IOp::ELECT).Case("VABSDIFF", IOp::VABSDIFF)
       .Default(IOp::None);
 }
 
@@ -137,21 +137,23 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
 
   switch (Op) {
   case IOp::IADD3: {
+    // Two adders in a chain: A + B (carry out P81, carry in P87 for .X),
+    // then + C (P84, P77); ptxas sums both carries in the high word.
     bool X = D.has("X");
     FOR_LANES(G, L) {
-      uint64_t S = 0;
-      for (unsigned I = 3; I < 6; ++I) {
-        uint32_t Val = v(I, L);
+      uint64_t Op3[3];
+      for (unsigned I = 0; I < 3; ++I) {
+        uint32_t Val = v(3 + I, L);
         if (X)
-          S += O[I].Inv ? uint32_t(~Val) : Val;
+          Op3[I] = O[3 + I].Inv ? uint32_t(~Val) : Val;
         else
-          S += O[I].Neg ? uint64_t(uint32_t(~Val)) + 1 : uint64_t(Val);
+          Op3[I] = O[3 + I].Neg ? uint64_t(uint32_t(~Val)) + 1 : uint64_t(Val);
       }
-      if (X)
-        S += uint64_t(pred(O[6], L)) + uint64_t(pred(O[7], L));
-      setD(O[0], L, uint32_t(S));
-      setP(O[1], L, S >> 32 & 1);
-      setP(O[2], L, S >> 33 & 1);
+      uint64_t S1 = Op3[0] + Op3[1] + (X ? pred(O[6], L) : 0);
+      uint64_t S2 = (S1 & 0xffffffffULL) + Op3[2] + (X ? pred(O[7], L) : 0);
+      setD(O[0], L, uint32_t(S2));
+      setP(O[1], L, S1 >> 32 & 1);
+      setP(O[2], L, S2 >> 32 & 1);
     }
     return true;
   }
@@ -166,10 +168,17 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
       uint64_t Prod = Signed ? uint64_t(int64_t(int32_t(A)) * int32_t(B))
                              : uint64_t(A) * B;
       if (Wide) {
+        // 64-bit accumulate with a carry out (P81) and, for .X, a carry in.
         uint64_t Cv = src64(O[4], L, D);
-        if (O[4].Neg)
-          Cv = uint64_t(-int64_t(Cv));
-        setD64(O[0], L, Prod + Cv);
+        unsigned __int128 S = (unsigned __int128)Prod;
+        if (X)
+          S += (unsigned __int128)(O[4].Inv ? ~Cv : Cv) + pred(O[5], L);
+        else if (O[4].Neg)
+          S += (unsigned __int128)(~Cv) + 1;
+        else
+          S += Cv;
+        setD64(O[0], L, uint64_t(S));
+        setP(O[1], L, uint64_t(S >> 64) & 1);
         continue;
       }
       uint32_t Cv = v(4, L);
@@ -181,7 +190,11 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
         continue;
       }
       if (Hi) {
-        setD(O[0], L, uint32_t(Prod >> 32) + (O[4].Neg ? -Cv : Cv));
+        // C is a register pair: the result is the high word of A*B + C64.
+        uint64_t C64 = src64(O[4], L, D);
+        if (O[4].Neg)
+          C64 = uint64_t(-int64_t(C64));
+        setD(O[0], L, uint32_t((Prod + C64) >> 32));
         continue;
       }
       uint64_t S = uint64_t(uint32_t(Prod)) +
@@ -446,6 +459,17 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
         }
       }
       setD(O[0], L, uint32_t(S));
+    }
+    return true;
+  }
+  case IOp::VABSDIFF: {
+    bool U = D.has("U32");
+    FOR_LANES(G, L) {
+      uint32_t A = v(2, L), B = v(3, L);
+      int64_t X = U ? int64_t(A) : int64_t(int32_t(A));
+      int64_t Y = U ? int64_t(B) : int64_t(int32_t(B));
+      uint32_t R = uint32_t(X > Y ? X - Y : Y - X) + v(4, L);
+      setD(O[0], L, R);
     }
     return true;
   }

@@ -68,6 +68,7 @@ public:
   Warp *W = nullptr;
   std::string Err;
   bool Ok = true;
+  bool Trace = false;
 
   bool fail(const DecodedInstr &D, const std::string &Why);
   bool unsupported(const DecodedInstr &D) {

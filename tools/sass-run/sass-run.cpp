@@ -61,6 +61,7 @@ int runOne(const std::string &Path, const LaunchSpec &S, bool Hazards,
       return 1;
   }
   R.E = std::make_unique<Emulator>(*R.P);
+  R.E->Trace = getenv("SASS_RUN_TRACE") != nullptr;
   auto T0 = std::chrono::steady_clock::now();
   if (Error Er = runSpec(*R.E, *K, S, R.B, &R.St)) {
     errs() << Path << ": " << toString(std::move(Er)) << "\n";

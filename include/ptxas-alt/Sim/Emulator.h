@@ -77,6 +77,8 @@ public:
                      RunStats *Stats = nullptr);
   /// Stops a runaway kernel after this many warp instructions (0 = never).
   uint64_t InstrLimit = 2000000000ULL;
+  /// Prints every instruction lane 0 of CTA 0 executes, with its results.
+  bool Trace = false;
 
 private:
   const Program &P;

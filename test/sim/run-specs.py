@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Runs every launch spec of test/sim/specs on ptxas-built cubins.
+
+For each spec (its "# source: NAME" line names the corpus PTX file), the
+PTX of every requested arch is compiled with ptxas at each -O level; the
+kernel runs in the emulator (sass-run) on each cubin, and every run must
+give the same outputs (within the spec's tolerances) as the first one.
+Cross-arch and cross-optimization agreement is the oracle here; CPU
+references live in the unit tests (test/unit/sim).
+
+Exit 77 (ctest SKIP) when ptxas is missing.
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+
+ap = argparse.ArgumentParser()
+ap.add_argument('--sass-run', required=True)
+ap.add_argument('--corpus', required=True, help='shared/corpus/ptx')
+ap.add_argument('--specs', required=True)
+ap.add_argument('--archs', default='sm_75,sm_80,sm_86,sm_89,sm_90,sm_90a')
+ap.add_argument('--opts', default='O3,O0')
+ap.add_argument('--cache', default=None, help='directory for cubins')
+ap.add_argument('--filter', default='')
+ap.add_argument('--check-hazards', action='store_true')
+ap.add_argument('-j', type=int, default=2)
+a = ap.parse_args()
+
+ptxas = shutil.which('ptxas')
+if not ptxas:
+    print('SKIPPED: ptxas not found -- emulator spec runs NOT done')
+    sys.exit(77)
+cache = a.cache or tempfile.mkdtemp(prefix='sim-specs-')
+os.makedirs(cache, exist_ok=True)
+
+
+def cubin(arch, opt, src):
+    out = os.path.join(cache, f'{src}.{arch}.{opt}.cubin')
+    if not os.path.exists(out):
+        ptx = os.path.join(a.corpus, arch, src + '.ptx')
+        if not os.path.exists(ptx):
+            return None
+        tmp = f'{out}.{os.getpid()}.{threading.get_ident()}.tmp'
+        r = subprocess.run([ptxas, f'-arch={arch}', f'-{opt}', ptx, '-o', tmp],
+                           capture_output=True, text=True)
+        if r.returncode:
+            return None
+        os.replace(tmp, out)
+    return out
+
+
+def run_spec(path):
+    text = open(path).read()
+    m = re.search(r'^# source: (\S+)', text, re.M)
+    if not m:
+        return path, ['no "# source:" line'], 0
+    src = m.group(1)
+    runs = [(ar, o) for o in a.opts.split(',') for ar in a.archs.split(',')]
+    ref = None
+    fails = []
+    n = 0
+    for ar, o in runs:
+        c = cubin(ar, o, src)
+        if c is None:
+            continue  # not in the corpus for this arch, or ptxas refused
+        if ref is None:
+            ref = c
+            cmd = [a.sass_run, c, '--spec', path, '--print', '0']
+        else:
+            cmd = [a.sass_run, c, '--spec', path, '--compare', ref]
+        if a.check_hazards:
+            cmd.append('--check-hazards')
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        n += 1
+        if r.returncode:
+            fails.append(f'{ar} -{o}: ' + (r.stdout + r.stderr).strip()[:400])
+    return path, fails, n
+
+
+specs = sorted(os.path.join(a.specs, f) for f in os.listdir(a.specs)
+               if f.endswith('.spec') and a.filter in f)
+bad = 0
+total = 0
+with concurrent.futures.ThreadPoolExecutor(a.j) as ex:
+    for path, fails, n in ex.map(run_spec, specs):
+        total += n
+        name = os.path.basename(path)
+        if fails:
+            bad += 1
+            print(f'FAIL {name}')
+            for f in fails:
+                print('   ', f)
+        else:
+            print(f'ok   {name} ({n} runs agree)')
+print(f'{len(specs) - bad}/{len(specs)} specs agree on all targets ({total} runs)')
+sys.exit(1 if bad else 0)
