@@ -13,8 +13,8 @@
 using namespace ptxas;
 using namespace ptxas::codegen;
 
-static const char *const PassNames[] = {"isel", "machine-opt", "regalloc",
-                                        "forms", "control-codes"};
+static const char *const PassNames[] = {"isel", "machine-opt", "schedule",
+                                        "regalloc", "control-codes"};
 
 llvm::ArrayRef<const char *> codegen::passNames() { return PassNames; }
 
@@ -52,8 +52,8 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
       printMFunction(MF, *Opts.Listing);
     }
     if (Opts.VerifyEach)
-      if (std::string E = verifyMFunction(MF, Pass != "isel" &&
-                                                  Pass != "machine-opt");
+      if (std::string E = verifyMFunction(MF, Pass == "regalloc" ||
+                                                  Pass == "control-codes");
           !E.empty())
         return "machine IR verification failed after " + Pass.str() + ": " + E;
     return "";
@@ -69,6 +69,10 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
   if (std::string E = optimizeMachine(MF, Opts); !E.empty())
     return Fail(E);
   if (std::string E = After("machine-opt"); !E.empty())
+    return Fail(E);
+  if (Opts.OptLevel > 0)
+    scheduleBlocks(MF);
+  if (std::string E = After("schedule"); !E.empty())
     return Fail(E);
   if (std::string E = allocateRegisters(MF); !E.empty())
     return Fail(E);

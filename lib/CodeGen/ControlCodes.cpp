@@ -60,6 +60,10 @@ private:
   void addStall(std::vector<MInstr> &Done, int64_t Cycles);
   MInstr makeNop();
   void clearScoreboard(unsigned S);
+  /// Does an instruction shortly after Bl.Instrs[Index] write one of the
+  /// registers \p Acc reads?
+  bool overwritesSourceLater(const MBlock &Bl, size_t Index,
+                             llvm::ArrayRef<Access> Acc);
 
   MFunction &MF;
   RegIndex RI;
@@ -140,6 +144,21 @@ void ControlPass::clearScoreboard(unsigned S) {
   }
 }
 
+bool ControlPass::overwritesSourceLater(const MBlock &Bl, size_t Index,
+                                        llvm::ArrayRef<Access> Acc) {
+  constexpr size_t Window = 24;
+  for (size_t K = Index + 1; K < Bl.Instrs.size() && K <= Index + Window; ++K) {
+    llvm::SmallVector<Access, 8> Later;
+    accesses(Bl.Instrs[K], Later);
+    for (const Access &L : Later)
+      if (L.IsDef)
+        for (const Access &A : Acc)
+          if (!A.IsDef && A.Idx == L.Idx)
+            return true;
+  }
+  return false;
+}
+
 std::string ControlPass::run() {
   for (size_t B = 0; B != MF.Blocks.size(); ++B) {
     MBlock &Bl = MF.Blocks[B];
@@ -153,7 +172,8 @@ std::string ControlPass::run() {
         R = RegState();
       SBBusy = {};
     }
-    for (MInstr &I : Bl.Instrs) {
+    for (size_t Index = 0; Index != Bl.Instrs.size(); ++Index) {
+      MInstr &I = Bl.Instrs[Index];
       if (!I.Encoded || !I.Enc.F)
         return "internal error: control codes before form selection";
       llvm::SmallVector<Access, 8> Acc;
@@ -208,13 +228,29 @@ std::string ControlPass::run() {
         SBBusy[Free] = true;
         SBSetCycle[Free] = Now;
         SBAge[Free] = AgeCounter++;
+        // Sources are protected by the write scoreboard, unless the block
+        // soon overwrites one of them: then a separate read scoreboard,
+        // released as soon as the operands are read, keeps that write
+        // from waiting for the whole load.
+        int ReadSB = Free;
+        if (HasDef && HasUse && overwritesSourceLater(Bl, Index, Acc)) {
+          for (unsigned S = 0; S != 6 && ReadSB == Free; ++S)
+            if (!SBBusy[S])
+              ReadSB = int(S);
+          if (ReadSB != Free) {
+            C.RBar = uint8_t(ReadSB);
+            SBBusy[ReadSB] = true;
+            SBSetCycle[ReadSB] = Now;
+            SBAge[ReadSB] = AgeCounter++;
+          }
+        }
         for (const Access &A : Acc) {
           RegState &R = Regs[A.Idx];
           if (A.IsDef) {
             R.WSB = int8_t(Free);
             R.Prod = nullptr;
           } else {
-            R.RSBMask |= uint8_t(1u << Free);
+            R.RSBMask |= uint8_t(1u << ReadSB);
           }
         }
       } else {

@@ -26,6 +26,8 @@ std::string optimizeMachine(MFunction &MF, const CodeGenOptions &Opts);
 void foldConstantOperands(MFunction &MF);
 /// Local combining of address arithmetic (Peephole.cpp).
 void combineInstructions(MFunction &MF);
+/// List scheduling inside each block, before allocation (Schedule.cpp).
+void scheduleBlocks(MFunction &MF);
 /// Assigns physical registers (RegAlloc.cpp).
 std::string allocateRegisters(MFunction &MF);
 /// Rewrites \p VRegs to live in local-memory slots of the frame, with a

@@ -1,0 +1,188 @@
+//===- Schedule.cpp - Pre-allocation list scheduling ----------------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Reorders the instructions of each block so that long-latency work
+// (loads, MUFU, conversions) starts as early as its operands allow and
+// independent instructions fill the gaps, using the latency table's
+// classes. Classic list scheduling on a dependence graph:
+//
+//  * registers: read-after-write, write-after-read, write-after-write, on
+//    virtual and physical registers (a guarded or partial def also reads);
+//  * memory and side effects: weak loads may pass each other; every other
+//    instruction with an effect beyond its registers (stores, atomics,
+//    fences, barriers, strong or volatile accesses, calls, warp
+//    collectives, clock reads) keeps its order relative to all memory
+//    operations and effects;
+//  * the terminator stays last.
+//
+// Priority is the latency-weighted height to the end of the block; ties
+// keep the source order, so the pass is deterministic.
+//
+//===----------------------------------------------------------------------===//
+#include "Passes.h"
+
+#include "ISel.h"
+#include "Liveness.h"
+
+#include "ptxas-alt/SASS/Latency.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+
+namespace {
+enum class Effect { None, Load, Ordered };
+
+Effect effectOf(const MInstr &I) {
+  llvm::StringRef Op = I.Op;
+  llvm::StringRef Base = Op.split('.').first;
+  static const char *Pure[] = {
+      "MOV",  "IADD3", "IMAD",  "LOP3",  "SHF",   "ISETP", "FSETP", "FADD",
+      "FMUL", "FFMA",  "SEL",   "FSEL",  "LEA",   "PRMT",  "PLOP3", "I2F",
+      "F2I",  "F2F",   "MUFU",  "DADD",  "DMUL",  "DFMA",  "HADD2", "HMUL2",
+      "HFMA2", "POPC", "FLO",   "BREV",  "SGXT",  "IABS",  "IMNMX", "FMNMX",
+      "I2FP", "F2FP",  "F2IP",  "FRND",  "DSETP", "HSETP2", "IDP",  "BMSK",
+      "FCHK", "IMUL",  "VABSDIFF", "VABSDIFF4",
+      "HMNMX2", "DMNMX", "FSWZADD", "ULDC", "LDC", "S2UR", "UMOV",
+      "UIADD3", "ULOP3", "USHF", "UIMAD", "R2UR", "P2R", "R2P", "I2I",
+      "IADD"};
+  if (Base == "S2R" || Base == "CS2R") {
+    // Clock and timer reads are ordered; thread ids are not.
+    for (const MOperand &O : I.Ops)
+      if (O.K == MOperand::Kind::Text &&
+          (llvm::StringRef(O.Text).contains("CLOCK") ||
+           llvm::StringRef(O.Text).contains("TIMER")))
+        return Effect::Ordered;
+    return Effect::None;
+  }
+  for (const char *P : Pure)
+    if (Base == P)
+      return I.Implicit.empty() ? Effect::None : Effect::Ordered;
+  bool IsLoad = Base == "LDG" || Base == "LDS" || Base == "LDL" ||
+                Base == "LD" || Base == "LDSM";
+  if (IsLoad && !Op.contains(".STRONG") && !Op.contains(".MMIO") &&
+      !Op.contains(".VOLATILE") && !Op.contains(".SC") && I.Implicit.empty())
+    return Effect::Load;
+  return Effect::Ordered;
+}
+
+unsigned latencyOf(const MInstr &I) {
+  if (I.Encoded && I.Enc.F && sass::isVariableLatency(I.Enc.F->Class))
+    return 24;
+  Effect E = effectOf(I);
+  if (E == Effect::Load)
+    return 24;
+  llvm::StringRef Base = llvm::StringRef(I.Op).split('.').first;
+  if (Base == "MUFU" || Base == "I2F" || Base == "F2I" || Base == "F2F" ||
+      Base == "S2R" || Base == "DFMA" || Base == "DADD" || Base == "DMUL" ||
+      Base == "POPC" || Base == "FLO" || Base == "BREV")
+    return 14;
+  return 5;
+}
+
+void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
+  size_t N = B.Instrs.size();
+  if (N < 3)
+    return;
+  // The terminator (and anything after it) stays in place.
+  size_t End = N;
+  if (isTerminator(B.Instrs.back().Op))
+    End = N - 1;
+  if (End < 2)
+    return;
+  std::vector<llvm::SmallVector<unsigned, 4>> Succs(End);
+  std::vector<unsigned> Preds(End, 0);
+  auto AddEdge = [&](unsigned From, unsigned To) {
+    if (From == To || llvm::is_contained(Succs[From], To))
+      return;
+    Succs[From].push_back(To);
+    ++Preds[To];
+  };
+  llvm::DenseMap<unsigned, unsigned> LastDef;
+  llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 4>> ReadsSinceDef;
+  int LastOrdered = -1;
+  llvm::SmallVector<unsigned, 8> LoadsSinceOrdered;
+  for (unsigned K = 0; K != End; ++K) {
+    const MInstr &I = B.Instrs[K];
+    forEachReg(MF, RI, I, [&](unsigned R, bool IsDef, bool) {
+      if (!IsDef) {
+        auto It = LastDef.find(R);
+        if (It != LastDef.end())
+          AddEdge(It->second, K);
+        ReadsSinceDef[R].push_back(K);
+        return;
+      }
+      auto It = LastDef.find(R);
+      if (It != LastDef.end())
+        AddEdge(It->second, K);
+      for (unsigned Rd : ReadsSinceDef[R])
+        AddEdge(Rd, K);
+      ReadsSinceDef[R].clear();
+      LastDef[R] = K;
+    });
+    Effect E = effectOf(I);
+    if (E == Effect::Load) {
+      if (LastOrdered >= 0)
+        AddEdge(unsigned(LastOrdered), K);
+      LoadsSinceOrdered.push_back(K);
+    } else if (E == Effect::Ordered) {
+      if (LastOrdered >= 0)
+        AddEdge(unsigned(LastOrdered), K);
+      for (unsigned L : LoadsSinceOrdered)
+        AddEdge(L, K);
+      LoadsSinceOrdered.clear();
+      LastOrdered = int(K);
+    }
+  }
+  // Heights.
+  std::vector<unsigned> Height(End, 0);
+  for (unsigned K = End; K-- > 0;) {
+    unsigned H = 0;
+    for (unsigned S : Succs[K])
+      H = std::max(H, Height[S]);
+    Height[K] = H + latencyOf(B.Instrs[K]);
+  }
+  std::vector<unsigned> Order;
+  Order.reserve(N);
+  std::vector<unsigned> Ready;
+  for (unsigned K = 0; K != End; ++K)
+    if (!Preds[K])
+      Ready.push_back(K);
+  while (!Ready.empty()) {
+    auto Best = std::max_element(Ready.begin(), Ready.end(),
+                                 [&](unsigned A, unsigned C) {
+                                   if (Height[A] != Height[C])
+                                     return Height[A] < Height[C];
+                                   return A > C;
+                                 });
+    unsigned K = *Best;
+    Ready.erase(Best);
+    Order.push_back(K);
+    for (unsigned S : Succs[K])
+      if (--Preds[S] == 0)
+        Ready.push_back(S);
+  }
+  if (Order.size() != End)
+    return; // a cycle cannot happen; keep the block as it is if it does
+  for (unsigned K = unsigned(End); K != N; ++K)
+    Order.push_back(K);
+  std::vector<MInstr> New;
+  New.reserve(N);
+  for (unsigned K : Order)
+    New.push_back(std::move(B.Instrs[K]));
+  B.Instrs = std::move(New);
+}
+} // namespace
+
+void codegen::scheduleBlocks(MFunction &MF) {
+  RegIndex RI;
+  RI.NumVRegs = unsigned(MF.VRegs.size());
+  for (size_t K = 0; K != MF.Blocks.size(); ++K)
+    scheduleBlock(MF, MF.Blocks[K], RI);
+}
