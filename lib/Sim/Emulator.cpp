@@ -95,6 +95,7 @@ Error Emulator::launch(const Function &K, const LaunchConfig &C,
                        RunStats *Stats) {
   Machine M(P, K, Mem, C, SectionAddr);
   M.Trace = Trace;
+  M.TraceThread = TraceThread;
   return M.run(Stats, InstrLimit);
 }
 
@@ -149,6 +150,10 @@ void Machine::setupBanks() {
   uint32_t Need = std::max<uint32_t>(ParamBase + uint32_t(C.Params.size()), 0x220);
   if (B0.size() < Need)
     B0.resize(Need, 0);
+  // Word reads of the last, sub-word parameter stay inside the bank.
+  for (std::vector<uint8_t> &B : Banks)
+    if (!B.empty())
+      B.resize((B.size() + 15) & ~size_t(15), 0);
   auto put32 = [&](uint32_t Off, uint32_t V) { std::memcpy(&B0[Off], &V, 4); };
   for (int I = 0; I < 3; ++I) {
     put32(0x0 + 4 * I, C.Block[I]);
@@ -307,20 +312,22 @@ bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
   }
   if (Advance)
     FOR_LANES(M, L) Wp.PC[L] += 16;
-  if (Trace && (M & 1) && Wp.Id == 0 && !T.Id[0] && !T.Id[1] && !T.Id[2]) {
+  if (Trace && (M >> (TraceThread & 31) & 1) && Wp.Id == TraceThread / 32 &&
+      !T.Id[0] && !T.Id[1] && !T.Id[2]) {
+    unsigned TL = TraceThread & 31;
     SmallVector<RegRef, 4> Defs, Uses;
     D.defsUses(Defs, Uses);
-    std::string S = fmt::format("{:#06x} {}{}", PC, G & 1 ? "" : "(off) ",
+    std::string S = fmt::format("{:#06x} {}{}", PC, G >> TL & 1 ? "" : "(off) ",
                                 D.text());
     for (const RegRef &R : Defs)
       for (unsigned K = 0; K < R.Count; ++K) {
         unsigned N = R.Reg + K;
         if (R.File == RegFile::R && N < 255)
-          S += fmt::format(" R{}={:#x}", N, Wp.R[N][0]);
+          S += fmt::format(" R{}={:#x}", N, Wp.R[N][TL]);
         else if (R.File == RegFile::UR && N < 63)
           S += fmt::format(" UR{}={:#x}", N, Wp.UR[N]);
         else if (R.File == RegFile::P && N < 7)
-          S += fmt::format(" P{}={}", N, Wp.P[0] >> N & 1);
+          S += fmt::format(" P{}={}", N, Wp.P[TL] >> N & 1);
         else if (R.File == RegFile::UP && N < 7)
           S += fmt::format(" UP{}={}", N, Wp.UP >> N & 1);
       }

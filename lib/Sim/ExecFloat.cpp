@@ -61,11 +61,39 @@ uint16_t f2h(float F) {
   std::memcpy(&H, &X, 2);
   return H;
 }
+/// float -> f16 under the host's current rounding mode (the compiler's
+/// conversion ignores it): scale to the target quantum, round with
+/// nearbyint, convert the then exact value.
+uint16_t f2hMode(float F) {
+  if (std::isnan(F))
+    return uint16_t((std::signbit(F) ? 0x8000 : 0) | 0x7e00);
+  double A = std::fabs(double(F));
+  if (A == 0 || std::isinf(F))
+    return f2h(F);
+  int E;
+  std::frexp(A, &E);            // A = m * 2^E, m in [0.5, 1)
+  int Q = std::max(E - 11, -24); // quantum exponent of f16 at that binade
+  double N = std::nearbyint(std::ldexp(double(F), -Q));
+  double R = std::ldexp(N, Q);
+  if (std::fabs(R) > 65504) {
+    int M = std::fegetround();
+    bool Up = (M == FE_TONEAREST) || (M == FE_UPWARD && R > 0) ||
+              (M == FE_DOWNWARD && R < 0);
+    R = Up ? std::copysign(INFINITY, R) : std::copysign(65504.0, R);
+  }
+  return f2h(float(R));
+}
 float bf2f(uint16_t H) { return f32(uint32_t(H) << 16); }
 uint16_t f2bf(float F) {
   uint32_t B = bits(F);
   if (std::isnan(F))
     return uint16_t((B >> 16) | 0x40);
+  int M = std::fegetround();
+  bool Neg = B >> 31, Exact = (B & 0xffff) == 0;
+  if (M == FE_TOWARDZERO || Exact)
+    return uint16_t(B >> 16);
+  if (M == FE_UPWARD || M == FE_DOWNWARD)
+    return uint16_t((B >> 16) + ((M == FE_UPWARD) != Neg ? 1 : 0));
   B += 0x7fff + ((B >> 16) & 1);
   return uint16_t(B >> 16);
 }
@@ -257,8 +285,21 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
   if (Mn == "DSETP") {
     unsigned C = unsigned(D.modAt(76)), B = unsigned(D.modAt(74));
     FOR_LANES(G, L) {
-      bool R = fcmp(C, dv(2, L), dv(3, L));
+      double A = dv(2, L), Bv = dv(3, L);
       bool Pc = pred(O[4], L);
+      if (C == 0 || C == 15) {
+        // DSETP.MIN/.MAX (fmin/fmax): the first result selects A, the
+        // second says both are NaN (the code then returns a quiet NaN).
+        bool Max = C == 15;
+        bool Sel = std::isnan(Bv) ||
+                   (!std::isnan(A) &&
+                    (Max ? (A > Bv || (A == Bv && !std::signbit(A)))
+                         : (A < Bv || (A == Bv && std::signbit(A)))));
+        setP(O[0], L, bop(B, Sel, Pc));
+        setP(O[1], L, std::isnan(A) && std::isnan(Bv));
+        continue;
+      }
+      bool R = fcmp(C, A, Bv);
       setP(O[0], L, bop(B, R, Pc));
       setP(O[1], L, bop(B, !R, Pc));
     }
@@ -279,8 +320,11 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
       if (X.Kind == OpKind::R)
         Sw = D.modAt(X.FieldPos == 24 ? 74 : X.FieldPos == 32 ? 60 : 81);
       float F;
-      if (Sw == 1) { // .F32: a float operand used for both halves
-        F = f32(V);
+      if (Sw == 1) {
+        // .F32: a float operand used for both halves, converted toward
+        // zero (sm_75 ptxas implements __float2half_rz this way).
+        RoundScope RZ(FE_TOWARDZERO);
+        F = h2f(f2hMode(f32(V)));
       } else {
         unsigned Sel = Sw == 2 ? 0 : Sw == 3 ? 1 : K;
         uint16_t H = uint16_t(V >> (16 * Sel));
@@ -357,7 +401,7 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     if (Ty == 3)
       setR64(O[0].Reg, L, bits64(X));
     else if (Ty == 1)
-      setR(O[0].Reg, L, f2h(float(X)));
+      setR(O[0].Reg, L, f2hMode(float(X)));
     else if (Ty == 4)
       setR(O[0].Reg, L, f2bf(float(X)));
     else
@@ -456,7 +500,7 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     RoundScope RS(D.has("RZ") ? FE_TOWARDZERO : FE_TONEAREST);
     FOR_LANES(G, L) {
       float A = f32(src(O[1], L, D)), B = f32(src(O[2], L, D));
-      uint16_t HA = BF ? f2bf(A) : f2h(A), HB = BF ? f2bf(B) : f2h(B);
+      uint16_t HA = BF ? f2bf(A) : f2hMode(A), HB = BF ? f2bf(B) : f2hMode(B);
       setR(O[0].Reg, L, uint32_t(HA) << 16 | HB);
     }
     return true;

@@ -194,7 +194,9 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
         uint64_t C64 = src64(O[4], L, D);
         if (O[4].Neg)
           C64 = uint64_t(-int64_t(C64));
-        setD(O[0], L, uint32_t((Prod + C64) >> 32));
+        unsigned __int128 S = (unsigned __int128)Prod + C64;
+        setD(O[0], L, uint32_t(S >> 32));
+        setP(O[1], L, uint64_t(S >> 64) & 1);
         continue;
       }
       uint64_t S = uint64_t(uint32_t(Prod)) +

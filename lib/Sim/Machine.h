@@ -69,6 +69,7 @@ public:
   std::string Err;
   bool Ok = true;
   bool Trace = false;
+  unsigned TraceThread = 0;
 
   bool fail(const DecodedInstr &D, const std::string &Why);
   bool unsupported(const DecodedInstr &D) {

@@ -61,7 +61,11 @@ int runOne(const std::string &Path, const LaunchSpec &S, bool Hazards,
       return 1;
   }
   R.E = std::make_unique<Emulator>(*R.P);
-  R.E->Trace = getenv("SASS_RUN_TRACE") != nullptr;
+  // SASS_RUN_TRACE=N: trace thread N of CTA 0 on stderr.
+  if (const char *T = getenv("SASS_RUN_TRACE")) {
+    R.E->Trace = true;
+    R.E->TraceThread = unsigned(atoi(T));
+  }
   auto T0 = std::chrono::steady_clock::now();
   if (Error Er = runSpec(*R.E, *K, S, R.B, &R.St)) {
     errs() << Path << ": " << toString(std::move(Er)) << "\n";

@@ -79,6 +79,7 @@ public:
   uint64_t InstrLimit = 2000000000ULL;
   /// Prints every instruction lane 0 of CTA 0 executes, with its results.
   bool Trace = false;
+  unsigned TraceThread = 0; ///< thread (of CTA 0) that Trace follows
 
 private:
   const Program &P;
