@@ -5,7 +5,19 @@
 //===----------------------------------------------------------------------===//
 //
 // %tid, %ctaid, ... : S2R/CS2R/S2UR, or the driver-written slots of
-// constant bank 0 (block and grid dimensions).
+// constant bank 0, as ptxas 13 reads them (probed on sm_75, sm_86, sm_90a):
+//
+//   %tid/%ctaid/%laneid/%lanemask_*/%smid    S2R SR_...
+//   %ntid c[0x0][0x0+4a], %nctaid c[0x0][0xc+4a], %nsmid c[0x0][0x10c],
+//   %gridid c[0x0][0x30] (64-bit), %dynamic_smem_size c[0x0][0x2c],
+//   %envregN c[0x0][0x88+4N] (sm_90: 0x40+4N)
+//   %warpid                        S2R SR_VIRTID ; SHF.R.U32.HI 8 ; SGXT.U32 7
+//   %nwarpid                       32 / 64 / 48 (sm_75 / sm_80 / sm_86,89);
+//                                  sm_90: S2R SR_VIRTCFG ; SHF.R 8 ; SGXT 8
+//   %clock/%clock_hi/%globaltimer_lo/_hi/%pmN   CS2R.32 R, SR_...
+//   %clock64/%globaltimer/%pmN_64  CS2R R(pair), SR_...LO
+//   %total_smem_size               S2R SR_SMEMSZ (sm_80+: minus c[0x0][0x114])
+//   %cluster_ctarank               S2R SR_CgaCtaId; cluster sizes from bank 0
 //
 //===----------------------------------------------------------------------===//
 #include "ISel.h"
@@ -17,10 +29,36 @@ using ptx::Operand;
 std::optional<MOperand> ISel::specialReg(const Operand &O) {
   llvm::StringRef N = O.Var->Name;
   unsigned Axis = O.Component == 'y' ? 1 : O.Component == 'z' ? 2 : 0;
+  auto G = [](unsigned V) { return vreg(V, RegClass::GPR); };
   auto S2R = [&](llvm::StringRef SR) {
     unsigned T = tmp();
-    emit("S2R", {def(vreg(T, RegClass::GPR)), text(SR)});
-    return vreg(T, RegClass::GPR);
+    emit("S2R", {def(G(T)), text(SR)});
+    return G(T);
+  };
+  auto CS2R32 = [&](llvm::StringRef SR) {
+    unsigned T = tmp();
+    emit("CS2R.32", {def(G(T)), text(SR)});
+    return G(T);
+  };
+  auto CS2R64 = [&](llvm::StringRef SR) {
+    unsigned T = tmp(RegClass::GPR, 2);
+    emit("CS2R", {def(vreg(T, RegClass::GPR, 2)), text(SR)});
+    return vreg(T, RegClass::GPR, 2);
+  };
+  auto Bank0 = [&](int64_t Off) { return materialize(cbank(0, Off)); };
+  auto Bank0x64 = [&](int64_t Off) {
+    unsigned T = tmp(RegClass::GPR, 2);
+    emit("MOV", {def(vreg(T, RegClass::GPR, 1, 0)), cbank(0, Off)});
+    emit("MOV", {def(vreg(T, RegClass::GPR, 1, 1), false), cbank(0, Off + 4)});
+    return vreg(T, RegClass::GPR, 2);
+  };
+  /// (S2R SR >> 8) & ((1 << Bits) - 1), as ptxas extracts it.
+  auto Field8 = [&](llvm::StringRef SR, unsigned Bits) {
+    MOperand R = S2R(SR);
+    unsigned T = tmp(), U = tmp();
+    emit("SHF.R.U32.HI", {def(G(T)), RZ(), imm(8), R});
+    emit("SGXT.U32", {def(G(U)), G(T), imm(Bits)});
+    return G(U);
   };
   static const char *Xyz[] = {"X", "Y", "Z"};
   if (N == "%tid")
@@ -31,9 +69,9 @@ std::optional<MOperand> ISel::specialReg(const Operand &O) {
     return S2R(std::string("SR_CTAID.") + Xyz[Axis]);
   }
   if (N == "%ntid")
-    return materialize(cbank(0, 0x0 + 4 * Axis));
+    return Bank0(0x0 + 4 * Axis);
   if (N == "%nctaid")
-    return materialize(cbank(0, 0xc + 4 * Axis));
+    return Bank0(0xc + 4 * Axis);
   if (N == "%laneid")
     return S2R("SR_LANEID");
   if (N == "%lanemask_eq")
@@ -46,10 +84,76 @@ std::optional<MOperand> ISel::specialReg(const Operand &O) {
     return S2R("SR_GTMASK");
   if (N == "%lanemask_ge")
     return S2R("SR_GEMASK");
-  if (N == "%clock")
-    return S2R("SR_CLOCKLO");
   if (N == "%smid")
     return S2R("SR_VIRTUALSMID");
+  if (N == "%nsmid")
+    return Bank0(0x10c);
+  if (N == "%gridid")
+    return Bank0x64(0x30);
+  if (N == "%dynamic_smem_size")
+    return Bank0(0x2c);
+  if (N.starts_with("%envreg")) {
+    unsigned K = 0;
+    if (N.drop_front(7).getAsInteger(10, K) || K > 31)
+      return std::nullopt;
+    return Bank0((isSm90() ? 0x40 : 0x88) + 4 * K);
+  }
+  if (N == "%warpid")
+    return Field8("SR_VIRTID", 7);
+  if (N == "%nwarpid") {
+    if (isSm90())
+      return Field8("SR_VIRTCFG", 8);
+    unsigned W = sm() < 80 ? 32 : sm() == 80 ? 64 : 48;
+    return materialize(imm(W));
+  }
+  if (N == "%clock")
+    return CS2R32("SR_CLOCKLO");
+  // The high words: from a 64-bit read of the pair (the form table has no
+  // SR_CLOCKHI/SR_GLOBALTIMERHI; ptxas reads them with CS2R.32).
+  auto HiOf = [&](llvm::StringRef SR) {
+    MOperand P = CS2R64(SR);
+    P.Sub = 1;
+    P.Width = 1;
+    return P;
+  };
+  if (N == "%clock_hi")
+    return HiOf("SR_CLOCKLO");
+  if (N == "%clock64")
+    return CS2R64("SR_CLOCKLO");
+  if (N == "%globaltimer_lo")
+    return CS2R32("SR_GLOBALTIMERLO");
+  if (N == "%globaltimer_hi")
+    return HiOf("SR_GLOBALTIMERLO");
+  if (N == "%globaltimer")
+    return CS2R64("SR_GLOBALTIMERLO");
+  if (N.starts_with("%pm")) {
+    llvm::StringRef Rest = N.drop_front(3);
+    bool Wide = Rest.consume_back("_64");
+    unsigned K = 0;
+    if (Rest.getAsInteger(10, K) || K > 7)
+      return std::nullopt;
+    std::string SR = "SR_PM" + std::to_string(K);
+    return Wide ? CS2R64(SR) : CS2R32(SR);
+  }
+  if (N == "%total_smem_size") {
+    MOperand Sz = S2R("SR_SMEMSZ");
+    if (isSm75())
+      return Sz;
+    unsigned T = tmp();
+    MOperand Res = cbank(0, 0x114);
+    Res.Neg = true;
+    emit("IADD3", {def(G(T)), Sz, Res, RZ()});
+    return G(T);
+  }
+  if (isSm90()) {
+    if (N == "%cluster_ctarank")
+      return S2R("SR_CgaCtaId");
+    if (N == "%cluster_nctarank")
+      return Bank0(0x188);
+    if (N == "%cluster_nctaid")
+      return Bank0(0x144 + 4 * Axis);
+    if (N == "%nclusterid")
+      return Bank0(0x15c + 4 * Axis);
+  }
   return std::nullopt;
 }
-

@@ -224,7 +224,7 @@ static SelResult selectMatch(ISel &S, const ptx::Instruction &I) {
 static SelResult selectRedux(ISel &S, const ptx::Instruction &I) {
   if (S.isSm75())
     return S.error(I, "redux.sync requires sm_80 or higher");
-  if (I.Types.empty() || I.Ops.size() != 3 || !ptx::isInteger(I.Types[0]))
+  if (I.Types.empty() || I.Ops.size() != 3 || ptx::isFloat(I.Types[0]))
     return S.unsupported(I);
   bool Signed = ptx::typeKind(I.Types[0]) == ptx::TypeKind::Signed;
   std::string Op = "REDUX";
