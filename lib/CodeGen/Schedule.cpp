@@ -88,13 +88,21 @@ unsigned latencyOf(const MInstr &I) {
 
 void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
   size_t N = B.Instrs.size();
-  if (N < 3)
+  // The prologue (stack pointer, memory descriptor: physical definitions at
+  // the start of the entry block) stays first: spill code and frame
+  // accesses added after scheduling rely on it.
+  size_t Begin = 0;
+  if (&B == &MF.Blocks.front())
+    while (Begin < N && !B.Instrs[Begin].Ops.empty() &&
+           B.Instrs[Begin].Ops[0].Phys && B.Instrs[Begin].Ops[0].IsDef)
+      ++Begin;
+  if (N - Begin < 3)
     return;
   // The terminator (and anything after it) stays in place.
   size_t End = N;
   if (isTerminator(B.Instrs.back().Op))
     End = N - 1;
-  if (End < 2)
+  if (End < Begin + 2)
     return;
   std::vector<llvm::SmallVector<unsigned, 4>> Succs(End);
   std::vector<unsigned> Preds(End, 0);
@@ -108,7 +116,7 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
   llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 4>> ReadsSinceDef;
   int LastOrdered = -1;
   llvm::SmallVector<unsigned, 8> LoadsSinceOrdered;
-  for (unsigned K = 0; K != End; ++K) {
+  for (unsigned K = unsigned(Begin); K != End; ++K) {
     const MInstr &I = B.Instrs[K];
     forEachReg(MF, RI, I, [&](unsigned R, bool IsDef, bool) {
       if (!IsDef) {
@@ -142,7 +150,7 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
   }
   // Heights.
   std::vector<unsigned> Height(End, 0);
-  for (unsigned K = End; K-- > 0;) {
+  for (unsigned K = unsigned(End); K-- > Begin;) {
     unsigned H = 0;
     for (unsigned S : Succs[K])
       H = std::max(H, Height[S]);
@@ -150,8 +158,10 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
   }
   std::vector<unsigned> Order;
   Order.reserve(N);
+  for (unsigned K = 0; K != Begin; ++K)
+    Order.push_back(K);
   std::vector<unsigned> Ready;
-  for (unsigned K = 0; K != End; ++K)
+  for (unsigned K = unsigned(Begin); K != End; ++K)
     if (!Preds[K])
       Ready.push_back(K);
   while (!Ready.empty()) {
