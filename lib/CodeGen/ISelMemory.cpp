@@ -4,65 +4,1141 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// First slice (to be completed): weak 32/64-bit ld/st .global.
+// ld/st/ldu in every state space, atom/red, membar/fence, cvta between
+// generic and the shared/local/const windows, isspacep, prefetch, discard,
+// applypriority. Every lowering below was read off ptxas 13.0 output
+// (sm_75, sm_86, sm_90a); the projection of PTX's cache operators and
+// memory-ordering qualifiers onto the SASS fields is the one of seed
+// memory-hierarchy-ordering-model.txt:
+//
+//   PTX                          LDG/STG/LD/ST field
+//   .ca / st .wb                 STRONG.SM        (sm_75: STRONG.CTA)
+//   .cg                          STRONG.GPU
+//   .cs                          EF (evict first)
+//   .lu (ld)                     LU
+//   .cv / st .wt / .volatile     STRONG.SYS
+//   .relaxed/.acquire/.release   STRONG.<scope>: .cta → SM (sm_75 CTA),
+//                                .cluster/.gpu → GPU, .sys → SYS
+//   .nc                          CONSTANT
+//   L1::evict_first/last/        EF / EL / EU / NA
+//     unchanged/no_allocate
+//   L2::64B/128B/256B            LTC64B / LTC128B / LTC256B
+//   weak on sm_75                .SYS suffix (LDG.E.SYS, LDG.E.CONSTANT.SYS)
+//
+// An acquire at gpu/cluster/sys scope is followed by CCTL.IVALL; a release
+// is preceded by MEMBAR.ALL.<scope> (plus ERRBAR, and CGAERRBAR on sm_90,
+// at gpu scope and wider). Atomics default to .relaxed.gpu (STRONG.GPU).
+// L2::cache_hint and L2::evict_* are performance hints only and are
+// dropped (ptxas folds the policy into the memory descriptor).
 //
 //===----------------------------------------------------------------------===//
 #include "ISel.h"
 
+#include "ptxas-alt/Object/DataLayout.h"
+
+#include "llvm/ADT/StringExtras.h"
+
 using namespace ptxas;
 using namespace ptxas::codegen;
 using ptx::Operand;
+using ptx::StateSpace;
 using ptx::Type;
 
-/// [reg+off] of a global access.
-static MOperand globalAddr(ISel &S, const Operand &A) {
+namespace ptxas::codegen {
+/// Frame offset of a function-body .local variable (see the definition).
+std::optional<uint32_t> localVarOffset(ISel &S, const ptx::Variable *V);
+} // namespace ptxas::codegen
+
+namespace {
+
+enum class Space { Global, Shared, Local, Const, Param, Generic, Other };
+enum class Scope { None, CTA, GPU, SYS };
+
+/// Ordering facts of one access.
+struct Order {
+  bool Strong = false;
+  Scope Sc = Scope::None;
+  bool Acquire = false, Release = false;
+};
+
+} // namespace
+
+static Space spaceOf(const ptx::Instruction &I) {
+  for (llvm::StringRef M : I.Mods) {
+    if (M == ".global")
+      return Space::Global;
+    if (M == ".shared" || M == ".shared::cta")
+      return Space::Shared;
+    if (M.starts_with(".shared::"))
+      return Space::Other;
+    if (M == ".local")
+      return Space::Local;
+    if (M == ".const")
+      return Space::Const;
+    if (M.starts_with(".param"))
+      return Space::Param;
+  }
+  return Space::Generic;
+}
+
+static Scope scopeOf(const ptx::Instruction &I, Scope Default) {
+  if (I.hasMod(".cta"))
+    return Scope::CTA;
+  if (I.hasMod(".gpu") || I.hasMod(".cluster"))
+    return Scope::GPU;
+  if (I.hasMod(".sys"))
+    return Scope::SYS;
+  return Default;
+}
+
+static const char *strongText(ISel &S, Scope Sc) {
+  switch (Sc) {
+  case Scope::CTA:
+    return S.isSm75() ? ".STRONG.CTA" : ".STRONG.SM";
+  case Scope::GPU:
+    return ".STRONG.GPU";
+  default:
+    return ".STRONG.SYS";
+  }
+}
+
+static const char *scopeName(Scope Sc) {
+  return Sc == Scope::CTA ? "CTA" : Sc == Scope::GPU ? "GPU" : "SYS";
+}
+
+//===-- Fences --------------------------------------------------------------===//
+
+/// MEMBAR.<SC|ALL>.<scope>, paired with ERRBAR (+ CGAERRBAR on sm_90) at gpu
+/// scope and wider; \p Invalidate adds the CCTL.IVALL a full fence ends with.
+static void emitMembar(ISel &S, bool SC, Scope Sc, bool Invalidate) {
+  S.emit(std::string("MEMBAR.") + (SC ? "SC." : "ALL.") + scopeName(Sc), {});
+  if (Sc == Scope::CTA)
+    return;
+  S.emit("ERRBAR", {});
+  if (S.isSm90())
+    S.emit("CGAERRBAR", {});
+  if (Invalidate)
+    S.emit("CCTL.IVALL", {});
+}
+
+static void releaseFence(ISel &S, const Order &O) {
+  if (O.Release)
+    emitMembar(S, false, O.Sc, false);
+}
+
+static void acquireFence(ISel &S, const Order &O) {
+  if (O.Acquire && O.Sc != Scope::CTA)
+    S.emit("CCTL.IVALL", {});
+}
+
+static SelResult selectFence(ISel &S, const ptx::Instruction &I) {
+  llvm::StringRef M = I.Mnemonic;
+  if (M == "membar") {
+    if (I.hasMod(".proxy"))
+      return S.unsupported(I);
+    Scope Sc = I.hasMod(".cta") ? Scope::CTA
+               : I.hasMod(".gl") ? Scope::GPU
+                                 : Scope::SYS;
+    emitMembar(S, true, Sc, true);
+    return SelResult::Done;
+  }
+  // fence.proxy.*
+  if (I.hasMod(".proxy") || I.hasMod(".proxy.async") ||
+      llvm::any_of(I.Mods, [](llvm::StringRef Mo) {
+        return Mo.starts_with(".proxy");
+      })) {
+    bool Async = llvm::any_of(I.Mods, [](llvm::StringRef Mo) {
+      return Mo.contains("async");
+    });
+    if (Async) {
+      if (!S.isSm90())
+        return S.unsupported(I);
+      bool Global = I.hasMod(".global");
+      if (Global)
+        return S.unsupported(I, "fence.proxy.async.global");
+      bool Cta = I.hasMod(".shared::cta");
+      if (I.hasMod(".shared::cluster"))
+        return S.unsupported(I);
+      S.emit(Cta ? "MEMBAR.ALL.CTA" : "MEMBAR.ALL.GPU", {});
+      S.emit("FENCE.VIEW.ASYNC.S", {});
+      return SelResult::Done;
+    }
+    if (I.hasMod(".alias")) {
+      // ptxas picks GPU or SYS scope from a driver flag at run time; the
+      // SYS branch is the stronger one.
+      S.emit("MEMBAR.SC.SYS", {});
+      S.emit("CCTL.IVALL", {});
+      return SelResult::Done;
+    }
+    if (llvm::any_of(I.Mods, [](llvm::StringRef Mo) {
+          return Mo.starts_with(".tensormap");
+        }) &&
+        I.hasMod(".release")) {
+      emitMembar(S, false, scopeOf(I, Scope::SYS), false);
+      return SelResult::Done;
+    }
+    return S.unsupported(I);
+  }
+  if (I.hasMod(".mbarrier_init") || I.hasMod(".op_restrict"))
+    return S.unsupported(I);
+  bool SC = I.hasMod(".sc");
+  emitMembar(S, SC, scopeOf(I, Scope::SYS), true);
+  return SelResult::Done;
+}
+
+//===-- Addresses -----------------------------------------------------------===//
+
+/// A constant-bank operand for LDC: nvdisasm prints offset 0 without an
+/// index register as c[B][RZ].
+static MOperand ldcOperand(MOperand C) {
+  if (C.K == MOperand::Kind::Const && C.NoReg && C.Imm == 0)
+    return text("c[0x" + llvm::utohexstr(C.Bank, true) + "][RZ]");
+  return C;
+}
+
+static MOperand memOp() {
   MOperand M;
   M.K = MOperand::Kind::Mem;
-  M.Imm = A.Value;
-  if (!A.Var) {
-    M.NoReg = true;
-    return M;
-  }
+  return M;
+}
+
+/// Register operand of an address base register.
+static MOperand baseReg(ISel &S, const Operand &A) {
   Operand R = A;
   R.K = Operand::Kind::Reg;
-  MOperand Base = S.use(R);
+  R.Value = 0;
+  return S.use(R);
+}
+
+static bool baseIsReg(const Operand &A) {
+  return A.Var && (A.Var->Space == StateSpace::Reg ||
+                   A.Var->Space == StateSpace::SReg);
+}
+
+/// Loads the 64-bit address of a global variable (constant bank 4).
+static std::optional<MOperand> globalVarAddress(ISel &S,
+                                                const ptx::Variable *V) {
+  if (!S.request().Addrs)
+    return std::nullopt;
+  uint32_t Slot = S.request().Addrs->slot(V->Name);
+  unsigned T = S.tmp(RegClass::GPR, 2);
+  if (S.isSm90()) {
+    S.emit("LDC.64",
+           {def(vreg(T, RegClass::GPR, 2)), ldcOperand(cbank(4, Slot))});
+  } else {
+    S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, 0)), cbank(4, Slot)});
+    S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, 1), false),
+                   cbank(4, Slot + 4)});
+  }
+  return vreg(T, RegClass::GPR, 2);
+}
+
+/// A 64-bit register holding a constant.
+static MOperand const64(ISel &S, int64_t V) {
+  unsigned T = S.tmp(RegClass::GPR, 2);
+  S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, 0)), imm(V & 0xffffffff)});
+  S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, 1), false),
+                 imm(uint64_t(V) >> 32)});
+  return vreg(T, RegClass::GPR, 2);
+}
+
+/// [reg.64+off] of a global or generic access: desc[UR4][R.64+off] on
+/// sm_80+, [R+off] (64-bit implied by .E) on sm_75. \p Desc false gives
+/// the bare form (CAS).
+static std::optional<MOperand> wideAddr(ISel &S, const Operand &A,
+                                        bool Desc = true) {
+  MOperand M = memOp();
+  M.Imm = A.Value;
+  MOperand Base;
+  if (A.K == Operand::Kind::Address && baseIsReg(A)) {
+    Base = baseReg(S, A);
+    if (Base.Width != 2) {
+      // A 32-bit register address: zero-extend.
+      unsigned T = S.tmp(RegClass::GPR, 2);
+      S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, 0)), Base});
+      S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, 1), false), RZ()});
+      Base = vreg(T, RegClass::GPR, 2);
+    }
+  } else if (A.K == Operand::Kind::Address && A.Var &&
+             (A.Var->Space == StateSpace::Global)) {
+    std::optional<MOperand> B = globalVarAddress(S, A.Var);
+    if (!B)
+      return std::nullopt;
+    Base = *B;
+  } else if (A.K == Operand::Kind::Address && !A.hasAddressBase()) {
+    Base = const64(S, A.Value);
+    M.Imm = 0;
+  } else {
+    return std::nullopt;
+  }
   M.Reg = Base.Reg;
+  M.Sub = Base.Sub;
   M.RC = RegClass::GPR;
   M.Width = 2;
   if (!S.isSm75()) {
     M.Text = ".64";
-    M.Desc = true;
-    M.Bank = S.descUR();
+    if (Desc) {
+      M.Desc = true;
+      M.Bank = S.descUR();
+    }
   }
   return M;
 }
 
+/// Byte offset of a module .const variable in bank 3.
+static std::optional<uint64_t> const3Offset(ISel &S, const ptx::Variable *V) {
+  if (!S.request().Module || V->ConstBank > 0)
+    return std::nullopt;
+  for (const object::VarPlacement &P : S.request().Module->Vars)
+    if (P.V == V && P.In == object::DataContainer::Const3)
+      return P.Offset;
+  return std::nullopt;
+}
+
+/// Offset of a function's .local variable in its frame (below-R1 frame
+/// of MF.FrameSize bytes): declaration order, natural alignment. Sets
+/// MF.FrameSize to cover every local variable.
+std::optional<uint32_t> codegen::localVarOffset(ISel &S,
+                                                const ptx::Variable *V) {
+  uint64_t Off = 0;
+  std::optional<uint32_t> Found;
+  for (const ptx::Stmt &St : S.request().F->Body) {
+    if (St.K != ptx::Stmt::Kind::Decl || !St.Var ||
+        St.Var->Space != StateSpace::Local)
+      continue;
+    uint64_t Al = std::max(1u, St.Var->alignment());
+    Off = (Off + Al - 1) / Al * Al;
+    if (St.Var == V)
+      Found = uint32_t(Off);
+    Off += St.Var->sizeInBytes();
+  }
+  if (Found) {
+    uint32_t Size = uint32_t((Off + 7) / 8 * 8);
+    if (S.mf().FrameSize < Size)
+      S.mf().FrameSize = Size;
+  }
+  return Found;
+}
+
+/// The low word of a register (32-bit window addresses).
+static MOperand lowWord(MOperand R) {
+  R.Width = 1;
+  return R;
+}
+
+/// [R+off] / [off] of a 32-bit window access (shared, local).
+static std::optional<MOperand> windowAddr(ISel &S, const Operand &A,
+                                          Space Sp) {
+  MOperand M = memOp();
+  M.Imm = A.Value;
+  if (A.K != Operand::Kind::Address)
+    return std::nullopt;
+  if (baseIsReg(A)) {
+    MOperand B = lowWord(baseReg(S, A));
+    M.Reg = B.Reg;
+    M.Sub = B.Sub;
+    M.RC = RegClass::GPR;
+    return M;
+  }
+  if (!A.hasAddressBase()) {
+    M.NoReg = true;
+    return M;
+  }
+  if (!A.Var)
+    return std::nullopt;
+  if (Sp == Space::Shared && A.Var->Space == StateSpace::Shared) {
+    std::optional<uint64_t> Off = S.sharedOffset(A.Var);
+    if (!Off)
+      return std::nullopt;
+    M.NoReg = true;
+    M.Imm = int64_t(*Off) + A.Value;
+    return M;
+  }
+  if (Sp == Space::Local && A.Var->Space == StateSpace::Local) {
+    std::optional<uint32_t> Off = localVarOffset(S, A.Var);
+    if (!Off)
+      return std::nullopt;
+    M.Reg = 1;
+    M.Phys = true;
+    M.RC = RegClass::GPR;
+    M.Imm = int64_t(*Off) + A.Value;
+    return M;
+  }
+  return std::nullopt;
+}
+
+/// c[0x3][off] / c[0x3][R+off] of a .const access.
+static std::optional<MOperand> constAddr(ISel &S, const Operand &A) {
+  if (A.K != Operand::Kind::Address)
+    return std::nullopt;
+  MOperand C = cbank(3, A.Value);
+  if (baseIsReg(A)) {
+    MOperand B = lowWord(baseReg(S, A));
+    C.Reg = B.Reg;
+    C.Sub = B.Sub;
+    C.RC = RegClass::GPR;
+    C.NoReg = false;
+    return C;
+  }
+  if (!A.hasAddressBase())
+    return C;
+  if (A.Var && A.Var->Space == StateSpace::Const)
+    if (std::optional<uint64_t> Off = const3Offset(S, A.Var)) {
+      C.Imm = int64_t(*Off) + A.Value;
+      return C;
+    }
+  return std::nullopt;
+}
+
+//===-- Sizes and values ----------------------------------------------------===//
+
+/// SASS size suffix of an access of \p Bytes (sub-word: signedness of \p T).
+static const char *sizeSuffix(unsigned Bytes, bool Signed, bool Store) {
+  switch (Bytes) {
+  case 1:
+    return Signed && !Store ? ".S8" : ".U8";
+  case 2:
+    return Signed && !Store ? ".S16" : ".U16";
+  case 8:
+    return ".64";
+  case 16:
+    return ".128";
+  default:
+    return "";
+  }
+}
+
+static bool isSignedType(Type T) {
+  return ptx::typeKind(T) == ptx::TypeKind::Signed;
+}
+
+/// Writes the loaded value \p From (\p Words words, or a sub-word value in
+/// one word) into a PTX destination register, zero- or sign-extending
+/// into wider registers.
+static void writeDest(ISel &S, const Operand &Dst, const MOperand &From,
+                      unsigned Words, bool Signed) {
+  MOperand D = S.defOf(Dst);
+  unsigned DW = S.mf().VRegs[D.Reg].Size;
+  if (D.RC != RegClass::GPR)
+    return;
+  for (unsigned W = 0; W != std::min(DW, Words); ++W) {
+    MOperand To = vreg(D.Reg, RegClass::GPR, 1, W);
+    MOperand F = From;
+    F.Width = 1;
+    F.Sub = uint8_t(From.Sub + W);
+    S.emit("MOV", {def(To, W == 0), F});
+  }
+  for (unsigned W = Words; W < DW; ++W) {
+    MOperand To = def(vreg(D.Reg, RegClass::GPR, 1, W), false);
+    if (Signed)
+      S.emit("SHF.R.S32.HI",
+             {To, RZ(), imm(0x1f), vreg(D.Reg, RegClass::GPR, 1, Words - 1)});
+    else
+      S.emit("MOV", {To, RZ()});
+  }
+}
+
+/// The destination tuple a load writes: the PTX register itself when it
+/// has exactly \p Words words, a temporary otherwise.
+static MOperand loadTarget(ISel &S, const Operand &Dst, unsigned Words,
+                           bool &Direct) {
+  Direct = false;
+  if (Dst.K == Operand::Kind::Reg) {
+    MOperand D = S.defOf(Dst);
+    if (D.RC == RegClass::GPR && S.mf().VRegs[D.Reg].Size == Words) {
+      Direct = true;
+      return D;
+    }
+  }
+  unsigned T = S.tmp(RegClass::GPR, Words);
+  return def(vreg(T, RegClass::GPR, Words));
+}
+
+/// Distributes a loaded tuple to the PTX destination(s).
+static void scatterLoad(ISel &S, const ptx::Instruction &I, MOperand Loaded,
+                        unsigned ElemBits, bool Direct) {
+  const Operand &Dst = I.Ops[0];
+  bool Signed = isSignedType(I.Types[0]);
+  Loaded.IsDef = false;
+  Loaded.Undef = false;
+  if (Dst.K != Operand::Kind::Vector) {
+    if (Direct)
+      return;
+    unsigned Words = std::max(1u, ElemBits / 32);
+    writeDest(S, Dst, Loaded, Words, Signed && ElemBits >= 32);
+    return;
+  }
+  for (size_t K = 0; K != Dst.Elems.size(); ++K) {
+    const Operand &E = Dst.Elems[K];
+    if (E.K == Operand::Kind::Sink)
+      continue;
+    if (ElemBits >= 32) {
+      unsigned Words = ElemBits / 32;
+      MOperand F = Loaded;
+      F.Sub = uint8_t(K * Words);
+      F.Width = uint8_t(Words);
+      writeDest(S, E, F, Words, false);
+      continue;
+    }
+    // Sub-word elements: extract with PRMT (zero- or sign-extended).
+    unsigned BitOff = unsigned(K) * ElemBits;
+    MOperand Word = vreg(Loaded.Reg, RegClass::GPR, 1, BitOff / 32);
+    unsigned Byte = (BitOff % 32) / 8;
+    // PRMT selector: result byte i = source byte nibble i; 8|k replicates
+    // the sign of byte k; byte 7 (of RZ) is zero.
+    unsigned Sel;
+    if (ElemBits == 8)
+      Sel = Signed ? ((Byte | 8) * 0x1110 | Byte) : (0x7770u | Byte);
+    else
+      Sel = Signed ? (Byte == 0 ? 0x9910u : 0xbb32u)
+                   : (0x7700u | (Byte + 1) << 4 | Byte);
+    MOperand D = S.defOf(E);
+    unsigned DW = S.mf().VRegs[D.Reg].Size;
+    S.emit("PRMT", {def(vreg(D.Reg, RegClass::GPR, 1, 0)), Word, imm(Sel),
+                    RZ()});
+    for (unsigned W = 1; W < DW; ++W) {
+      MOperand To = def(vreg(D.Reg, RegClass::GPR, 1, W), false);
+      if (Signed)
+        S.emit("SHF.R.S32.HI",
+               {To, RZ(), imm(0x1f), vreg(D.Reg, RegClass::GPR, 1, 0)});
+      else
+        S.emit("MOV", {To, RZ()});
+    }
+  }
+}
+
+/// The register tuple a store reads: the value (register, immediate or
+/// vector) gathered into \p Words words.
+static MOperand gatherStore(ISel &S, const Operand &V, Type T,
+                            unsigned ElemBits, unsigned Words) {
+  if (V.K == Operand::Kind::Reg && ElemBits >= 32) {
+    MOperand R = S.src(V, T);
+    if (R.K == MOperand::Kind::Reg && R.RC == RegClass::GPR &&
+        S.mf().VRegs[R.Reg].Size >= Words) {
+      R.Width = uint8_t(Words);
+      return R;
+    }
+  }
+  if (V.K != Operand::Kind::Vector) {
+    if (Words == 1) {
+      MOperand R = S.src(V, T);
+      if (R.K == MOperand::Kind::Reg) {
+        R.Width = 1;
+        return R;
+      }
+      return S.srcReg(V, T);
+    }
+    MOperand R = S.srcReg(V, T);
+    R.Width = uint8_t(Words);
+    return R;
+  }
+  unsigned Tup = S.tmp(RegClass::GPR, Words);
+  if (ElemBits >= 32) {
+    unsigned EW = ElemBits / 32;
+    for (size_t K = 0; K != V.Elems.size(); ++K) {
+      const Operand &E = V.Elems[K];
+      MOperand Src = S.src(E, T);
+      for (unsigned W = 0; W != EW; ++W) {
+        MOperand F = Src;
+        if (Src.K == MOperand::Kind::Reg) {
+          F.Sub = uint8_t(Src.Sub + W);
+          F.Width = 1;
+          F.Not = false;
+        } else if (Src.K == MOperand::Kind::Imm) {
+          F = imm(W ? uint64_t(Src.Imm) >> 32 : Src.Imm & 0xffffffff);
+        } else if (Src.K == MOperand::Kind::FImm) {
+          uint64_t B;
+          if (Src.FIsDouble) {
+            double D = Src.FVal;
+            memcpy(&B, &D, 8);
+          } else {
+            float Fl = float(Src.FVal);
+            uint32_t B32;
+            memcpy(&B32, &Fl, 4);
+            B = B32;
+          }
+          F = imm(W ? B >> 32 : B & 0xffffffff);
+        }
+        unsigned At = unsigned(K) * EW + W;
+        S.emit("MOV", {def(vreg(Tup, RegClass::GPR, 1, At), At == 0), F});
+      }
+    }
+    return vreg(Tup, RegClass::GPR, Words);
+  }
+  // Sub-word elements: pack per word with PRMT.
+  unsigned PerWord = 32 / ElemBits;
+  for (unsigned W = 0; W != Words; ++W) {
+    MOperand Acc = RZ();
+    for (unsigned K = 0; K != PerWord; ++K) {
+      size_t Idx = W * PerWord + K;
+      if (Idx >= V.Elems.size())
+        break;
+      MOperand E = S.srcReg(V.Elems[Idx], T);
+      E.Width = 1;
+      unsigned Sel;
+      unsigned Pos = K * ElemBits / 8; // byte position in the word
+      // Result bytes: keep Acc's bytes (0-3) except the element's, which
+      // come from E's low bytes (4, 5).
+      unsigned Nib[4] = {0, 1, 2, 3};
+      if (ElemBits == 8) {
+        Nib[Pos] = 4;
+      } else {
+        Nib[Pos] = 4;
+        Nib[Pos + 1] = 5;
+      }
+      Sel = Nib[3] << 12 | Nib[2] << 8 | Nib[1] << 4 | Nib[0];
+      unsigned N = S.tmp();
+      S.emit("PRMT", {def(vreg(N, RegClass::GPR)), Acc, imm(Sel), E});
+      Acc = vreg(N, RegClass::GPR);
+    }
+    S.emit("MOV", {def(vreg(Tup, RegClass::GPR, 1, W), W == 0), Acc});
+  }
+  return vreg(Tup, RegClass::GPR, Words);
+}
+
+//===-- ld / st / ldu -------------------------------------------------------===//
+
+/// Modifier text of a global/generic access (after ".E"): eviction, L2
+/// prefetch size, then the size and the strength/scope added by the caller.
+struct GlobalMods {
+  std::string Evict, Ltc, Sem;
+  Order O;
+  bool Mmio = false;
+};
+
+static std::optional<GlobalMods> globalMods(ISel &S,
+                                            const ptx::Instruction &I,
+                                            bool Load) {
+  GlobalMods G;
+  Scope Sc = scopeOf(I, Scope::SYS);
+  for (llvm::StringRef M : I.Mods) {
+    if (M == ".global" || M == ".shared" || M == ".shared::cta" ||
+        M == ".local" || M == ".nc" || M == ".volatile" || M == ".relaxed" ||
+        M == ".acquire" || M == ".release" || M == ".cta" || M == ".gpu" ||
+        M == ".sys" || M == ".cluster" || M == ".mmio" || M == ".weak" ||
+        M == ".L2::cache_hint" || M == ".L1::evict_normal" ||
+        M == ".L2::evict_first" || M == ".L2::evict_last" ||
+        M == ".L2::evict_normal" || M == ".L2::evict_unchanged" ||
+        M.starts_with(".v") || M.starts_with(".param"))
+      continue;
+    if (ptx::parseType(M.drop_front()))
+      continue;
+    if (M == ".ca" || M == ".wb") {
+      G.O.Strong = true;
+      G.O.Sc = Scope::CTA;
+    } else if (M == ".cg") {
+      G.O.Strong = true;
+      G.O.Sc = Scope::GPU;
+    } else if (M == ".cs") {
+      G.Evict = ".EF";
+    } else if (M == ".lu" && Load) {
+      G.Evict = ".LU";
+    } else if (M == ".cv" || M == ".wt") {
+      G.O.Strong = true;
+      G.O.Sc = Scope::SYS;
+    } else if (M == ".L1::evict_first") {
+      G.Evict = ".EF";
+    } else if (M == ".L1::evict_last") {
+      G.Evict = ".EL";
+    } else if (M == ".L1::evict_unchanged") {
+      G.Evict = ".EU";
+    } else if (M == ".L1::no_allocate") {
+      G.Evict = ".NA";
+    } else if (M == ".L2::64B" && Load) {
+      G.Ltc = ".LTC64B";
+    } else if (M == ".L2::128B" && Load) {
+      G.Ltc = ".LTC128B";
+    } else if (M == ".L2::256B" && Load) {
+      G.Ltc = ".LTC256B";
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (I.hasMod(".nc")) {
+    // .nc.cg / .nc.ca keep the non-coherent path; no strength.
+    G.O = Order();
+  }
+  if (I.hasMod(".volatile")) {
+    G.O.Strong = true;
+    G.O.Sc = Scope::SYS;
+  }
+  if (I.hasMod(".relaxed") || I.hasMod(".acquire") || I.hasMod(".release")) {
+    G.O.Strong = true;
+    G.O.Sc = Sc;
+    G.O.Acquire = I.hasMod(".acquire");
+    G.O.Release = I.hasMod(".release");
+  }
+  if (I.hasMod(".mmio")) {
+    G.Mmio = true;
+    G.O.Strong = true;
+    G.O.Sc = Scope::SYS;
+  }
+  return G;
+}
+
+static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
+  bool Load = I.Mnemonic != "st";
+  Space Sp = I.Mnemonic == "ldu" ? Space::Global : spaceOf(I);
+  if (Sp == Space::Param)
+    return SelResult::NotMine; // kernel parameters (ISelBasic), .func ABI
+  if (Sp == Space::Other)
+    return S.unsupported(I);
+  if (I.Types.empty())
+    return S.unsupported(I);
+  Type T = I.Types[0];
+  unsigned ElemBits = ptx::typeBits(T);
+  unsigned VW = std::max(1u, I.VectorWidth);
+  unsigned Bytes = ElemBits / 8 * VW;
+  if (Bytes != 1 && Bytes != 2 && Bytes != 4 && Bytes != 8 && Bytes != 16)
+    return S.unsupported(I, "access width");
+  unsigned Words = std::max(1u, Bytes / 4);
+  const Operand &AddrOp = I.Ops[Load ? 1 : 0];
+  const Operand &Val = I.Ops[Load ? 0 : 1];
+  bool Signed = isSignedType(T) && VW == 1;
+  std::string Size = sizeSuffix(Bytes, Signed, !Load);
+
+  std::optional<MOperand> Addr;
+  std::string Op;
+  Order O;
+  switch (Sp) {
+  case Space::Global:
+  case Space::Generic: {
+    std::optional<GlobalMods> G = globalMods(S, I, Load);
+    if (!G)
+      return S.unsupported(I);
+    if (G->Mmio)
+      return S.unsupported(I, ".mmio");
+    O = G->O;
+    bool Nc = I.hasMod(".nc");
+    Op = Sp == Space::Global ? (Load ? "LDG.E" : "STG.E") : (Load ? "LD.E" : "ST.E");
+    Op += G->Evict + G->Ltc + Size;
+    if (Nc && Sp == Space::Global)
+      Op += S.isSm75() ? ".CONSTANT.SYS" : ".CONSTANT";
+    else if (O.Strong)
+      Op += strongText(S, O.Sc);
+    else if (S.isSm75())
+      Op += ".SYS";
+    Addr = wideAddr(S, AddrOp);
+    break;
+  }
+  case Space::Shared:
+  case Space::Local: {
+    // Strength and scope have no field on LDS/STS/LDL/STL; the ordering
+    // fences still apply.
+    std::optional<GlobalMods> G = globalMods(S, I, Load);
+    if (G)
+      O = G->O;
+    bool Sh = Sp == Space::Shared;
+    Op = Sh ? (Load ? "LDS" : "STS") : (Load ? "LDL" : "STL");
+    Op += Size;
+    Addr = windowAddr(S, AddrOp, Sp);
+    break;
+  }
+  case Space::Const: {
+    if (!Load)
+      return S.unsupported(I);
+    std::optional<MOperand> C = constAddr(S, AddrOp);
+    if (!C)
+      return S.unsupported(I, "address");
+    // LDC has no 128-bit form: two LDC.64.
+    if (Bytes == 16) {
+      unsigned Tup = S.tmp(RegClass::GPR, 4);
+      for (unsigned H = 0; H != 2; ++H) {
+        MOperand Part = *C;
+        Part.Imm += 8 * H;
+        S.emit("LDC.64", {def(vreg(Tup, RegClass::GPR, 2, 2 * H), H == 0),
+                          ldcOperand(Part)});
+      }
+      scatterLoad(S, I, vreg(Tup, RegClass::GPR, 4), ElemBits, false);
+      return SelResult::Done;
+    }
+    bool Direct;
+    MOperand D = loadTarget(S, I.Ops[0], Words, Direct);
+    S.emit("LDC" + Size, {D, ldcOperand(*C)});
+    scatterLoad(S, I, D, ElemBits, Direct);
+    return SelResult::Done;
+  }
+  default:
+    return S.unsupported(I);
+  }
+  if (!Addr)
+    return S.unsupported(I, "address");
+  if (Load) {
+    bool Direct;
+    MOperand D = loadTarget(S, Val, Words, Direct);
+    releaseFence(S, O); // only for ld.release, which PTX does not have
+    S.emit(Op, {D, *Addr});
+    acquireFence(S, O);
+    scatterLoad(S, I, D, Bytes < 4 && VW == 1 ? 32 : ElemBits, Direct);
+    return SelResult::Done;
+  }
+  MOperand V = gatherStore(S, Val, T, ElemBits, Words);
+  releaseFence(S, O);
+  S.emit(Op, {*Addr, V});
+  return SelResult::Done;
+}
+
+//===-- atom / red ----------------------------------------------------------===//
+
+static std::optional<std::string> atomOpName(const ptx::Instruction &I) {
+  static const char *const Ops[] = {".add", ".min", ".max", ".inc", ".dec",
+                                    ".and", ".or",  ".xor", ".exch", ".cas"};
+  for (const char *O : Ops)
+    if (I.hasMod(O))
+      return std::string(O + 1);
+  return std::nullopt;
+}
+
+/// Type suffix of ATOM/ATOMG/RED/ATOMS.
+static std::optional<std::string> atomTypeText(llvm::StringRef Op, Type T,
+                                               bool Shared) {
+  unsigned Bits = ptx::typeBits(T);
+  bool Signed = isSignedType(T);
+  bool MinMax = Op == "min" || Op == "max";
+  switch (T) {
+  case Type::F32:
+    return Shared ? std::nullopt : std::optional<std::string>(".F32.FTZ.RN");
+  case Type::F64:
+    return Shared ? std::nullopt : std::optional<std::string>(".F64.RN");
+  case Type::F16x2:
+    return Shared ? std::nullopt : std::optional<std::string>(".F16x2.RN");
+  case Type::BF16x2:
+    return Shared ? std::nullopt : std::optional<std::string>(".BF16x2.RN");
+  default:
+    break;
+  }
+  if (ptx::isFloat(T) || Bits < 32)
+    return std::nullopt;
+  if (Bits == 32)
+    return std::string(MinMax && Signed ? ".S32" : "");
+  if (Bits == 64) {
+    if (Shared && Op != "cas" && Op != "exch")
+      return std::nullopt;
+    return std::string(MinMax && Signed ? ".S64" : ".64");
+  }
+  return std::nullopt;
+}
+
+/// Shared-memory atomic by a compare-and-swap loop (what ptxas does for
+/// f32 and 64-bit adds): LDS old; new = old op v; ATOMS.CAST.SPIN; retry.
+static SelResult sharedCasLoop(ISel &S, const ptx::Instruction &I,
+                               llvm::StringRef Op, Type T, MOperand Addr,
+                               bool HasResult) {
+  unsigned Bits = ptx::typeBits(T);
+  unsigned W = Bits / 32;
+  const Operand &VOp = I.Ops[HasResult ? 2 : 1];
+  if (Op != "add" || (T != Type::F32 && T != Type::F64 && Bits != 64))
+    return S.unsupported(I);
+  MOperand V = S.srcReg(VOp, T);
+  V.Width = uint8_t(W);
+  unsigned Old = S.tmp(RegClass::GPR, W), New = S.tmp(RegClass::GPR, W);
+  unsigned Res = S.tmp(RegClass::GPR, W);
+  unsigned P = S.tmp(RegClass::Pred);
+  unsigned Loop = S.newBlock();
+  S.mf().Blocks[Loop].IsBranchTarget = true;
+  std::string Sz = W == 2 ? ".64" : "";
+  S.emit("LDS" + Sz, {def(vreg(Old, RegClass::GPR, W)), Addr});
+  MOperand OldR = vreg(Old, RegClass::GPR, W);
+  if (T == Type::F32) {
+    S.emit("FADD", {def(vreg(New, RegClass::GPR)), OldR, V});
+  } else if (T == Type::F64) {
+    S.emit("DADD", {def(vreg(New, RegClass::GPR, 2)), OldR, V});
+  } else {
+    unsigned C = S.tmp(RegClass::Pred);
+    MOperand Lo = vreg(V.Reg, RegClass::GPR, 1, V.Sub);
+    MOperand Hi = vreg(V.Reg, RegClass::GPR, 1, V.Sub + 1);
+    S.emit("IADD3", {def(vreg(New, RegClass::GPR, 1, 0)),
+                     def(vreg(C, RegClass::Pred)),
+                     vreg(Old, RegClass::GPR, 1, 0), Lo, RZ()});
+    S.emit("IADD3.X", {def(vreg(New, RegClass::GPR, 1, 1), false),
+                       vreg(Old, RegClass::GPR, 1, 1), Hi, RZ(),
+                       vreg(C, RegClass::Pred), [] {
+                         MOperand N = PT();
+                         N.Not = true;
+                         return N;
+                       }()});
+  }
+  S.emit("ATOMS.CAST.SPIN" + Sz, {def(vreg(Res, RegClass::GPR, W)), Addr,
+                                  OldR, vreg(New, RegClass::GPR, W)});
+  S.emit("ISETP.EQ.U32.AND", {def(vreg(P, RegClass::Pred)), PT(),
+                              vreg(Res, RegClass::GPR, 1, 0), imm(1), PT()});
+  MInstr &Br = S.emit("BRA", {label(Loop)});
+  Br.Guard = vreg(P, RegClass::Pred);
+  Br.GuardNeg = true;
+  S.newBlock();
+  if (HasResult && I.Ops[0].K == Operand::Kind::Reg)
+    writeDest(S, I.Ops[0], OldR, W, false);
+  return SelResult::Done;
+}
+
+static SelResult selectAtom(ISel &S, const ptx::Instruction &I) {
+  bool Red = I.Mnemonic == "red";
+  Space Sp = spaceOf(I);
+  std::optional<std::string> OpName = atomOpName(I);
+  if (!OpName || I.Types.empty())
+    return S.unsupported(I, "operation");
+  if (Sp != Space::Global && Sp != Space::Shared && Sp != Space::Generic)
+    return S.unsupported(I, "state space");
+  if (I.VectorWidth > 1)
+    return S.unsupported(I, "vector atomics");
+  Type T = I.Types[0];
+  // Ordering: default .relaxed.gpu.
+  Order O;
+  O.Strong = true;
+  O.Sc = scopeOf(I, Scope::GPU);
+  O.Acquire = I.hasMod(".acquire") || I.hasMod(".acq_rel");
+  O.Release = I.hasMod(".release") || I.hasMod(".acq_rel");
+  bool Cas = *OpName == "cas";
+  unsigned Bits = ptx::typeBits(T);
+  unsigned W = Bits == 64 ? 2 : 1;
+  unsigned DataIdx = Red ? 1 : 2;
+  const Operand &AddrOp = I.Ops[Red ? 0 : 1];
+
+  if (Sp == Space::Shared) {
+    std::optional<MOperand> Addr = windowAddr(S, AddrOp, Space::Shared);
+    if (!Addr)
+      return S.unsupported(I, "address");
+    std::optional<std::string> Ty = atomTypeText(*OpName, T, true);
+    if (!Ty) {
+      releaseFence(S, O);
+      if (Addr->NoReg) {
+        // The CAS loop needs a register address.
+        unsigned R = S.tmp();
+        S.emit("MOV", {def(vreg(R, RegClass::GPR)), imm(Addr->Imm)});
+        Addr->NoReg = false;
+        Addr->Reg = R;
+        Addr->RC = RegClass::GPR;
+        Addr->Imm = 0;
+      }
+      SelResult R = sharedCasLoop(S, I, *OpName, T, *Addr, !Red);
+      acquireFence(S, O);
+      return R;
+    }
+    MOperand D = Red || I.Ops[0].K != Operand::Kind::Reg
+                     ? RZ()
+                     : S.defOf(I.Ops[0]);
+    if (D.K == MOperand::Kind::Reg && !D.Phys)
+      D.Width = uint8_t(W);
+    releaseFence(S, O);
+    if (Cas) {
+      MOperand C = S.srcReg(I.Ops[2], T), N = S.srcReg(I.Ops[3], T);
+      S.emit("ATOMS.CAS" + std::string(W == 2 ? ".64" : ""), {D, *Addr, C, N});
+    } else {
+      MOperand V = S.srcReg(I.Ops[DataIdx], T);
+      std::string Op = "ATOMS." + llvm::StringRef(*OpName).upper() + *Ty;
+      S.emit(Op, {D, *Addr, V});
+    }
+    acquireFence(S, O);
+    return SelResult::Done;
+  }
+
+  // Global and generic.
+  bool Generic = Sp == Space::Generic;
+  std::optional<std::string> Ty = atomTypeText(*OpName, T, false);
+  if (!Ty)
+    return S.unsupported(I, "atomic type");
+  if (Generic && ptx::isFloat(T))
+    return S.unsupported(I, "generic floating-point atomics");
+  if (T == Type::BF16x2 && !S.isSm90())
+    return S.unsupported(I);
+  std::optional<MOperand> Addr = wideAddr(S, AddrOp, !Cas);
+  if (!Addr)
+    return S.unsupported(I, "address");
+  if (Cas)
+    Addr->Text.clear(); // CAS takes a bare [R] (64-bit implied by .E)
+  std::string Sem = strongText(S, O.Sc);
+  std::string Upper = llvm::StringRef(*OpName).upper();
+  releaseFence(S, O);
+  if (Cas) {
+    MOperand C = S.srcReg(I.Ops[2], T), N = S.srcReg(I.Ops[3], T);
+    MOperand D = S.defOf(I.Ops[0]);
+    std::string Op = std::string(Generic ? "ATOM" : "ATOMG") + ".E.CAS" +
+                     (W == 2 ? ".64" : "") + Sem;
+    S.emit(Op, {PT(), D, *Addr, C, N});
+  } else if (Red && !Generic && *OpName != "exch") {
+    MOperand V = S.srcReg(I.Ops[DataIdx], T);
+    std::string Op = std::string(S.isSm90() ? "REDG" : "RED") + ".E." + Upper +
+                     *Ty + Sem;
+    S.emit(Op, {*Addr, V});
+  } else {
+    MOperand V = S.srcReg(I.Ops[DataIdx], T);
+    MOperand D = Red || I.Ops[0].K != Operand::Kind::Reg ? RZ()
+                                                         : S.defOf(I.Ops[0]);
+    std::string Op =
+        std::string(Generic ? "ATOM" : "ATOMG") + ".E." + Upper + *Ty + Sem;
+    S.emit(Op, {PT(), D, *Addr, V});
+  }
+  acquireFence(S, O);
+  return SelResult::Done;
+}
+
+//===-- cvta / isspacep / cache control ---------------------------------------===//
+
+/// 64-bit add of a bank-0 window base to (or from) a 64-bit value.
+static void addWindow(ISel &S, MOperand D, MOperand X, unsigned BaseOff,
+                      bool Subtract) {
+  unsigned C = S.tmp(RegClass::Pred);
+  MOperand Lo = vreg(X.Reg, RegClass::GPR, 1, X.Sub);
+  MOperand Hi = vreg(X.Reg, RegClass::GPR, 1, X.Sub + 1);
+  MOperand BLo = cbank(0, BaseOff), BHi = cbank(0, BaseOff + 4);
+  MOperand NotPT = PT();
+  NotPT.Not = true;
+  if (!Subtract) {
+    S.emit("IADD3", {def(vreg(D.Reg, RegClass::GPR, 1, 0)),
+                     def(vreg(C, RegClass::Pred)), Lo, BLo, RZ()});
+    S.emit("IADD3.X", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), Hi, BHi,
+                       RZ(), vreg(C, RegClass::Pred), NotPT});
+  } else {
+    BLo.Neg = true;
+    MOperand NHi = BHi;
+    NHi.Inv = true;
+    S.emit("IADD3", {def(vreg(D.Reg, RegClass::GPR, 1, 0)),
+                     def(vreg(C, RegClass::Pred)), Lo, BLo, RZ()});
+    S.emit("IADD3.X", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), Hi, NHi,
+                       RZ(), vreg(C, RegClass::Pred), NotPT});
+  }
+}
+
+static SelResult selectCvta(ISel &S, const ptx::Instruction &I) {
+  bool To = I.hasMod(".to");
+  Space Sp = spaceOf(I);
+  if (Sp == Space::Global || Sp == Space::Param || Sp == Space::Other)
+    return SelResult::NotMine; // ISelBasic (global), calls (param)
+  if (I.Types.empty() || ptx::typeBits(I.Types[0]) != 64)
+    return S.unsupported(I, "32-bit cvta");
+  MOperand D = S.defOf(I.Ops[0]);
+  const Operand &Src = I.Ops[1];
+  MOperand X;
+  if (Src.K == Operand::Kind::Symbol && Src.Var &&
+      Src.Var->Space == StateSpace::Shared && Sp == Space::Shared) {
+    std::optional<uint64_t> Off = S.sharedOffset(Src.Var);
+    if (!Off)
+      return S.unsupported(I);
+    X = const64(S, int64_t(*Off));
+  } else if (Src.K == Operand::Kind::Reg) {
+    X = S.use(Src);
+  } else {
+    return S.unsupported(I, "operand");
+  }
+  if (Sp == Space::Shared) {
+    if (To) {
+      // The shared window offset is the low word.
+      S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 0)),
+                     vreg(X.Reg, RegClass::GPR, 1, X.Sub)});
+      S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
+      return SelResult::Done;
+    }
+    if (S.isSm90()) {
+      unsigned Hi = S.tmp();
+      S.emit("S2R", {def(vreg(Hi, RegClass::GPR)), text("SR_SWINHI")});
+      S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 0)),
+                     vreg(X.Reg, RegClass::GPR, 1, X.Sub)});
+      S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false),
+                     vreg(Hi, RegClass::GPR)});
+      return SelResult::Done;
+    }
+    addWindow(S, D, X, 0x18, false);
+    return SelResult::Done;
+  }
+  if (Sp == Space::Local) {
+    addWindow(S, D, X, 0x20, To);
+    return SelResult::Done;
+  }
+  if (Sp == Space::Const) {
+    addWindow(S, D, X, S.isSm90() ? 0xd0 : 0x50, To);
+    return SelResult::Done;
+  }
+  return S.unsupported(I);
+}
+
+static SelResult selectIsspacep(ISel &S, const ptx::Instruction &I) {
+  Space Sp = spaceOf(I);
+  if (Sp != Space::Shared)
+    return S.unsupported(I);
+  MOperand D = S.defOf(I.Ops[0]);
+  MOperand X = S.use(I.Ops[1]);
+  MOperand M = memOp();
+  M.Reg = X.Reg;
+  M.Sub = X.Sub;
+  M.RC = RegClass::GPR;
+  M.Width = 2;
+  S.emit("QSPC.E.S", {D, RZ(), M});
+  return SelResult::Done;
+}
+
+static SelResult selectCacheCtl(ISel &S, const ptx::Instruction &I) {
+  llvm::StringRef M = I.Mnemonic;
+  Space Sp = spaceOf(I);
+  if (Sp == Space::Local || Sp == Space::Other || Sp == Space::Shared ||
+      Sp == Space::Const || Sp == Space::Param) {
+    if (M == "prefetch" && Sp == Space::Local)
+      return S.unsupported(I, "prefetch.local");
+    if (M == "prefetch" || M == "prefetchu")
+      return S.unsupported(I);
+  }
+  const char *Sub = nullptr;
+  if (M == "prefetch" || M == "prefetchu") {
+    if (I.hasMod(".L1"))
+      Sub = "PF1";
+    else if (I.hasMod(".L2"))
+      Sub = "PF2";
+    else if (llvm::any_of(I.Mods, [](llvm::StringRef Mo) {
+               return Mo.starts_with(".tensormap");
+             }))
+      return S.unsupported(I);
+    else
+      return S.unsupported(I, "prefetch with an eviction priority");
+  } else if (M == "discard") {
+    Sub = "RML2";
+  } else {
+    return S.unsupported(I);
+  }
+  const Operand &A = I.Ops[0];
+  MOperand Addr = memOp();
+  if (A.K == Operand::Kind::Address && baseIsReg(A)) {
+    MOperand B = baseReg(S, A);
+    Addr.Reg = B.Reg;
+    Addr.Sub = B.Sub;
+    Addr.Width = 2;
+    Addr.RC = RegClass::GPR;
+    Addr.Imm = A.Value;
+  } else if (std::optional<MOperand> W = wideAddr(S, A, false)) {
+    Addr = *W;
+    Addr.Text.clear();
+  } else {
+    return S.unsupported(I, "address");
+  }
+  S.emit(std::string("CCTL.E.") + Sub, {Addr});
+  return SelResult::Done;
+}
+
+//===-- Entry ---------------------------------------------------------------===//
+
 SelResult codegen::selectMemory(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
-  if ((M != "ld" && M != "st") || !I.hasMod(".global"))
-    return SelResult::NotMine;
-  Type T = I.Types[0];
-  unsigned Bits = ptx::typeBits(T);
-  if (Bits != 32 && Bits != 64)
-    return S.unsupported(I);
-  for (llvm::StringRef Mod : I.Mods)
-    if (Mod != ".global" && Mod != ".nc" && Mod.size() > 4)
-      return S.unsupported(I);
-  std::string Op = M == "ld" ? "LDG.E" : "STG.E";
-  if (Bits == 64)
-    Op += ".64";
-  if (I.hasMod(".nc"))
-    Op += ".CONSTANT";
-  if (S.isSm75())
-    Op += ".SYS";
-  if (M == "ld") {
-    if (I.Ops[0].K != Operand::Kind::Reg)
-      return S.unsupported(I);
+  if (M == "ld" || M == "st" || M == "ldu")
+    return selectLdSt(S, I);
+  if (M == "atom" || M == "red")
+    return selectAtom(S, I);
+  if (M == "membar" || M == "fence")
+    return selectFence(S, I);
+  if (M == "cvta")
+    return selectCvta(S, I);
+  if (M == "isspacep")
+    return selectIsspacep(S, I);
+  if (M == "prefetch" || M == "prefetchu" || M == "discard")
+    return selectCacheCtl(S, I);
+  if (M == "createpolicy") {
+    // The policy is an opaque 64-bit value that only the L2::cache_hint
+    // forms read, and those hints are dropped: the default policy (0).
     MOperand D = S.defOf(I.Ops[0]);
-    S.emit(Op, {D, globalAddr(S, I.Ops[1])});
-  } else {
-    MOperand V = S.srcReg(I.Ops[1], T);
-    S.emit(Op, {globalAddr(S, I.Ops[0]), V});
+    if (D.RC != RegClass::GPR || S.mf().VRegs[D.Reg].Size != 2)
+      return S.unsupported(I);
+    S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 0)), RZ()});
+    S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
+    return SelResult::Done;
   }
-  return SelResult::Done;
+  if (M == "applypriority")
+    return S.unsupported(I, "needs CCTL.E.DML2 in the SASS table");
+  return SelResult::NotMine;
 }

@@ -83,6 +83,7 @@ private:
   llvm::StringMap<unsigned> VarSym; ///< variable name -> symbol
   unsigned DebugFrame = 0, Info = 0, Compat = 0, Callgraph = 0, RelAction = 0;
   unsigned TkInfo = 0, CuInfo = 0, Const3 = 0, GlobalInit = 0, Global = 0;
+  unsigned Const4 = 0; ///< .nv.constant4: the bank-4 address table (exec)
   unsigned Reserved = 0;
   /// Relocation sections: target section -> {REL, RELA} section indices.
   llvm::DenseMap<unsigned, std::pair<unsigned, unsigned>> RelSecs;

@@ -267,11 +267,19 @@ void Builder::createSections() {
       }
     return P;
   };
+  // Bank 4 (exec): one R_CUDA_64 per address-table entry, REL on
+  // sm_75..89 and RELA on sm_90 (addend 0); its relocation section comes
+  // first of the data ones (measured: before .rel(a).debug_frame).
+  bool HasConst4 = !Rel && !B.Addrs.Symbols.empty();
+  auto Const4Rel = AddRel(".nv.constant4", HasConst4 && !Sm90,
+                          HasConst4 && Sm90, 2);
   auto ConstRel = AddRel(".nv.constant3", NeedRel[0], NeedRela[0], 0);
   auto InitRel = AddRel(".nv.global.init", NeedRel[1], NeedRela[1], 1);
   auto FrameRel = AddRel(".debug_frame", !Sm90, Sm90, 2);
   // -c uses the CUDA section types that nvlink converts (§2.2).
   uint32_t Bank0Type = Rel ? uint32_t(sht::CudaConstantB0) : sht::Progbits;
+  if (HasConst4)
+    Const4 = addSection(".nv.constant4", sht::Progbits, shf::Alloc, 8);
   if (HasConst3) {
     Const3 = addSection(".nv.constant3", Rel ? sht::CudaConstantB0 + 3 : sht::Progbits,
                         shf::Alloc, B.L.Const3Align);
@@ -318,7 +326,8 @@ void Builder::createSections() {
       if (K.L->F->IsEntry)
         K.Bank0Sec = addSection((".nv.constant0." + K.L->F->Name).str(),
                               Bank0Type, shf::Alloc | shf::InfoLink, 4);
-  for (auto [P, Target] : {std::pair{ConstRel, Const3},
+  for (auto [P, Target] : {std::pair{Const4Rel, Const4},
+                           std::pair{ConstRel, Const3},
                            std::pair{InitRel, GlobalInit},
                            std::pair{FrameRel, DebugFrame}}) {
     for (unsigned S : {P.first, P.second})
@@ -340,6 +349,8 @@ void Builder::createSections() {
       C.Sections[K.SharedSec].NoBitsSize = K.L->SharedSize;
     }
   }
+  if (Const4)
+    C.Sections[Const4].Data.assign(B.Addrs.Symbols.size() * 8, 0);
   if (Const3)
     C.Sections[Const3].Data = B.L.Const3;
   if (GlobalInit)
@@ -387,7 +398,8 @@ void Builder::makeProgramHeaders() {
   Self.Type = pt::Phdr;
   if (!Sm90) {
     // From the first constant bank through the end of the last .text.
-    unsigned FirstConst = Const3           ? Const3
+    unsigned FirstConst = Const4           ? Const4
+                          : Const3         ? Const3
                           : B.Proc.empty() ? 0
                                            : B.Proc.front().Bank0Sec;
     Self.Flags = pf::R | pf::X;
@@ -405,8 +417,9 @@ void Builder::makeProgramHeaders() {
     ProgramHeader L = Self;
     L.Type = pt::Load;
     Ph.push_back(L);
-    if (Const3)
-      Ph.push_back(Span(Const3, Const3, pf::R));
+    if (Const4 || Const3)
+      Ph.push_back(Span(Const4 ? Const4 : Const3, Const3 ? Const3 : Const4,
+                        pf::R));
     if (!B.Proc.empty())
       Ph.push_back(Span(B.Proc.front().TextSec, B.Proc.back().TextSec,
                         pf::R | pf::X));

@@ -75,10 +75,16 @@ void Builder::createSymbols() {
       }
     }
     if (I == 0)
-      for (unsigned Sec : {GlobalInit, Global, Const3}) {
+      // With a bank-4 table ptxas writes .nv.global, .nv.constant4,
+      // .nv.global.init, .nv.constant3 (probed on sm_86 and sm_90a).
+      for (unsigned Sec :
+           Const4 ? std::vector<unsigned>{Global, Const4, GlobalInit, Const3}
+                  : std::vector<unsigned>{GlobalInit, Global, Const3}) {
         if (!Sec)
           continue;
         addSectionSym(Sec);
+        if (Sec == Const4)
+          continue;
         for (const VarPlacement &P : B.L.Vars)
           if (SecOf(P) == Sec && bindOf(P.V->Link) == stb::Local)
             VarSym[P.V->Name] = addSym(VarSymbol(P, Sec));
@@ -250,6 +256,24 @@ void Builder::addDataRelocs() {
       else
         continue;
       PendingRelocs.push_back({K.TextSec, Rl});
+    }
+  // The bank-4 address table: R_CUDA_64 per entry, written in
+  // decreasing offset order as ptxas does.
+  if (Const4)
+    for (size_t I = B.Addrs.Symbols.size(); I-- > 0;) {
+      const std::string &Name = B.Addrs.Symbols[I];
+      auto V = VarSym.find(Name);
+      auto F = FuncSym.find(Name);
+      Reloc Rl;
+      Rl.Offset = uint64_t(I) * 8;
+      Rl.Type = rcuda::R64;
+      if (V != VarSym.end())
+        Rl.Sym = V->second;
+      else if (F != FuncSym.end())
+        Rl.Sym = F->second;
+      else
+        continue;
+      PendingRelocs.push_back({Const4, Rl});
     }
   for (const VarPlacement &P : B.L.Vars) {
     unsigned Sec = P.In == DataContainer::Const3 ? Const3 : GlobalInit;
