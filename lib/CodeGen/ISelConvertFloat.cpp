@@ -1,0 +1,395 @@
+//===- ISelConvertFloat.cpp - cvt with a floating-point side --------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// int -> float (I2F/I2FP), float -> int (F2I, always saturating, NaN -> 0),
+// float -> float (F2F, FRND, F2FP, HADD2.F32, FADD.SAT), packing forms and
+// tf32. See ISelConvert.cpp for the register conventions.
+//
+//===----------------------------------------------------------------------===//
+#include "ISelFloatUtil.h"
+
+#include <cmath>
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+using namespace ptxas::codegen::fl;
+using ptx::Type;
+
+namespace ptxas::codegen {
+SelResult selectConvertFloat(ISel &S, const ptx::Instruction &I);
+}
+
+namespace {
+
+bool isSignedT(Type T) { return ptx::typeKind(T) == ptx::TypeKind::Signed; }
+unsigned bits(Type T) { return ptx::typeBits(T); }
+
+/// "S8", "U16", ... of an integer type.
+std::string intName(Type T) {
+  return (isSignedT(T) ? "S" : "U") + std::to_string(bits(T));
+}
+
+std::string fltName(Type T) {
+  switch (T) {
+  case Type::F16: return "F16";
+  case Type::BF16: return "BF16";
+  case Type::F32: return "F32";
+  case Type::F64: return "F64";
+  default: return "";
+  }
+}
+
+/// .rni/.rzi/.rmi/.rpi as F2I/FRND spell them; "?" when absent.
+std::string intRnd(const ptx::Instruction &I) {
+  if (I.hasMod(".rni"))
+    return "";
+  if (I.hasMod(".rzi"))
+    return ".TRUNC";
+  if (I.hasMod(".rmi"))
+    return ".FLOOR";
+  if (I.hasMod(".rpi"))
+    return ".CEIL";
+  return "?";
+}
+
+MOperand h0(MOperand R) {
+  R.Text = ".H0_H0";
+  return R;
+}
+MOperand negRZ() {
+  MOperand Z = RZ();
+  Z.Neg = true;
+  return Z;
+}
+
+SelResult intToFloat(ISel &S, const ptx::Instruction &I) {
+  Type DT = I.Types[0], ST = I.Types[1];
+  unsigned SB = bits(ST);
+  std::string R = rndSuffix(I);
+  MOperand X = S.srcReg(I.Ops[1], SB == 64 ? Type::B64 : Type::B32);
+  MOperand D = S.defOf(I.Ops[0]);
+  std::string Src = SB == 32 && isSignedT(ST) ? "" : "." + intName(ST);
+  if (DT == Type::F32) {
+    if (SB == 32 && !S.isSm75()) {
+      S.emit("I2FP.F32." + intName(ST) + R, {D, X});
+      return SelResult::Done;
+    }
+    S.emit("I2F" + Src + R, {D, X});
+    return SelResult::Done;
+  }
+  if (DT == Type::F64 || DT == Type::F16 || DT == Type::BF16) {
+    std::string Op = "I2F." + fltName(DT) + Src + R;
+    S.emit(Op, {D, X});
+    return SelResult::Done;
+  }
+  return S.unsupported(I);
+}
+
+SelResult floatToInt(ISel &S, const ptx::Instruction &I) {
+  Type DT = I.Types[0], ST = I.Types[1];
+  unsigned DB = bits(DT);
+  std::string R = intRnd(I);
+  if (R == "?")
+    return S.unsupported(I, "float to integer needs .rni/.rzi/.rmi/.rpi");
+  if (ST != Type::F32 && ST != Type::F64 && ST != Type::F16 &&
+      ST != Type::BF16)
+    return S.unsupported(I);
+  std::string Op = "F2I";
+  if (I.hasMod(".ftz") && ST == Type::F32 && DB <= 32)
+    Op += ".FTZ";
+  if (!(DB == 32 && isSignedT(DT)))
+    Op += "." + intName(DT);
+  if (ST != Type::F32)
+    Op += "." + fltName(ST);
+  Op += R;
+  if (ST != Type::F64 && DB <= 32)
+    Op += ".NTZ";
+  MOperand X = S.srcReg(I.Ops[1], ST == Type::F64 ? Type::F64 : Type::B32);
+  MOperand D = S.defOf(I.Ops[0]);
+  if (DB == 8 || DB == 16) {
+    // The narrow result, extended by its type.
+    unsigned T = S.tmp();
+    S.emit(Op, {def(gpr(T)), X});
+    if (isSignedT(DT))
+      S.emit("PRMT", {D, gpr(T), imm(DB == 8 ? 0x8880 : 0x9910), RZ()});
+    else
+      S.emit("LOP3.LUT", {D, gpr(T), imm(DB == 8 ? 0xff : 0xffff), RZ(),
+                          imm(0xc0), notPT()});
+    return SelResult::Done;
+  }
+  S.emit(Op, {D, X});
+  return SelResult::Done;
+}
+
+/// cvt.rna(.satfinite).tf32.f32 as ptxas expands it.
+SelResult toTf32(ISel &S, const ptx::Instruction &I) {
+  MOperand A = S.srcReg(I.Ops[1], Type::F32);
+  MOperand D = S.defOf(I.Ops[0]);
+  if (I.hasMod(".rn") || I.hasMod(".rz")) {
+    if (!S.isSm90())
+      return S.unsupported(I);
+    S.emit(std::string("F2FP.TF32.F32.PACK_B") + (I.hasMod(".rz") ? ".RZ" : ""),
+           {D, A});
+    return SelResult::Done;
+  }
+  if (!I.hasMod(".rna"))
+    return S.unsupported(I);
+  MOperand AbsA = A;
+  AbsA.Abs = true;
+  unsigned P = S.tmp(RegClass::Pred), T = S.tmp();
+  S.emit("FSETP.GEU.AND", {def(preg(P)), PT(), AbsA, fimm(INFINITY), PT()});
+  S.emit("MOV", {def(gpr(T)), A});
+  MInstr &Add = S.emit("IADD3", {def(gpr(T), false), gpr(T), imm(0x1000), RZ()});
+  Add.Guard = preg(P);
+  Add.GuardNeg = true;
+  if (!I.hasMod(".satfinite")) {
+    S.emit("LOP3.LUT", {D, gpr(T), imm(0xffffe000), RZ(), imm(0xc0), notPT()});
+    return SelResult::Done;
+  }
+  unsigned U = S.tmp(), P2 = S.tmp(RegClass::Pred);
+  S.emit("LOP3.LUT", {def(gpr(U)), gpr(T), imm(0xffffe000), RZ(), imm(0xc0),
+                      notPT()});
+  MOperand AbsU = gpr(U);
+  AbsU.Abs = true;
+  S.emit("FSETP.GEU.AND", {def(preg(P2)), PT(), AbsU, fimm(INFINITY), PT()});
+  MInstr &Sub = S.emit("IADD3", {def(gpr(U), false), gpr(U),
+                                 imm(-0x2000, true), RZ()});
+  Sub.Guard = preg(P2);
+  S.emit("MOV", {D, gpr(U)});
+  return SelResult::Done;
+}
+
+/// Packing and FP8 forms (F2FP).
+SelResult pack(ISel &S, const ptx::Instruction &I) {
+  Type DT = I.Types[0], ST = I.Types[1];
+  bool Relu = I.hasMod(".relu");
+  MOperand D = S.defOf(I.Ops[0]);
+  auto isF8x2 = [](Type T) { return T == Type::E4M3x2 || T == Type::E5M2x2; };
+  auto f8Name = [](Type T) { return T == Type::E4M3x2 ? "E4M3" : "E5M2"; };
+  if ((DT == Type::F16x2 || DT == Type::BF16x2) && ST == Type::F32) {
+    if (S.isSm75())
+      return S.unsupported(I);
+    MOperand A = S.srcReg(I.Ops[1], ST), B = S.srcReg(I.Ops[2], ST);
+    std::string Op = std::string("F2FP.") + (Relu ? "RELU." : "") +
+                     (DT == Type::F16x2 ? "F16" : "BF16") + ".F32.PACK_AB" +
+                     (I.hasMod(".rz") ? ".RZ" : "");
+    if (I.hasMod(".satfinite"))
+      return S.unsupported(I);
+    S.emit(Op, {D, A, B});
+    return SelResult::Done;
+  }
+  if (isF8x2(DT) && ST == Type::F32) {
+    MOperand A = S.srcReg(I.Ops[1], ST), B = S.srcReg(I.Ops[2], ST);
+    S.emit(std::string("F2FP.SATFINITE.") + (Relu ? "RELU." : "") + f8Name(DT) +
+               ".F32.PACK_AB_MERGE_C",
+           {D, A, B, RZ()});
+    return SelResult::Done;
+  }
+  if (isF8x2(DT) && ST == Type::F16x2) {
+    MOperand A = S.srcReg(I.Ops[1], Type::B32);
+    S.emit(std::string("F2FP.SATFINITE.") + (Relu ? "RELU." : "") + f8Name(DT) +
+               ".F16.UNPACK_B_MERGE_C",
+           {D, A, RZ()});
+    return SelResult::Done;
+  }
+  if (DT == Type::F16x2 && isF8x2(ST)) {
+    MOperand A = S.srcReg(I.Ops[1], Type::B32);
+    S.emit(std::string("F2FP.") + (Relu ? "RELU." : "") + "F16." + f8Name(ST) +
+               ".UNPACK_B",
+           {D, A});
+    return SelResult::Done;
+  }
+  return S.unsupported(I);
+}
+
+SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
+  Type DT = I.Types[0], ST = I.Types[1];
+  bool Ftz = I.hasMod(".ftz"), Sat = I.hasMod(".sat"), Relu = I.hasMod(".relu");
+  std::string R = rndSuffix(I);
+  if (DT == Type::TF32)
+    return toTf32(S, I);
+  if (I.Ops.size() > 2 || DT == Type::F16x2 || DT == Type::BF16x2 ||
+      DT == Type::E4M3x2 || DT == Type::E5M2x2 || ST == Type::E4M3x2 ||
+      ST == Type::E5M2x2)
+    return pack(S, I);
+  MOperand D = S.defOf(I.Ops[0]);
+  auto Finish32 = [&](MOperand V) {
+    // .sat of an f32 result.
+    if (Sat)
+      S.emit(Ftz ? "FADD.FTZ.SAT" : "FADD.SAT", {D, RZ(), V});
+    else
+      S.emit("MOV", {D, V});
+  };
+  if (DT == ST) {
+    std::string IR = intRnd(I);
+    MOperand A = S.srcReg(I.Ops[1], DT == Type::F64 ? Type::F64 : Type::B32);
+    if (DT == Type::F32) {
+      if (IR != "?") {
+        std::string Op = std::string("FRND") + (Ftz ? ".FTZ" : "") + IR;
+        if (!Sat) {
+          S.emit(Op, {D, A});
+          return SelResult::Done;
+        }
+        unsigned T = S.tmp();
+        S.emit(Op, {def(gpr(T)), A});
+        Finish32(gpr(T));
+        return SelResult::Done;
+      }
+      if (Sat)
+        Finish32(A);
+      else if (Ftz)
+        S.emit("FADD.FTZ", {D, A, negRZ()});
+      else
+        S.emit("MOV", {D, A});
+      return SelResult::Done;
+    }
+    if (DT == Type::F64) {
+      if (Sat)
+        return S.unsupported(I);
+      if (IR != "?") {
+        S.emit("FRND.F64" + IR, {D, A});
+        return SelResult::Done;
+      }
+      copyPair(S, D, A);
+      return SelResult::Done;
+    }
+    if (DT == Type::F16 || DT == Type::BF16) {
+      if (Sat)
+        return S.unsupported(I);
+      if (IR != "?") {
+        if (DT == Type::BF16 && !S.isSm90())
+          return S.unsupported(I);
+        S.emit("FRND." + fltName(DT) + IR, {D, A});
+        return SelResult::Done;
+      }
+      S.emit("MOV", {D, A});
+      return SelResult::Done;
+    }
+    return S.unsupported(I);
+  }
+  if (DT == Type::F64 && ST == Type::F32) {
+    if (Sat)
+      return S.unsupported(I);
+    MOperand A = S.srcReg(I.Ops[1], ST);
+    if (Ftz) {
+      unsigned T = S.tmp();
+      S.emit("FMUL.FTZ", {def(gpr(T)), A, fimm(1)});
+      A = gpr(T);
+    }
+    S.emit("F2F.F64.F32", {D, A});
+    return SelResult::Done;
+  }
+  if (DT == Type::F32 && ST == Type::F64) {
+    MOperand A = S.srcReg(I.Ops[1], ST);
+    if (!Ftz && !Sat) {
+      S.emit("F2F.F32.F64" + R, {D, A});
+      return SelResult::Done;
+    }
+    unsigned T = S.tmp();
+    S.emit("F2F.F32.F64" + R, {def(gpr(T)), A});
+    if (Ftz) {
+      // Results below the smallest normal become (signed) zero.
+      unsigned C = S.tmp(RegClass::GPR, 2), P = S.tmp(RegClass::Pred);
+      S.emit("MOV", {def(word(C, 0)), imm(0xf0000000)});
+      S.emit("MOV", {def(word(C, 1), false), imm(0x380fffff)});
+      MOperand AbsA = A;
+      AbsA.Abs = true;
+      S.emit("DSETP.GEU.AND", {def(preg(P)), PT(), AbsA, pair(C), PT()});
+      MInstr &F = S.emit("FMUL", {def(gpr(T), false), gpr(T),
+                                  fimm(1.175494350822287508e-38)});
+      F.Guard = preg(P);
+      F.GuardNeg = true;
+    }
+    if (Sat)
+      S.emit("FADD.SAT", {D, RZ(), gpr(T)});
+    else
+      S.emit("MOV", {D, gpr(T)});
+    return SelResult::Done;
+  }
+  // Half-precision sides.
+  if ((DT == Type::F16 || DT == Type::BF16) && ST == Type::F32) {
+    MOperand A = S.srcReg(I.Ops[1], ST);
+    bool Fp = !S.isSm75() && (R.empty() || R == ".RZ");
+    std::string N = fltName(DT);
+    if (DT == Type::BF16 && S.isSm75())
+      return S.unsupported(I);
+    if (Relu || I.hasMod(".satfinite")) {
+      if (!Fp)
+        return S.unsupported(I);
+      S.emit(std::string("F2FP.") + (I.hasMod(".satfinite") ? "SATFINITE." : "") +
+                 (Relu ? "RELU." : "") + N + ".F32.MERGE_C" + R,
+             {D, A, RZ()});
+      return SelResult::Done;
+    }
+    MOperand Out = D;
+    unsigned T = 0;
+    if (Sat) {
+      if (DT != Type::F16)
+        return S.unsupported(I);
+      T = S.tmp();
+      Out = def(gpr(T));
+    }
+    if (Fp)
+      S.emit("F2FP." + N + ".F32.PACK_AB" + R, {Out, RZ(), A});
+    else
+      S.emit("F2F." + N + ".F32" + R, {Out, A});
+    if (Sat)
+      S.emit("HADD2.SAT", {D, h0(gpr(T)), h0(negRZ())});
+    return SelResult::Done;
+  }
+  if (DT == Type::F32 && ST == Type::F16) {
+    MOperand A = S.srcReg(I.Ops[1], Type::B32);
+    if (S.isSm75())
+      S.emit(Sat ? "HADD2.F32.SAT" : "HADD2.F32", {D, h0(A), h0(negRZ())});
+    else {
+      if (Sat) {
+        unsigned T = S.tmp();
+        S.emit("HADD2.F32", {def(gpr(T)), negRZ(), h0(A)});
+        Finish32(gpr(T));
+      } else
+        S.emit("HADD2.F32", {D, negRZ(), h0(A)});
+    }
+    return SelResult::Done;
+  }
+  if (DT == Type::F32 && ST == Type::BF16) {
+    MOperand A = S.srcReg(I.Ops[1], Type::B32);
+    if (Sat) {
+      unsigned T = S.tmp();
+      S.emit("SHF.L.U32", {def(gpr(T)), A, imm(0x10), RZ()});
+      Finish32(gpr(T));
+      return SelResult::Done;
+    }
+    S.emit("SHF.L.U32", {D, A, imm(0x10), RZ()});
+    return SelResult::Done;
+  }
+  if (Sat || Relu)
+    return S.unsupported(I);
+  if (DT == Type::F64 && (ST == Type::F16 || ST == Type::BF16)) {
+    MOperand A = S.srcReg(I.Ops[1], Type::B32);
+    S.emit("F2F.F64." + fltName(ST), {D, A});
+    return SelResult::Done;
+  }
+  if ((DT == Type::F16 || DT == Type::BF16) &&
+      (ST == Type::F64 || ST == Type::F16 || ST == Type::BF16)) {
+    MOperand A = S.srcReg(I.Ops[1], ST == Type::F64 ? Type::F64 : Type::B32);
+    S.emit("F2F." + fltName(DT) + "." + fltName(ST) + R, {D, A});
+    return SelResult::Done;
+  }
+  return S.unsupported(I);
+}
+
+} // namespace
+
+SelResult codegen::selectConvertFloat(ISel &S, const ptx::Instruction &I) {
+  Type DT = I.Types[0], ST = I.Types[1];
+  if (ptx::isInteger(ST) && ptx::isFloat(DT))
+    return intToFloat(S, I);
+  if (ptx::isFloat(ST) && ptx::isInteger(DT))
+    return floatToInt(S, I);
+  if (ptx::isFloat(ST) && ptx::isFloat(DT))
+    return floatToFloat(S, I);
+  return S.unsupported(I);
+}

@@ -1,0 +1,380 @@
+//===- ISelFloatSeqDivA.cpp - ptxas's IEEE sequences (generated) ---------------
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The sequences ptxas 13 emits for these PTX forms (sm_75 spelling, valid
+// on every target), with the slow-path subroutine inlined at its call:
+// %a/%b are the sources (%a0/%a1 words of an f64), %d the result.
+// Written for emitSeq (ISelFloatSeq.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "ISelFloatUtil.h"
+
+using namespace ptxas::codegen;
+
+llvm::StringRef fl::seqDivA(llvm::StringRef Key) {
+  if (Key == "div.rn.f32")
+    return R"(MOV R3, %b
+MOV R0, %a
+MUFU.RCP R2, R3
+FCHK P0, R0, R3
+FFMA R5, -R3, R2, 1
+FFMA R5, R2, R5, R2
+FFMA R2, R0, R5, RZ
+FFMA R4, -R3, R2, R0
+FFMA R2, R5, R4, R2
+@!P0 BRA `(.L_x_0)
+SHF.R.U32.HI R4, RZ, 0x17, R3
+IMAD.MOV.U32 R5, RZ, RZ, R0
+SHF.R.U32.HI R2, RZ, 0x17, R0
+IMAD.MOV.U32 R6, RZ, RZ, R3
+LOP3.LUT R4, R4, 0xff, RZ, 0xc0, !PT
+LOP3.LUT R2, R2, 0xff, RZ, 0xc0, !PT
+IADD3 R10, R4, -0x1, RZ
+IADD3 R9, R2, -0x1, RZ
+ISETP.GT.U32.AND P0, PT, R10, 0xfd, PT
+ISETP.GT.U32.OR P0, PT, R9, 0xfd, P0
+@!P0 IMAD.MOV.U32 R7, RZ, RZ, RZ
+@!P0 BRA `(.L_x_1)
+FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT
+FSETP.GTU.FTZ.AND P1, PT, |R3|, +INF , PT
+PLOP3.LUT P0, PT, P0, P1, PT, 0xa8, 0x0
+@P0 BRA `(.L_x_2)
+LOP3.LUT P0, RZ, R6, 0x7fffffff, R5, 0xc8, !PT
+@!P0 BRA `(.L_x_3)
+FSETP.NEU.FTZ.AND P2, PT, |R0|, +INF , PT
+FSETP.NEU.FTZ.AND P1, PT, |R3|, +INF , PT
+FSETP.NEU.FTZ.AND P0, PT, |R0|, +INF , PT
+@P1 BRA `(.Lskip1)
+@!P2 BRA `(.L_x_3)
+.Lskip1:
+LOP3.LUT P2, RZ, R5, 0x7fffffff, RZ, 0xc0, !PT
+PLOP3.LUT P1, PT, P1, P2, PT, 0x2a, 0x0
+@P1 BRA `(.L_x_4)
+LOP3.LUT P1, RZ, R6, 0x7fffffff, RZ, 0xc0, !PT
+PLOP3.LUT P0, PT, P0, P1, PT, 0x2a, 0x0
+@P0 BRA `(.L_x_5)
+ISETP.GE.AND P0, PT, R9, RZ, PT
+ISETP.GE.AND P1, PT, R10, RZ, PT
+@P0 IMAD.MOV.U32 R7, RZ, RZ, RZ
+@!P0 FFMA R5, R0, 1.84467440737095516160e+19, RZ
+@!P0 IMAD.MOV.U32 R7, RZ, RZ, -0x40
+@!P1 FFMA R6, R3, 1.84467440737095516160e+19, RZ
+@!P1 IADD3 R7, R7, 0x40, RZ
+.L_x_1:
+LEA R3, R4, 0xc0800000, 0x17
+IADD3 R2, R2, -0x7f, RZ
+IMAD.IADD R3, R6, 0x1, -R3
+IMAD R5, R2, -0x800000, R5
+IADD3 R2, R2, 0x7f, -R4
+FADD.FTZ R6, -R3, -RZ
+MUFU.RCP R0, R3
+IMAD.IADD R2, R2, 0x1, R7
+FFMA R9, R0, R6, 1
+FFMA R10, R0, R9, R0
+FFMA R0, R5, R10, RZ
+FFMA R9, R6, R0, R5
+FFMA R9, R10, R9, R0
+FFMA R6, R6, R9, R5
+FFMA R5, R10, R6, R9
+SHF.R.U32.HI R0, RZ, 0x17, R5
+LOP3.LUT R0, R0, 0xff, RZ, 0xc0, !PT
+IMAD.IADD R4, R0, 0x1, R2
+IADD3 R0, R4, -0x1, RZ
+ISETP.GE.U32.AND P0, PT, R0, 0xfe, PT
+@!P0 BRA `(.L_x_6)
+ISETP.GT.AND P0, PT, R4, 0xfe, PT
+@P0 BRA `(.L_x_7)
+ISETP.GE.AND P0, PT, R4, 0x1, PT
+@P0 BRA `(.L_x_8)
+ISETP.GE.AND P0, PT, R4, -0x18, PT
+LOP3.LUT R5, R5, 0x80000000, RZ, 0xc0, !PT
+@!P0 BRA `(.L_x_8)
+FFMA.RZ R0, R10, R6, R9
+IADD3 R7, R4, 0x20, RZ
+FFMA.RM R3, R10, R6, R9
+ISETP.NE.AND P2, PT, R4, RZ, PT
+LOP3.LUT R2, R0, 0x7fffff, RZ, 0xc0, !PT
+FFMA.RP R0, R10, R6, R9
+ISETP.NE.AND P1, PT, R4, RZ, PT
+IMAD.MOV R4, RZ, RZ, -R4
+LOP3.LUT R2, R2, 0x800000, RZ, 0xfc, !PT
+FSETP.NEU.FTZ.AND P0, PT, R0, R3, PT
+SHF.L.U32 R7, R2, R7, RZ
+SEL R3, R4, RZ, P2
+ISETP.NE.AND P1, PT, R7, RZ, P1
+SHF.R.U32.HI R3, RZ, R3, R2
+PLOP3.LUT P0, PT, P0, P1, PT, 0xa8, 0x0
+SHF.R.U32.HI R7, RZ, 0x1, R3
+SEL R0, RZ, 0x1, !P0
+LOP3.LUT R0, R0, 0x1, R7, 0xf8, !PT
+LOP3.LUT R0, R0, R3, RZ, 0xc0, !PT
+IMAD.IADD R0, R7, 0x1, R0
+LOP3.LUT R5, R0, R5, RZ, 0xfc, !PT
+BRA `(.L_x_8)
+.L_x_7:
+LOP3.LUT R5, R5, 0x80000000, RZ, 0xc0, !PT
+LOP3.LUT R5, R5, 0x7f800000, RZ, 0xfc, !PT
+BRA `(.L_x_8)
+.L_x_6:
+IMAD R5, R2, 0x800000, R5
+BRA `(.L_x_8)
+.L_x_5:
+LOP3.LUT R5, R6, 0x80000000, R5, 0x48, !PT
+LOP3.LUT R5, R5, 0x7f800000, RZ, 0xfc, !PT
+BRA `(.L_x_8)
+.L_x_4:
+LOP3.LUT R5, R6, 0x80000000, R5, 0x48, !PT
+BRA `(.L_x_8)
+.L_x_3:
+MUFU.RSQ R5, -QNAN
+BRA `(.L_x_8)
+.L_x_2:
+FADD.FTZ R5, R0, R3
+.L_x_8:
+IMAD.MOV.U32 R2, RZ, RZ, R5
+.L_x_0:
+MOV %d, R2)";
+  if (Key == "div.rn.ftz.f32")
+    return R"(MOV R3, %b
+MOV R0, %a
+MUFU.RCP R2, R3
+FCHK P0, R0, R3
+FFMA R5, -R3, R2, 1
+FFMA R5, R2, R5, R2
+FFMA R2, R0, R5, RZ
+FFMA R4, -R3, R2, R0
+FFMA R2, R5, R4, R2
+@!P0 BRA `(.L_x_0)
+SHF.R.U32.HI R4, RZ, 0x17, R3
+SHF.R.U32.HI R2, RZ, 0x17, R0
+LOP3.LUT R4, R4, 0xff, RZ, 0xc0, !PT
+LOP3.LUT R2, R2, 0xff, RZ, 0xc0, !PT
+IADD3 R6, R4, -0x1, RZ
+IADD3 R5, R2, -0x1, RZ
+ISETP.GT.U32.AND P0, PT, R6, 0xfd, PT
+ISETP.GT.U32.OR P0, PT, R5, 0xfd, P0
+@!P0 BRA `(.L_x_1)
+FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT
+FSETP.GTU.FTZ.AND P1, PT, |R3|, +INF , PT
+PLOP3.LUT P0, PT, P0, P1, PT, 0xa8, 0x0
+@P0 BRA `(.L_x_2)
+FSETP.NEU.FTZ.AND P2, PT, R0, RZ, PT
+FSETP.NEU.FTZ.AND P0, PT, R3, RZ, PT
+FSETP.NEU.FTZ.AND P1, PT, R0, RZ, PT
+@P0 BRA `(.Lskip1)
+@!P2 BRA `(.L_x_3)
+.Lskip1:
+FSETP.NEU.FTZ.AND P4, PT, |R0|, +INF , PT
+FSETP.NEU.FTZ.AND P3, PT, |R3|, +INF , PT
+FSETP.NEU.FTZ.AND P2, PT, |R0|, +INF , PT
+@P3 BRA `(.Lskip2)
+@!P4 BRA `(.L_x_3)
+.Lskip2:
+PLOP3.LUT P1, PT, P3, P1, PT, 0x2a, 0x0
+@P1 BRA `(.L_x_4)
+PLOP3.LUT P2, PT, P2, P0, PT, 0x2a, 0x0
+@P2 BRA `(.L_x_5)
+.L_x_1:
+IADD3 R4, R4, -0x7f, RZ
+IMAD R5, R4, -0x800000, R3
+IADD3 R3, R2, -0x7f, RZ
+FADD.FTZ R7, -R5, -RZ
+MUFU.RCP R6, R5
+IMAD R0, R3, -0x800000, R0
+IMAD.IADD R3, R3, 0x1, -R4
+FFMA R9, R6, R7, 1
+FFMA R9, R6, R9, R6
+FFMA R2, R0, R9, RZ
+FFMA R6, R7, R2, R0
+FFMA R6, R9, R6, R2
+FFMA R0, R7, R6, R0
+FFMA.FTZ R0, R9, R0, R6
+SHF.R.U32.HI R2, RZ, 0x17, R0
+LOP3.LUT R2, R2, 0xff, RZ, 0xc0, !PT
+IMAD.IADD R2, R2, 0x1, R3
+IADD3 R4, R2, -0x1, RZ
+ISETP.GE.U32.AND P0, PT, R4, 0xfe, PT
+@!P0 BRA `(.L_x_6)
+ISETP.GT.AND P0, PT, R2, 0xfe, PT
+LOP3.LUT R3, R0, 0x80000000, RZ, 0xc0, !PT
+@!P0 ISETP.GE.AND P1, PT, R2, 0x1, PT
+@!P0 SEL R0, R3, R0, !P1
+@P0 LOP3.LUT R0, R3, 0x7f800000, RZ, 0xfc, !PT
+BRA `(.L_x_7)
+.L_x_6:
+IMAD R0, R3, 0x800000, R0
+BRA `(.L_x_7)
+.L_x_5:
+LOP3.LUT R0, R3, 0x80000000, R0, 0x48, !PT
+LOP3.LUT R0, R0, 0x7f800000, RZ, 0xfc, !PT
+BRA `(.L_x_7)
+.L_x_4:
+LOP3.LUT R0, R3, 0x80000000, R0, 0x48, !PT
+BRA `(.L_x_7)
+.L_x_3:
+MUFU.RSQ R0, -QNAN
+BRA `(.L_x_7)
+.L_x_2:
+FADD.FTZ R0, R0, R3
+.L_x_7:
+IMAD.MOV.U32 R2, RZ, RZ, R0
+.L_x_0:
+MOV %d, R2)";
+  if (Key == "div.rz.f32")
+    return R"(MOV R0, %a
+MOV R3, %b
+IMAD.SHL.U32 R2, R0, 0x2, RZ
+IMAD.SHL.U32 R4, R3, 0x2, RZ
+LEA.HI R2, R2, 0xffffffff, RZ, 0x8
+LEA.HI R5, R4, 0xffffffff, RZ, 0x8
+ISETP.GT.U32.AND P0, PT, R2, 0xfd, PT
+ISETP.GT.U32.OR P0, PT, R5, 0xfd, P0
+@!P0 BRA `(.L_x_0)
+FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT
+FSETP.GTU.FTZ.AND P1, PT, |R3|, +INF , PT
+PLOP3.LUT P0, PT, P0, P1, PT, 0x2, 0x0
+@!P0 FADD.FTZ R4, R0, R3
+@!P0 BRA `(.L_x_1)
+IMAD.SHL.U32 R4, R0, 0x2, RZ
+IMAD.SHL.U32 R6, R3, 0x2, RZ
+ISETP.NE.U32.AND P0, PT, R4, RZ, PT
+ISETP.NE.U32.AND P1, PT, R6, RZ, PT
+SEL R4, RZ, 0x1, P0
+SEL R7, RZ, 0x1, P1
+LOP3.LUT P0, RZ, R4, R7, RZ, 0xc0, !PT
+@P0 BRA `(.L_x_2)
+FSETP.NEU.FTZ.AND P0, PT, |R0|, +INF , PT
+FSETP.NEU.FTZ.AND P1, PT, |R3|, +INF , PT
+PLOP3.LUT P2, PT, P0, P1, PT, 0xa8, 0x0
+@P2 BRA `(.L_x_3)
+.L_x_2:
+MUFU.RSQ R4, -QNAN
+BRA `(.L_x_1)
+.L_x_3:
+SEL R9, RZ, 0x1, P1
+LOP3.LUT P1, RZ, R9, R4, RZ, 0xfc, !PT
+@P1 LOP3.LUT R4, R3, 0x80000000, R0, 0x48, !PT
+@P1 BRA `(.L_x_1)
+SEL R4, RZ, 0x1, P0
+LOP3.LUT P0, RZ, R4, R7, RZ, 0xfc, !PT
+@P0 LOP3.LUT R4, R3, 0x80000000, R0, 0x48, !PT
+@P0 LOP3.LUT R4, R4, 0x7f800000, RZ, 0xfc, !PT
+@P0 BRA `(.L_x_1)
+ISETP.GE.AND P0, PT, R2, RZ, PT
+ISETP.GE.AND P1, PT, R5, RZ, PT
+@!P0 IMAD.MOV.U32 R4, RZ, RZ, -0x40
+@!P0 FFMA R0, R0, 1.84467440737095516160e+19, RZ
+@P0 IMAD.MOV.U32 R4, RZ, RZ, RZ
+@P1 BRA `(.L_x_4)
+FFMA R3, R3, 1.84467440737095516160e+19, RZ
+IADD3 R4, R4, 0x40, RZ
+BRA `(.L_x_4)
+.L_x_0:
+IMAD.MOV.U32 R4, RZ, RZ, RZ
+.L_x_4:
+IADD3 R6, R5, -0x7e, RZ
+IMAD R6, R6, -0x800000, R3
+IADD3 R3, R2, -0x7e, RZ
+MUFU.RCP R7, R6
+IMAD R0, R3, -0x800000, R0
+FADD.FTZ R3, -R6, -RZ
+FFMA R8, R0, R7, RZ
+FFMA R9, R3, R8, R0
+FFMA R8, R7, R9, R8
+FFMA R0, R3, R8, R0
+FFMA.RZ R7, R7, R0, R8
+IMAD.SHL.U32 R0, R7, 0x2, RZ
+SHF.R.U32.HI R0, RZ, 0x18, R0
+IADD3 R5, R0, R2, -R5
+IMAD.IADD R5, R5, 0x1, R4
+IADD3 R2, R5, -0x1, RZ
+ISETP.GT.U32.AND P0, PT, R2, 0xfd, PT
+@!P0 IMAD.IADD R4, R5, 0x1, -R0
+@!P0 IMAD R4, R4, 0x800000, R7
+@!P0 BRA `(.L_x_1)
+ISETP.GT.AND P0, PT, R5, 0xfe, PT
+IMAD.MOV.U32 R4, RZ, RZ, R7
+@P0 IMAD.MOV.U32 R4, RZ, RZ, 0x7f7fffff
+@P0 BRA `(.L_x_5)
+ISETP.GT.AND P0, PT, R5, RZ, PT
+@P0 BRA `(.L_x_5)
+ISETP.GE.AND P0, PT, R5, -0x18, PT
+@P0 LOP3.LUT R0, R7, 0x7fffff, RZ, 0xc0, !PT
+@!P0 IMAD.MOV.U32 R4, RZ, RZ, RZ
+@P0 IADD3 R3, -R5, 0x1, RZ
+@P0 LOP3.LUT R0, R0, 0x800000, RZ, 0xfc, !PT
+@P0 SHF.R.U32.HI R4, RZ, R3, R0
+.L_x_5:
+LOP3.LUT R4, R4, 0x80000000, R7, 0xf8, !PT
+.L_x_1:
+MOV %d, R4)";
+  if (Key == "div.rz.ftz.f32")
+    return R"(MOV R0, %a
+MOV R3, %b
+IMAD.SHL.U32 R2, R3, 0x2, RZ
+SHF.R.U32.HI R5, RZ, 0x18, R2
+IMAD.SHL.U32 R2, R0, 0x2, RZ
+IADD3 R6, R5, -0x1, RZ
+LEA.HI R4, R2, 0xffffffff, RZ, 0x8
+ISETP.GT.U32.AND P0, PT, R6, 0xfd, PT
+ISETP.GT.U32.OR P0, PT, R4, 0xfd, P0
+@!P0 BRA `(.L_x_0)
+FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT
+FSETP.GTU.FTZ.AND P1, PT, |R3|, +INF , PT
+PLOP3.LUT P0, PT, P0, P1, PT, 0x2, 0x0
+@!P0 FADD.FTZ R4, R0, R3
+@!P0 BRA `(.L_x_1)
+FSETP.NEU.FTZ.AND P0, PT, R0, RZ, PT
+FSETP.NEU.FTZ.AND P1, PT, R3, RZ, PT
+SEL R4, RZ, 0x1, P0
+SEL R7, RZ, 0x1, P1
+LOP3.LUT P0, RZ, R4, R7, RZ, 0xc0, !PT
+@P0 BRA `(.L_x_2)
+FSETP.NEU.FTZ.AND P0, PT, |R0|, +INF , PT
+FSETP.NEU.FTZ.AND P1, PT, |R3|, +INF , PT
+PLOP3.LUT P2, PT, P0, P1, PT, 0xa8, 0x0
+@P2 BRA `(.L_x_3)
+.L_x_2:
+MUFU.RSQ R4, -QNAN
+BRA `(.L_x_1)
+.L_x_3:
+SEL R9, RZ, 0x1, P1
+LOP3.LUT P1, RZ, R9, R4, RZ, 0xfc, !PT
+@P1 LOP3.LUT R4, R0, 0x80000000, R3, 0x48, !PT
+@P1 BRA `(.L_x_1)
+SEL R4, RZ, 0x1, P0
+LOP3.LUT P0, RZ, R4, R7, RZ, 0xfc, !PT
+@P0 LOP3.LUT R4, R0, 0x80000000, R3, 0x48, !PT
+@P0 LOP3.LUT R4, R4, 0x7f800000, RZ, 0xfc, !PT
+@P0 BRA `(.L_x_1)
+.L_x_0:
+IADD3 R4, R5, -0x7f, RZ
+LEA.HI R5, R2, -R5, RZ, 0x8
+IMAD R4, R4, -0x800000, R3
+LEA.HI R3, R2, 0xffffff81, RZ, 0x8
+MUFU.RCP R6, R4
+IMAD R3, R3, -0x800000, R0
+FADD.FTZ R0, -R4, -RZ
+FFMA R7, R3, R6, RZ
+FFMA R8, R0, R7, R3
+FFMA R7, R6, R8, R7
+FFMA R0, R0, R7, R3
+FFMA.RZ R0, R6, R0, R7
+IMAD.SHL.U32 R2, R0, 0x2, RZ
+LEA.HI R2, R2, R5, RZ, 0x8
+IADD3 R3, R2, -0x1, RZ
+ISETP.GT.U32.AND P0, PT, R3, 0xfd, PT
+@!P0 IMAD R4, R5, 0x800000, R0
+@!P0 BRA `(.L_x_1)
+ISETP.GT.AND P0, PT, R2, 0xfe, PT
+@P0 IMAD.MOV.U32 R3, RZ, RZ, 0x7f7fffff
+@!P0 ISETP.GT.AND P1, PT, R2, RZ, PT
+@!P0 SEL R3, R0, RZ, P1
+LOP3.LUT R4, R3, 0x80000000, R0, 0xf8, !PT
+.L_x_1:
+MOV %d, R4)";
+  return "";
+}

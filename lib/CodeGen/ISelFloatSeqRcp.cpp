@@ -1,0 +1,451 @@
+//===- ISelFloatSeqRcp.cpp - ptxas's IEEE sequences (generated) ----------------
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The sequences ptxas 13 emits for these PTX forms (sm_75 spelling, valid
+// on every target), with the slow-path subroutine inlined at its call:
+// %a/%b are the sources (%a0/%a1 words of an f64), %d the result.
+// Written for emitSeq (ISelFloatSeq.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "ISelFloatUtil.h"
+
+using namespace ptxas::codegen;
+
+llvm::StringRef fl::seqRcp(llvm::StringRef Key) {
+  if (Key == "rcp.rn.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, 0x1800000, RZ
+LOP3.LUT R2, R2, 0x7f800000, RZ, 0xc0, !PT
+ISETP.GT.U32.AND P0, PT, R2, 0x1ffffff, PT
+@P0 BRA `(.L_x_0)
+IMAD.SHL.U32 R2, R0, 0x2, RZ
+SHF.R.U32.HI R2, RZ, 0x18, R2
+ISETP.NE.U32.AND P0, PT, R2, RZ, PT
+@P0 BRA `(.L_x_2)
+IMAD.SHL.U32 R2, R0, 0x2, RZ
+ISETP.NE.AND P0, PT, R2, RZ, PT
+@!P0 MUFU.RCP R2, R0
+@!P0 BRA `(.L_x_3)
+FFMA R0, R0, 1.84467440737095516160e+19, RZ
+MUFU.RCP R3, R0
+FFMA R2, R0, R3, -1
+FADD.FTZ R2, -R2, -RZ
+FFMA R2, R3, R2, R3
+FFMA R2, R2, 1.84467440737095516160e+19, RZ
+BRA `(.L_x_3)
+.L_x_2:
+IADD3 R3, R2, -0xfd, RZ
+ISETP.GT.U32.AND P0, PT, R3, 0x1, PT
+@P0 BRA `(.L_x_4)
+LOP3.LUT R4, R0, 0x7fffff, RZ, 0xc0, !PT
+IMAD.MOV.U32 R10, RZ, RZ, 0x3
+LOP3.LUT R4, R4, 0x3f800000, RZ, 0xfc, !PT
+SHF.L.U32 R9, R10, R3, RZ
+MUFU.RCP R5, R4
+FFMA R6, R4, R5, -1
+FADD.FTZ R6, -R6, -RZ
+FFMA.RM R7, R5, R6, R5
+FFMA.RP R6, R5, R6, R5
+LOP3.LUT R5, R7, 0x7fffff, RZ, 0xc0, !PT
+FSETP.NEU.FTZ.AND P0, PT, R7, R6, PT
+LOP3.LUT R6, R5, 0x800000, RZ, 0xfc, !PT
+SEL R5, RZ, 0xffffffff, !P0
+LOP3.LUT R4, R9, R6, RZ, 0xc0, !PT
+IMAD.MOV R5, RZ, RZ, -R5
+SHF.R.U32.HI R4, RZ, R3, R4
+LOP3.LUT P1, RZ, R5, R3, R6, 0xf8, !PT
+LOP3.LUT P0, RZ, R4, 0x1, RZ, 0xc0, !PT
+LOP3.LUT P2, RZ, R4, 0x2, RZ, 0xc0, !PT
+PLOP3.LUT P0, PT, P0, P1, P2, 0xe0, 0x0
+LOP3.LUT P1, RZ, R0, 0x7fffff, RZ, 0xc0, !PT
+SEL R3, RZ, 0x1, !P0
+IMAD.MOV R3, RZ, RZ, -R3
+ISETP.GE.AND P0, PT, R3, RZ, PT
+IADD3 R3, R2, -0xfc, RZ
+SHF.R.U32.HI R3, RZ, R3, R6
+@!P0 IADD3 R3, R3, 0x1, RZ
+@!P1 IMAD.SHL.U32 R3, R3, 0x2, RZ
+LOP3.LUT R2, R3, 0x80000000, R0, 0xf8, !PT
+BRA `(.L_x_3)
+.L_x_4:
+MUFU.RCP R2, R0
+.L_x_3:
+IMAD.MOV.U32 R0, RZ, RZ, R2
+IMAD.MOV.U32 R2, RZ, RZ, R0
+BRA `(.L_x_1)
+.L_x_0:
+MUFU.RCP R3, R0
+FFMA R2, R0, R3, -1
+FADD.FTZ R2, -R2, -RZ
+FFMA R2, R3, R2, R3
+.L_x_1:
+MOV %d, R2)";
+  if (Key == "rcp.rn.ftz.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, 0x1800000, RZ
+LOP3.LUT R2, R2, 0x7f800000, RZ, 0xc0, !PT
+ISETP.GT.U32.AND P0, PT, R2, 0x1ffffff, PT
+@P0 BRA `(.L_x_0)
+IADD3 R2, R0, 0x1800000, RZ
+LOP3.LUT R2, R2, 0x7f800000, RZ, 0xc0, !PT
+ISETP.NE.U32.AND P0, PT, R2, 0x1800000, PT
+@!P0 MUFU.RCP R3, R0
+@!P0 BRA `(.L_x_2)
+ISETP.EQ.U32.AND P1, PT, R2, 0x800000, PT
+ISETP.NE.U32.AND P0, PT, R2, RZ, PT
+SEL R3, RZ, 0xffffffff, !P1
+SEL R2, RZ, 0x1, P0
+IMAD.MOV R3, RZ, RZ, -R3
+LOP3.LUT P0, RZ, R2, R3, RZ, 0xfc, !PT
+@!P0 BRA `(.L_x_3)
+LOP3.LUT R3, R0, 0x7fffff, RZ, 0xc0, !PT
+LOP3.LUT R0, R0, 0x80000000, RZ, 0xc0, !PT
+ISETP.EQ.U32.AND P0, PT, R3, RZ, PT
+SEL R3, RZ, 0xffffffff, !P0
+IMAD.MOV R3, RZ, RZ, -R3
+LOP3.LUT P0, RZ, R2, R3, RZ, 0xc0, !PT
+@P0 LOP3.LUT R3, R0, 0x800000, RZ, 0xfc, !PT
+@!P0 IMAD.MOV.U32 R3, RZ, RZ, R0
+BRA `(.L_x_2)
+.L_x_3:
+MUFU.RCP R3, R0
+.L_x_2:
+IMAD.MOV.U32 R0, RZ, RZ, R3
+IMAD.MOV.U32 R2, RZ, RZ, R0
+BRA `(.L_x_1)
+.L_x_0:
+MUFU.RCP R3, R0
+FFMA R2, R0, R3, -1
+FADD.FTZ R2, -R2, -RZ
+FFMA R2, R3, R2, R3
+.L_x_1:
+MOV %d, R2)";
+  if (Key == "rcp.rz.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, 0x1800000, RZ
+LOP3.LUT R2, R2, 0x7f800000, RZ, 0xc0, !PT
+ISETP.GT.U32.AND P0, PT, R2, 0x1ffffff, PT
+@P0 BRA `(.L_x_0)
+IMAD.SHL.U32 R2, R0, 0x2, RZ
+SHF.R.U32.HI R2, RZ, 0x18, R2
+ISETP.NE.U32.AND P0, PT, R2, RZ, PT
+@P0 BRA `(.L_x_2)
+IMAD.SHL.U32 R3, R0, 0x2, RZ
+ISETP.NE.AND P0, PT, R3, RZ, PT
+@!P0 MUFU.RCP R2, R0
+@!P0 BRA `(.L_x_3)
+ISETP.GT.AND P0, PT, R3, 0x400000, PT
+@!P0 LOP3.LUT R2, R0, 0x80000000, RZ, 0xc0, !PT
+@!P0 LOP3.LUT R2, R2, 0x7f7fffff, RZ, 0xfc, !PT
+@!P0 BRA `(.L_x_3)
+FFMA R0, R0, 1.84467440737095516160e+19, RZ
+MUFU.RCP R3, R0
+FFMA R2, R0, R3, -1
+FADD.FTZ R2, -R2, -RZ
+FFMA.RZ R2, R3, R2, R3
+FFMA R2, R2, 1.84467440737095516160e+19, RZ
+BRA `(.L_x_3)
+.L_x_2:
+IADD3 R3, R2, -0xfd, RZ
+ISETP.GT.U32.AND P0, PT, R3, 0x1, PT
+@P0 BRA `(.L_x_4)
+LOP3.LUT R3, R0, 0x7fffff, RZ, 0xc0, !PT
+LOP3.LUT P0, RZ, R0, 0x7fffff, RZ, 0xc0, !PT
+LOP3.LUT R3, R3, 0x3f800000, RZ, 0xfc, !PT
+IADD3 R2, R2, -0xfc, RZ
+MUFU.RCP R4, R3
+FFMA.RZ R5, R3, R4, -1
+FADD.FTZ R5, -R5, -RZ
+FFMA.RZ R5, R4, R5, R4
+LOP3.LUT R5, R5, 0x7fffff, RZ, 0xc0, !PT
+LOP3.LUT R5, R5, 0x800000, RZ, 0xfc, !PT
+SHF.R.U32.HI R5, RZ, R2, R5
+@!P0 IMAD.SHL.U32 R5, R5, 0x2, RZ
+LOP3.LUT R2, R5, 0x80000000, R0, 0xf8, !PT
+BRA `(.L_x_3)
+.L_x_4:
+MUFU.RCP R2, R0
+.L_x_3:
+IMAD.MOV.U32 R0, RZ, RZ, R2
+IMAD.MOV.U32 R2, RZ, RZ, R0
+BRA `(.L_x_1)
+.L_x_0:
+MUFU.RCP R3, R0
+FFMA.RZ R2, R0, R3, -1
+FADD.FTZ R2, -R2, -RZ
+FFMA.RZ R2, R3, R2, R3
+.L_x_1:
+MOV %d, R2)";
+  if (Key == "rcp.rz.ftz.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, 0x1800000, RZ
+LOP3.LUT R2, R2, 0x7f800000, RZ, 0xc0, !PT
+ISETP.GT.U32.AND P0, PT, R2, 0x1ffffff, PT
+@P0 BRA `(.L_x_0)
+IADD3 R2, R0, 0x1800000, RZ
+LOP3.LUT R2, R2, 0x7f800000, RZ, 0xc0, !PT
+ISETP.NE.U32.AND P0, PT, R2, 0x1800000, PT
+@!P0 MUFU.RCP R3, R0
+@!P0 BRA `(.L_x_2)
+ISETP.EQ.U32.AND P1, PT, R2, 0x800000, PT
+ISETP.NE.U32.AND P0, PT, R2, RZ, PT
+SEL R3, RZ, 0xffffffff, !P1
+SEL R2, RZ, 0x1, P0
+IMAD.MOV R3, RZ, RZ, -R3
+LOP3.LUT P0, RZ, R2, R3, RZ, 0xfc, !PT
+@!P0 BRA `(.L_x_3)
+LOP3.LUT R3, R0, 0x7fffff, RZ, 0xc0, !PT
+LOP3.LUT R0, R0, 0x80000000, RZ, 0xc0, !PT
+ISETP.EQ.U32.AND P0, PT, R3, RZ, PT
+SEL R3, RZ, 0xffffffff, !P0
+IMAD.MOV R3, RZ, RZ, -R3
+LOP3.LUT P0, RZ, R2, R3, RZ, 0xc0, !PT
+@P0 LOP3.LUT R3, R0, 0x800000, RZ, 0xfc, !PT
+@!P0 IMAD.MOV.U32 R3, RZ, RZ, R0
+BRA `(.L_x_2)
+.L_x_3:
+MUFU.RCP R3, R0
+.L_x_2:
+IMAD.MOV.U32 R0, RZ, RZ, R3
+IMAD.MOV.U32 R2, RZ, RZ, R0
+BRA `(.L_x_1)
+.L_x_0:
+MUFU.RCP R3, R0
+FFMA R2, R0, R3, -1
+FADD.FTZ R2, -R2, -RZ
+FFMA.RZ R2, R3, R2, R3
+.L_x_1:
+MOV %d, R2)";
+  if (Key == "rcp.rm.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, 0x1800000, RZ
+LOP3.LUT R2, R2, 0x7f800000, RZ, 0xc0, !PT
+ISETP.GT.U32.AND P0, PT, R2, 0x1ffffff, PT
+@P0 BRA `(.L_x_0)
+IMAD.SHL.U32 R2, R0, 0x2, RZ
+SHF.R.U32.HI R2, RZ, 0x18, R2
+ISETP.NE.U32.AND P0, PT, R2, RZ, PT
+@P0 BRA `(.L_x_2)
+IMAD.SHL.U32 R2, R0, 0x2, RZ
+ISETP.GT.AND P0, PT, R2, 0x400000, PT
+@P0 BRA `(.L_x_3)
+LOP3.LUT R0, R0, 0x80000000, RZ, 0xc0, !PT
+ISETP.EQ.U32.AND P0, PT, R0, RZ, PT
+ISETP.NE.AND P0, PT, R2, RZ, P0
+@P0 IMAD.MOV.U32 R2, RZ, RZ, 0x7f7fffff
+@!P0 LOP3.LUT R2, R0, 0x7f800000, RZ, 0xfc, !PT
+BRA `(.L_x_4)
+.L_x_3:
+FFMA R0, R0, 1.84467440737095516160e+19, RZ
+MUFU.RCP R3, R0
+FFMA R2, R0, R3, -1
+FADD.FTZ R2, -R2, -RZ
+FFMA.RM R2, R3, R2, R3
+FFMA R2, R2, 1.84467440737095516160e+19, RZ
+BRA `(.L_x_4)
+.L_x_2:
+IADD3 R3, R2, -0xfd, RZ
+ISETP.GT.U32.AND P0, PT, R3, 0x1, PT
+@P0 BRA `(.L_x_5)
+LOP3.LUT R4, R0, 0x7fffff, RZ, 0xc0, !PT
+IMAD.MOV.U32 R8, RZ, RZ, 0x1
+LOP3.LUT P1, RZ, R0, 0x7fffff, RZ, 0xc0, !PT
+LOP3.LUT R4, R4, 0x3f800000, RZ, 0xfc, !PT
+SHF.L.U32 R9, R8, R3, RZ
+MUFU.RCP R5, R4
+FFMA R6, R4, R5, -1
+FADD.FTZ R6, -R6, -RZ
+FFMA.RM R7, R5, R6, R5
+FFMA.RP R6, R5, R6, R5
+FSETP.NEU.FTZ.AND P0, PT, R7, R6, PT
+LOP3.LUT R7, R7, 0x7fffff, RZ, 0xc0, !PT
+SEL R5, RZ, 0xffffffff, !P0
+LOP3.LUT R6, R7, 0x800000, RZ, 0xfc, !PT
+IMAD.MOV R4, RZ, RZ, -R5
+LOP3.LUT R8, R6, R9, RZ, 0xc0, !PT
+LOP3.LUT R5, R0, 0x80000000, RZ, 0xc0, !PT
+LOP3.LUT R4, R4, R3, R6, 0xf8, !PT
+SHF.R.U32.HI R3, RZ, R3, R8
+LOP3.LUT P0, RZ, R4, R3, RZ, 0xfc, !PT
+ISETP.NE.U32.AND P0, PT, R5, RZ, P0
+SEL R3, RZ, 0x1, !P0
+IMAD.MOV R3, RZ, RZ, -R3
+ISETP.GE.AND P0, PT, R3, RZ, PT
+IADD3 R3, R2, -0xfc, RZ
+SHF.R.U32.HI R3, RZ, R3, R6
+@!P0 IADD3 R3, R3, 0x1, RZ
+@!P1 IMAD.SHL.U32 R3, R3, 0x2, RZ
+LOP3.LUT R2, R3, 0x80000000, R0, 0xf8, !PT
+BRA `(.L_x_4)
+.L_x_5:
+MUFU.RCP R2, R0
+.L_x_4:
+IMAD.MOV.U32 R0, RZ, RZ, R2
+IMAD.MOV.U32 R2, RZ, RZ, R0
+BRA `(.L_x_1)
+.L_x_0:
+MUFU.RCP R3, R0
+FFMA.RM R2, R0, R3, -1
+FADD.FTZ R2, -R2, -RZ
+FFMA.RM R2, R3, R2, R3
+.L_x_1:
+MOV %d, R2)";
+  if (Key == "rcp.rm.ftz.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, 0x1800000, RZ
+LOP3.LUT R2, R2, 0x7f800000, RZ, 0xc0, !PT
+ISETP.GT.U32.AND P0, PT, R2, 0x1ffffff, PT
+@P0 BRA `(.L_x_0)
+IADD3 R2, R0, 0x1800000, RZ
+LOP3.LUT R2, R2, 0x7f800000, RZ, 0xc0, !PT
+ISETP.NE.U32.AND P0, PT, R2, 0x1800000, PT
+@!P0 MUFU.RCP R3, R0
+@!P0 BRA `(.L_x_2)
+ISETP.EQ.U32.AND P1, PT, R2, 0x800000, PT
+ISETP.NE.U32.AND P0, PT, R2, RZ, PT
+SEL R3, RZ, 0xffffffff, !P1
+SEL R2, RZ, 0x1, P0
+IMAD.MOV R3, RZ, RZ, -R3
+LOP3.LUT P0, RZ, R2, R3, RZ, 0xfc, !PT
+@!P0 BRA `(.L_x_3)
+LOP3.LUT R3, R0, 0x7fffff, RZ, 0xc0, !PT
+LOP3.LUT R0, R0, 0x80000000, RZ, 0xc0, !PT
+ISETP.EQ.U32.AND P0, PT, R3, RZ, PT
+SEL R3, RZ, 0xffffffff, !P0
+IMAD.MOV R3, RZ, RZ, -R3
+LOP3.LUT P0, RZ, R2, R3, RZ, 0xc0, !PT
+@P0 LOP3.LUT R3, R0, 0x800000, RZ, 0xfc, !PT
+@!P0 IMAD.MOV.U32 R3, RZ, RZ, R0
+BRA `(.L_x_2)
+.L_x_3:
+MUFU.RCP R3, R0
+.L_x_2:
+IMAD.MOV.U32 R0, RZ, RZ, R3
+IMAD.MOV.U32 R2, RZ, RZ, R0
+BRA `(.L_x_1)
+.L_x_0:
+MUFU.RCP R3, R0
+FFMA R2, R0, R3, -1
+FADD.FTZ R2, -R2, -RZ
+FFMA.RM R2, R3, R2, R3
+.L_x_1:
+MOV %d, R2)";
+  if (Key == "rcp.rp.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, 0x1800000, RZ
+LOP3.LUT R2, R2, 0x7f800000, RZ, 0xc0, !PT
+ISETP.GT.U32.AND P0, PT, R2, 0x1ffffff, PT
+@P0 BRA `(.L_x_0)
+IMAD.SHL.U32 R2, R0, 0x2, RZ
+SHF.R.U32.HI R2, RZ, 0x18, R2
+ISETP.NE.U32.AND P0, PT, R2, RZ, PT
+@P0 BRA `(.L_x_2)
+IMAD.SHL.U32 R2, R0, 0x2, RZ
+ISETP.GT.AND P0, PT, R2, 0x400000, PT
+@P0 BRA `(.L_x_3)
+LOP3.LUT R0, R0, 0x80000000, RZ, 0xc0, !PT
+ISETP.NE.U32.AND P0, PT, R0, RZ, PT
+ISETP.NE.AND P0, PT, R2, RZ, P0
+@P0 LOP3.LUT R2, R0, 0x7f7fffff, RZ, 0xfc, !PT
+@!P0 LOP3.LUT R2, R0, 0x7f800000, RZ, 0xfc, !PT
+BRA `(.L_x_4)
+.L_x_3:
+FFMA R0, R0, 1.84467440737095516160e+19, RZ
+MUFU.RCP R3, R0
+FFMA R2, R0, R3, -1
+FADD.FTZ R2, -R2, -RZ
+FFMA.RP R2, R3, R2, R3
+FFMA R2, R2, 1.84467440737095516160e+19, RZ
+BRA `(.L_x_4)
+.L_x_2:
+IADD3 R3, R2, -0xfd, RZ
+ISETP.GT.U32.AND P0, PT, R3, 0x1, PT
+@P0 BRA `(.L_x_5)
+LOP3.LUT R4, R0, 0x7fffff, RZ, 0xc0, !PT
+IMAD.MOV.U32 R8, RZ, RZ, 0x1
+LOP3.LUT P1, RZ, R0, 0x7fffff, RZ, 0xc0, !PT
+LOP3.LUT R4, R4, 0x3f800000, RZ, 0xfc, !PT
+SHF.L.U32 R9, R8, R3, RZ
+MUFU.RCP R5, R4
+FFMA R6, R4, R5, -1
+FADD.FTZ R6, -R6, -RZ
+FFMA.RM R7, R5, R6, R5
+FFMA.RP R6, R5, R6, R5
+FSETP.NEU.FTZ.AND P0, PT, R7, R6, PT
+LOP3.LUT R7, R7, 0x7fffff, RZ, 0xc0, !PT
+SEL R5, RZ, 0xffffffff, !P0
+LOP3.LUT R6, R7, 0x800000, RZ, 0xfc, !PT
+IMAD.MOV R4, RZ, RZ, -R5
+LOP3.LUT R8, R6, R9, RZ, 0xc0, !PT
+LOP3.LUT R5, R0, 0x80000000, RZ, 0xc0, !PT
+LOP3.LUT R4, R4, R3, R6, 0xf8, !PT
+SHF.R.U32.HI R3, RZ, R3, R8
+LOP3.LUT P0, RZ, R4, R3, RZ, 0xfc, !PT
+ISETP.EQ.U32.AND P0, PT, R5, RZ, P0
+SEL R3, RZ, 0x1, !P0
+IMAD.MOV R3, RZ, RZ, -R3
+ISETP.GE.AND P0, PT, R3, RZ, PT
+IADD3 R3, R2, -0xfc, RZ
+SHF.R.U32.HI R3, RZ, R3, R6
+@!P0 IADD3 R3, R3, 0x1, RZ
+@!P1 IMAD.SHL.U32 R3, R3, 0x2, RZ
+LOP3.LUT R2, R3, 0x80000000, R0, 0xf8, !PT
+BRA `(.L_x_4)
+.L_x_5:
+MUFU.RCP R2, R0
+.L_x_4:
+IMAD.MOV.U32 R0, RZ, RZ, R2
+IMAD.MOV.U32 R2, RZ, RZ, R0
+BRA `(.L_x_1)
+.L_x_0:
+MUFU.RCP R3, R0
+FFMA.RP R2, R0, R3, -1
+FADD.FTZ R2, -R2, -RZ
+FFMA.RP R2, R3, R2, R3
+.L_x_1:
+MOV %d, R2)";
+  if (Key == "rcp.rp.ftz.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, 0x1800000, RZ
+LOP3.LUT R2, R2, 0x7f800000, RZ, 0xc0, !PT
+ISETP.GT.U32.AND P0, PT, R2, 0x1ffffff, PT
+@P0 BRA `(.L_x_0)
+IADD3 R2, R0, 0x1800000, RZ
+LOP3.LUT R2, R2, 0x7f800000, RZ, 0xc0, !PT
+ISETP.NE.U32.AND P0, PT, R2, 0x1800000, PT
+@!P0 MUFU.RCP R3, R0
+@!P0 BRA `(.L_x_2)
+ISETP.EQ.U32.AND P1, PT, R2, 0x800000, PT
+ISETP.NE.U32.AND P0, PT, R2, RZ, PT
+SEL R3, RZ, 0xffffffff, !P1
+SEL R2, RZ, 0x1, P0
+IMAD.MOV R3, RZ, RZ, -R3
+LOP3.LUT P0, RZ, R2, R3, RZ, 0xfc, !PT
+@!P0 BRA `(.L_x_3)
+LOP3.LUT R3, R0, 0x7fffff, RZ, 0xc0, !PT
+LOP3.LUT R0, R0, 0x80000000, RZ, 0xc0, !PT
+ISETP.EQ.U32.AND P0, PT, R3, RZ, PT
+SEL R3, RZ, 0xffffffff, !P0
+IMAD.MOV R3, RZ, RZ, -R3
+LOP3.LUT P0, RZ, R2, R3, RZ, 0xc0, !PT
+@P0 LOP3.LUT R3, R0, 0x800000, RZ, 0xfc, !PT
+@!P0 IMAD.MOV.U32 R3, RZ, RZ, R0
+BRA `(.L_x_2)
+.L_x_3:
+MUFU.RCP R3, R0
+.L_x_2:
+IMAD.MOV.U32 R0, RZ, RZ, R3
+IMAD.MOV.U32 R2, RZ, RZ, R0
+BRA `(.L_x_1)
+.L_x_0:
+MUFU.RCP R3, R0
+FFMA R2, R0, R3, -1
+FADD.FTZ R2, -R2, -RZ
+FFMA.RP R2, R3, R2, R3
+.L_x_1:
+MOV %d, R2)";
+  return "";
+}

@@ -1,0 +1,392 @@
+//===- ISelFloatSeqSqrt.cpp - ptxas's IEEE sequences (generated) ---------------
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The sequences ptxas 13 emits for these PTX forms (sm_75 spelling, valid
+// on every target), with the slow-path subroutine inlined at its call:
+// %a/%b are the sources (%a0/%a1 words of an f64), %d the result.
+// Written for emitSeq (ISelFloatSeq.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "ISelFloatUtil.h"
+
+using namespace ptxas::codegen;
+
+llvm::StringRef fl::seqSqrt(llvm::StringRef Key) {
+  if (Key == "sqrt.rn.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, -0xd000000, RZ
+MUFU.RSQ R3, R0
+ISETP.GT.U32.AND P0, PT, R2, 0x727fffff, PT
+@!P0 BRA `(.L_x_0)
+LOP3.LUT P0, RZ, R0, 0x7fffffff, RZ, 0xc0, !PT
+@!P0 MOV R2, R0
+@!P0 BRA `(.L_x_2)
+FSETP.GEU.FTZ.AND P0, PT, R0, RZ, PT
+@!P0 MOV R2, 0x7fffffff
+@!P0 BRA `(.L_x_2)
+FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT
+@P0 FADD.FTZ R2, R0, 1
+@P0 BRA `(.L_x_2)
+FSETP.NEU.FTZ.AND P0, PT, |R0|, +INF , PT
+@!P0 MOV R2, R0
+@!P0 BRA `(.L_x_2)
+FFMA R0, R0, 1.84467440737095516160e+19, RZ
+MUFU.RSQ R3, R0
+FMUL.FTZ R5, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FADD.FTZ R2, -R5, -RZ
+FFMA R2, R5, R2, R0
+FFMA R2, R2, R3, R5
+FMUL.FTZ R2, R2, 2.3283064365386962891e-10
+.L_x_2:
+MOV R0, R2
+BRA `(.L_x_1)
+.L_x_0:
+FMUL.FTZ R5, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FFMA R0, -R5, R5, R0
+FFMA R0, R0, R3, R5
+.L_x_1:
+MOV %d, R0)";
+  if (Key == "sqrt.rn.ftz.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, -0xd000000, RZ
+MUFU.RSQ R3, R0
+ISETP.GT.U32.AND P0, PT, R2, 0x727fffff, PT
+@!P0 BRA `(.L_x_0)
+FSETP.NEU.FTZ.AND P0, PT, R0, RZ, PT
+@!P0 FMUL.FTZ R2, R0, 1
+@!P0 BRA `(.L_x_2)
+FSETP.GEU.FTZ.AND P0, PT, R0, RZ, PT
+@!P0 MOV R2, 0x7fffffff
+@!P0 BRA `(.L_x_2)
+FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT
+@P0 FADD.FTZ R2, R0, 1
+@P0 BRA `(.L_x_2)
+FSETP.NEU.FTZ.AND P0, PT, |R0|, +INF , PT
+@!P0 MOV R2, R0
+@!P0 BRA `(.L_x_2)
+FMUL.FTZ R0, R0, 1.84467440737095516160e+19
+MUFU.RSQ R3, R0
+FMUL.FTZ R5, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FADD.FTZ R2, -R5, -RZ
+FFMA R2, R5, R2, R0
+FFMA R2, R2, R3, R5
+FMUL.FTZ R2, R2, 2.3283064365386962891e-10
+.L_x_2:
+MOV R0, R2
+BRA `(.L_x_1)
+.L_x_0:
+FMUL.FTZ R5, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FFMA R0, -R5, R5, R0
+FFMA R0, R0, R3, R5
+.L_x_1:
+MOV %d, R0)";
+  if (Key == "sqrt.rz.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, -0xd000000, RZ
+ISETP.GT.U32.AND P0, PT, R2, 0x727fffff, PT
+@!P0 BRA `(.L_x_0)
+LOP3.LUT P0, RZ, R0, 0x7fffffff, RZ, 0xc0, !PT
+@!P0 MOV R2, R0
+@!P0 BRA `(.L_x_2)
+FSETP.GEU.FTZ.AND P0, PT, R0, RZ, PT
+@!P0 MOV R2, 0x7fffffff
+@!P0 BRA `(.L_x_2)
+FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT
+@P0 FADD.FTZ R2, R0, 1
+@P0 BRA `(.L_x_2)
+FSETP.NEU.FTZ.AND P0, PT, |R0|, +INF , PT
+@!P0 MOV R2, R0
+@!P0 BRA `(.L_x_2)
+FFMA R0, R0, 1.84467440737095516160e+19, RZ
+MUFU.RSQ R3, R0
+FMUL.FTZ R2, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FADD.FTZ R4, -R2, -RZ
+FFMA R5, R3, R4, 0.5
+FFMA R5, R2, R5, R2
+FADD.FTZ R2, -R5, -RZ
+FFMA R2, R5, R2, R0
+FFMA.RZ R2, R3, R2, R5
+FMUL.FTZ R2, R2, 2.3283064365386962891e-10
+.L_x_2:
+MOV R0, R2
+MOV R2, R0
+BRA `(.L_x_1)
+.L_x_0:
+MUFU.RSQ R3, R0
+FMUL.FTZ R2, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FADD.FTZ R4, -R2, -RZ
+FFMA R5, R3, R4, 0.5
+FFMA R2, R2, R5, R2
+FADD.FTZ R5, -R2, -RZ
+FFMA R5, R2, R5, R0
+FFMA.RZ R2, R3, R5, R2
+.L_x_1:
+MOV %d, R2)";
+  if (Key == "sqrt.rz.ftz.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, -0xd000000, RZ
+ISETP.GT.U32.AND P0, PT, R2, 0x727fffff, PT
+@!P0 BRA `(.L_x_0)
+FSETP.NEU.FTZ.AND P0, PT, R0, RZ, PT
+@!P0 FMUL.FTZ R2, R0, 1
+@!P0 BRA `(.L_x_2)
+FSETP.GEU.FTZ.AND P0, PT, R0, RZ, PT
+@!P0 MOV R2, 0x7fffffff
+@!P0 BRA `(.L_x_2)
+FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT
+@P0 FADD.FTZ R2, R0, 1
+@P0 BRA `(.L_x_2)
+FSETP.NEU.FTZ.AND P0, PT, |R0|, +INF , PT
+@!P0 MOV R2, R0
+@!P0 BRA `(.L_x_2)
+FMUL.FTZ R0, R0, 1.84467440737095516160e+19
+MUFU.RSQ R3, R0
+FMUL.FTZ R2, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FADD.FTZ R4, -R2, -RZ
+FFMA R5, R3, R4, 0.5
+FFMA R5, R2, R5, R2
+FADD.FTZ R2, -R5, -RZ
+FFMA R2, R5, R2, R0
+FFMA.RZ R2, R3, R2, R5
+FMUL.FTZ R2, R2, 2.3283064365386962891e-10
+.L_x_2:
+MOV R0, R2
+MOV R2, R0
+BRA `(.L_x_1)
+.L_x_0:
+MUFU.RSQ R3, R0
+FMUL.FTZ R2, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FADD.FTZ R4, -R2, -RZ
+FFMA R5, R3, R4, 0.5
+FFMA R2, R2, R5, R2
+FADD.FTZ R5, -R2, -RZ
+FFMA R5, R2, R5, R0
+FFMA.RZ R2, R3, R5, R2
+.L_x_1:
+MOV %d, R2)";
+  if (Key == "sqrt.rm.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, -0xd000000, RZ
+ISETP.GT.U32.AND P0, PT, R2, 0x727fffff, PT
+@!P0 BRA `(.L_x_0)
+LOP3.LUT P0, RZ, R0, 0x7fffffff, RZ, 0xc0, !PT
+@!P0 MOV R2, R0
+@!P0 BRA `(.L_x_2)
+FSETP.GEU.FTZ.AND P0, PT, R0, RZ, PT
+@!P0 MOV R2, 0x7fffffff
+@!P0 BRA `(.L_x_2)
+FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT
+@P0 FADD.FTZ R2, R0, 1
+@P0 BRA `(.L_x_2)
+FSETP.NEU.FTZ.AND P0, PT, |R0|, +INF , PT
+@!P0 MOV R2, R0
+@!P0 BRA `(.L_x_2)
+FFMA R0, R0, 1.84467440737095516160e+19, RZ
+MUFU.RSQ R3, R0
+FMUL.FTZ R2, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FADD.FTZ R4, -R2, -RZ
+FFMA R5, R3, R4, 0.5
+FFMA R5, R2, R5, R2
+FADD.FTZ R2, -R5, -RZ
+FFMA R2, R5, R2, R0
+FFMA.RM R2, R3, R2, R5
+FMUL.FTZ R2, R2, 2.3283064365386962891e-10
+.L_x_2:
+MOV R0, R2
+MOV R2, R0
+BRA `(.L_x_1)
+.L_x_0:
+MUFU.RSQ R3, R0
+FMUL.FTZ R2, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FADD.FTZ R4, -R2, -RZ
+FFMA R5, R3, R4, 0.5
+FFMA R2, R2, R5, R2
+FADD.FTZ R5, -R2, -RZ
+FFMA R5, R2, R5, R0
+FFMA.RM R2, R3, R5, R2
+.L_x_1:
+MOV %d, R2)";
+  if (Key == "sqrt.rm.ftz.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, -0xd000000, RZ
+ISETP.GT.U32.AND P0, PT, R2, 0x727fffff, PT
+@!P0 BRA `(.L_x_0)
+FSETP.NEU.FTZ.AND P0, PT, R0, RZ, PT
+@!P0 FMUL.FTZ R2, R0, 1
+@!P0 BRA `(.L_x_2)
+FSETP.GEU.FTZ.AND P0, PT, R0, RZ, PT
+@!P0 MOV R2, 0x7fffffff
+@!P0 BRA `(.L_x_2)
+FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT
+@P0 FADD.FTZ R2, R0, 1
+@P0 BRA `(.L_x_2)
+FSETP.NEU.FTZ.AND P0, PT, |R0|, +INF , PT
+@!P0 MOV R2, R0
+@!P0 BRA `(.L_x_2)
+FMUL.FTZ R0, R0, 1.84467440737095516160e+19
+MUFU.RSQ R3, R0
+FMUL.FTZ R2, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FADD.FTZ R4, -R2, -RZ
+FFMA R5, R3, R4, 0.5
+FFMA R5, R2, R5, R2
+FADD.FTZ R2, -R5, -RZ
+FFMA R2, R5, R2, R0
+FFMA.RM R2, R3, R2, R5
+FMUL.FTZ R2, R2, 2.3283064365386962891e-10
+.L_x_2:
+MOV R0, R2
+MOV R2, R0
+BRA `(.L_x_1)
+.L_x_0:
+MUFU.RSQ R3, R0
+FMUL.FTZ R2, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FADD.FTZ R4, -R2, -RZ
+FFMA R5, R3, R4, 0.5
+FFMA R2, R2, R5, R2
+FADD.FTZ R5, -R2, -RZ
+FFMA R5, R2, R5, R0
+FFMA.RM R2, R3, R5, R2
+.L_x_1:
+MOV %d, R2)";
+  if (Key == "sqrt.rp.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, -0xd000000, RZ
+ISETP.GT.U32.AND P0, PT, R2, 0x727fffff, PT
+@!P0 BRA `(.L_x_0)
+LOP3.LUT P0, RZ, R0, 0x7fffffff, RZ, 0xc0, !PT
+@!P0 MOV R2, R0
+@!P0 BRA `(.L_x_2)
+FSETP.GEU.FTZ.AND P0, PT, R0, RZ, PT
+@!P0 MOV R2, 0x7fffffff
+@!P0 BRA `(.L_x_2)
+FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT
+@P0 FADD.FTZ R2, R0, 1
+@P0 BRA `(.L_x_2)
+FSETP.NEU.FTZ.AND P0, PT, |R0|, +INF , PT
+@!P0 MOV R2, R0
+@!P0 BRA `(.L_x_2)
+FFMA R0, R0, 1.84467440737095516160e+19, RZ
+MUFU.RSQ R3, R0
+FMUL.FTZ R5, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FADD.FTZ R2, -R5, -RZ
+FFMA R2, R5, R2, R0
+FFMA.RP R2, R2, R3, R5
+FMUL.FTZ R2, R2, 2.3283064365386962891e-10
+.L_x_2:
+MOV R0, R2
+MOV R2, R0
+BRA `(.L_x_1)
+.L_x_0:
+MUFU.RSQ R3, R0
+FMUL.FTZ R5, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FADD.FTZ R2, -R5, -RZ
+FFMA R2, R5, R2, R0
+FFMA.RP R2, R2, R3, R5
+.L_x_1:
+MOV %d, R2)";
+  if (Key == "sqrt.rp.ftz.f32")
+    return R"(MOV R0, %a
+IADD3 R2, R0, -0xd000000, RZ
+ISETP.GT.U32.AND P0, PT, R2, 0x727fffff, PT
+@!P0 BRA `(.L_x_0)
+FSETP.NEU.FTZ.AND P0, PT, R0, RZ, PT
+@!P0 FMUL.FTZ R2, R0, 1
+@!P0 BRA `(.L_x_2)
+FSETP.GEU.FTZ.AND P0, PT, R0, RZ, PT
+@!P0 MOV R2, 0x7fffffff
+@!P0 BRA `(.L_x_2)
+FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT
+@P0 FADD.FTZ R2, R0, 1
+@P0 BRA `(.L_x_2)
+FSETP.NEU.FTZ.AND P0, PT, |R0|, +INF , PT
+@!P0 MOV R2, R0
+@!P0 BRA `(.L_x_2)
+FMUL.FTZ R0, R0, 1.84467440737095516160e+19
+MUFU.RSQ R3, R0
+FMUL.FTZ R5, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FADD.FTZ R2, -R5, -RZ
+FFMA R2, R5, R2, R0
+FFMA.RP R2, R2, R3, R5
+FMUL.FTZ R2, R2, 2.3283064365386962891e-10
+.L_x_2:
+MOV R0, R2
+MOV R2, R0
+BRA `(.L_x_1)
+.L_x_0:
+MUFU.RSQ R3, R0
+FMUL.FTZ R5, R0, R3
+FMUL.FTZ R3, R3, 0.5
+FADD.FTZ R2, -R5, -RZ
+FFMA R2, R5, R2, R0
+FFMA.RP R2, R2, R3, R5
+.L_x_1:
+MOV %d, R2)";
+  if (Key == "rsqrt.approx.f64")
+    return R"(MOV R2, %a0
+MOV R3, %a1
+IMAD.MOV.U32 R4, RZ, RZ, RZ
+MOV R9, 0x3fd80000
+IMAD.MOV.U32 R8, RZ, RZ, 0x0
+MUFU.RSQ64H R5, R3
+IADD3 R0, R3, -0x100000, RZ
+ISETP.GE.U32.AND P0, PT, R0, 0x7fe00000, PT
+DMUL R6, R4, R4
+DFMA R6, R2, -R6, 1
+DFMA R8, R6, R8, 0.5
+DMUL R6, R4, R6
+DFMA R4, R8, R6, R4
+@!P0 BRA `(.L_x_0)
+DSETP.NEU.AND P0, PT, R2, RZ, PT
+LOP3.LUT R4, R3, 0x80000000, RZ, 0xc0, !PT
+@!P0 BRA `(.L_x_1)
+DSETP.GTU.AND P0, PT, |R2|, +INF , PT
+@P0 BRA `(.L_x_2)
+ISETP.NE.AND P0, PT, R4, RZ, PT
+@P0 IMAD.MOV.U32 R4, RZ, RZ, 0x0
+@P0 IMAD.MOV.U32 R5, RZ, RZ, -0x80000
+@P0 BRA `(.L_x_3)
+DSETP.NEU.AND P0, PT, |R2|, +INF , PT
+@!P0 CS2R R4, SRZ
+@!P0 BRA `(.L_x_3)
+DMUL R2, R2, 1.80143985094819840000e+16
+MOV R4, RZ
+IMAD.MOV.U32 R8, RZ, RZ, 0x0
+IMAD.MOV.U32 R9, RZ, RZ, 0x3fd80000
+MUFU.RSQ64H R5, R3
+DMUL R6, R4, R4
+DFMA R6, R2, -R6, 1
+DFMA R8, R6, R8, 0.5
+DMUL R6, R4, R6
+DFMA R4, R8, R6, R4
+DMUL R4, R4, 134217728
+BRA `(.L_x_3)
+.L_x_2:
+DADD R4, R2, R2
+BRA `(.L_x_3)
+.L_x_1:
+LOP3.LUT R5, R4, 0x7ff00000, RZ, 0xfc, !PT
+MOV R4, RZ
+.L_x_3:
+.L_x_0:
+MOV %d0, R4
+MOV %d1, R5)";
+  return "";
+}

@@ -1,0 +1,265 @@
+//===- ISelFloatSeqSqrtF64.cpp - ptxas's IEEE sequences (generated) ------------
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The sequences ptxas 13 emits for these PTX forms (sm_75 spelling, valid
+// on every target), with the slow-path subroutine inlined at its call:
+// %a/%b are the sources (%a0/%a1 words of an f64), %d the result.
+// Written for emitSeq (ISelFloatSeq.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "ISelFloatUtil.h"
+
+using namespace ptxas::codegen;
+
+llvm::StringRef fl::seqSqrtF64(llvm::StringRef Key) {
+  if (Key == "sqrt.rn.f64")
+    return R"(MOV R2, %a0
+MOV R3, %a1
+IMAD.MOV.U32 R8, RZ, RZ, 0x0
+IMAD.MOV.U32 R9, RZ, RZ, 0x3fd80000
+MUFU.RSQ64H R5, R3
+IADD3 R4, R3, -0x3500000, RZ
+ISETP.GE.U32.AND P0, PT, R4, 0x7ca00000, PT
+DMUL R6, R4, R4
+DFMA R6, R2, -R6, 1
+DFMA R8, R6, R8, 0.5
+DMUL R6, R4, R6
+DFMA R6, R8, R6, R4
+DMUL R8, R2, R6
+IADD3 R15, R7, -0x100000, RZ
+IMAD.MOV.U32 R14, RZ, RZ, R6
+DFMA R10, R8, -R8, R2
+DFMA R12, R10, R14, R8
+@!P0 BRA `(.L_x_0)
+ISETP.GE.U32.AND P0, PT, R4, -0x3400000, PT
+IMAD.MOV.U32 R7, RZ, RZ, R15
+@!P0 BRA `(.L_x_1)
+DFMA.RM R6, R10, R6, R8
+IADD3 R4, P0, R6, 0x1, RZ
+IADD3.X R5, RZ, R7, RZ, P0, !PT
+DFMA.RP R2, -R6, R4, R2
+DSETP.GT.AND P0, PT, R2, RZ, PT
+FSEL R4, R4, R6, P0
+FSEL R5, R5, R7, P0
+BRA `(.L_x_2)
+.L_x_1:
+DSETP.NE.AND P0, PT, R2, RZ, PT
+@!P0 BRA `(.L_x_3)
+ISETP.GE.AND P0, PT, R3, RZ, PT
+@!P0 IMAD.MOV.U32 R4, RZ, RZ, 0x0
+@!P0 IMAD.MOV.U32 R5, RZ, RZ, -0x80000
+@!P0 BRA `(.L_x_2)
+ISETP.GT.AND P0, PT, R3, 0x7fefffff, PT
+@P0 BRA `(.L_x_3)
+DMUL R2, R2, 8.11296384146066816958e+31
+IMAD.MOV.U32 R4, RZ, RZ, RZ
+MOV R8, 0x0
+IMAD.MOV.U32 R9, RZ, RZ, 0x3fd80000
+MUFU.RSQ64H R5, R3
+DMUL R6, R4, R4
+DFMA R6, R2, -R6, 1
+DFMA R8, R6, R8, 0.5
+DMUL R6, R4, R6
+DFMA R6, R8, R6, R4
+DMUL R4, R2, R6
+IADD3 R7, R7, -0x100000, RZ
+DFMA R8, R4, -R4, R2
+DFMA R4, R6, R8, R4
+IADD3 R5, R5, -0x3500000, RZ
+BRA `(.L_x_2)
+.L_x_3:
+DADD R4, R2, R2
+.L_x_2:
+IMAD.MOV.U32 R12, RZ, RZ, R4
+IMAD.MOV.U32 R13, RZ, RZ, R5
+.L_x_0:
+MOV %d0, R12
+MOV %d1, R13)";
+  if (Key == "sqrt.rz.f64")
+    return R"(MOV R2, %a0
+MOV R3, %a1
+SHF.L.U32 R0, R3, 0x1, RZ
+IMAD.MOV.U32 R11, RZ, RZ, R2
+SHF.R.U32.HI R4, RZ, 0x1f, R3
+LEA.HI R0, R0, 0xffffffff, RZ, 0xb
+ISETP.GT.U32.AND P0, PT, R0, 0x7fd, PT
+ISETP.NE.OR P0, PT, R4, RZ, P0
+IMAD.MOV.U32 R4, RZ, RZ, R3
+@!P0 BRA `(.L_x_0)
+DSETP.GEU.AND P0, PT, R2, RZ, PT
+@!P0 MOV R4, 0x0
+@!P0 IMAD.MOV.U32 R5, RZ, RZ, -0x80000
+@!P0 BRA `(.L_x_1)
+DSETP.NEU.AND P0, PT, |R2|, +INF , PT
+DSETP.NEU.AND P0, PT, R2, RZ, P0
+@!P0 IMAD.MOV.U32 R4, RZ, RZ, R2
+@!P0 MOV R5, R3
+@!P0 BRA `(.L_x_1)
+DSETP.GTU.AND P0, PT, |R2|, +INF , PT
+@P0 LOP3.LUT R5, R3, 0x80000, RZ, 0xfc, !PT
+@P0 IMAD.MOV.U32 R4, RZ, RZ, R11
+@P0 BRA `(.L_x_1)
+DMUL R2, R2, 1.80143985094819840000e+16
+IMAD.MOV.U32 R14, RZ, RZ, 0x36
+MOV R4, R3
+IMAD.MOV.U32 R11, RZ, RZ, R2
+BRA `(.L_x_2)
+.L_x_0:
+IMAD.MOV.U32 R14, RZ, RZ, RZ
+.L_x_2:
+LOP3.LUT R15, R0, 0xfffffffe, RZ, 0xc0, !PT
+MOV R2, R11
+IADD3 R3, R15, -0x3fe, RZ
+IADD3 R15, R15, -0x3fe, -R14
+IMAD R3, R3, -0x100000, R4
+IMAD.MOV.U32 R4, RZ, RZ, R11
+IADD3 R5, R3, -0x100000, RZ
+F2F.F32.F64 R0, R2
+MUFU.RSQ R0, R0
+F2F.F64.F32 R6, R0
+DMUL R8, R6, R6
+DFMA R8, R4, -R8, 0.5
+DFMA R8, R6, R8, R6
+DMUL R6, R2, R8
+IADD3 R13, R9, -0x100000, RZ
+IMAD.MOV.U32 R12, RZ, RZ, R8
+DMUL R4, R4, R8
+DFMA R10, -R6, R6, R2
+DFMA R4, R8, -R4, 0.5
+DFMA R10, R10, R12, R6
+DFMA R4, R12, R4, R12
+DFMA R2, -R10, R10, R2
+DFMA.RZ R4, R2, R4, R10
+LEA R5, R15, R5, 0x13
+.L_x_1:
+IMAD.MOV.U32 R2, RZ, RZ, R4
+IMAD.MOV.U32 R3, RZ, RZ, R5
+MOV %d0, R2
+MOV %d1, R3)";
+  if (Key == "sqrt.rm.f64")
+    return R"(MOV R2, %a0
+MOV R3, %a1
+SHF.L.U32 R0, R3, 0x1, RZ
+IMAD.MOV.U32 R11, RZ, RZ, R2
+SHF.R.U32.HI R4, RZ, 0x1f, R3
+LEA.HI R0, R0, 0xffffffff, RZ, 0xb
+ISETP.GT.U32.AND P0, PT, R0, 0x7fd, PT
+ISETP.NE.OR P0, PT, R4, RZ, P0
+IMAD.MOV.U32 R4, RZ, RZ, R3
+@!P0 BRA `(.L_x_0)
+DSETP.GEU.AND P0, PT, R2, RZ, PT
+@!P0 MOV R4, 0x0
+@!P0 IMAD.MOV.U32 R5, RZ, RZ, -0x80000
+@!P0 BRA `(.L_x_1)
+DSETP.NEU.AND P0, PT, |R2|, +INF , PT
+DSETP.NEU.AND P0, PT, R2, RZ, P0
+@!P0 IMAD.MOV.U32 R4, RZ, RZ, R2
+@!P0 MOV R5, R3
+@!P0 BRA `(.L_x_1)
+DSETP.GTU.AND P0, PT, |R2|, +INF , PT
+@P0 LOP3.LUT R5, R3, 0x80000, RZ, 0xfc, !PT
+@P0 IMAD.MOV.U32 R4, RZ, RZ, R11
+@P0 BRA `(.L_x_1)
+DMUL R2, R2, 1.80143985094819840000e+16
+IMAD.MOV.U32 R14, RZ, RZ, 0x36
+MOV R4, R3
+IMAD.MOV.U32 R11, RZ, RZ, R2
+BRA `(.L_x_2)
+.L_x_0:
+IMAD.MOV.U32 R14, RZ, RZ, RZ
+.L_x_2:
+LOP3.LUT R15, R0, 0xfffffffe, RZ, 0xc0, !PT
+MOV R2, R11
+IADD3 R3, R15, -0x3fe, RZ
+IADD3 R15, R15, -0x3fe, -R14
+IMAD R3, R3, -0x100000, R4
+IMAD.MOV.U32 R4, RZ, RZ, R11
+IADD3 R5, R3, -0x100000, RZ
+F2F.F32.F64 R0, R2
+MUFU.RSQ R0, R0
+F2F.F64.F32 R6, R0
+DMUL R8, R6, R6
+DFMA R8, R4, -R8, 0.5
+DFMA R8, R6, R8, R6
+DMUL R6, R2, R8
+IADD3 R13, R9, -0x100000, RZ
+IMAD.MOV.U32 R12, RZ, RZ, R8
+DMUL R4, R4, R8
+DFMA R10, -R6, R6, R2
+DFMA R4, R8, -R4, 0.5
+DFMA R10, R10, R12, R6
+DFMA R4, R12, R4, R12
+DFMA R2, -R10, R10, R2
+DFMA.RM R4, R2, R4, R10
+LEA R5, R15, R5, 0x13
+.L_x_1:
+IMAD.MOV.U32 R2, RZ, RZ, R4
+IMAD.MOV.U32 R3, RZ, RZ, R5
+MOV %d0, R2
+MOV %d1, R3)";
+  if (Key == "sqrt.rp.f64")
+    return R"(MOV R2, %a0
+MOV R3, %a1
+SHF.L.U32 R0, R3, 0x1, RZ
+IMAD.MOV.U32 R11, RZ, RZ, R2
+SHF.R.U32.HI R4, RZ, 0x1f, R3
+LEA.HI R0, R0, 0xffffffff, RZ, 0xb
+ISETP.GT.U32.AND P0, PT, R0, 0x7fd, PT
+ISETP.NE.OR P0, PT, R4, RZ, P0
+IMAD.MOV.U32 R4, RZ, RZ, R3
+@!P0 BRA `(.L_x_0)
+DSETP.GEU.AND P0, PT, R2, RZ, PT
+@!P0 MOV R4, 0x0
+@!P0 IMAD.MOV.U32 R5, RZ, RZ, -0x80000
+@!P0 BRA `(.L_x_1)
+DSETP.NEU.AND P0, PT, |R2|, +INF , PT
+DSETP.NEU.AND P0, PT, R2, RZ, P0
+@!P0 IMAD.MOV.U32 R4, RZ, RZ, R2
+@!P0 MOV R5, R3
+@!P0 BRA `(.L_x_1)
+DSETP.GTU.AND P0, PT, |R2|, +INF , PT
+@P0 LOP3.LUT R5, R3, 0x80000, RZ, 0xfc, !PT
+@P0 IMAD.MOV.U32 R4, RZ, RZ, R11
+@P0 BRA `(.L_x_1)
+DMUL R2, R2, 1.80143985094819840000e+16
+IMAD.MOV.U32 R14, RZ, RZ, 0x36
+MOV R4, R3
+IMAD.MOV.U32 R11, RZ, RZ, R2
+BRA `(.L_x_2)
+.L_x_0:
+IMAD.MOV.U32 R14, RZ, RZ, RZ
+.L_x_2:
+LOP3.LUT R15, R0, 0xfffffffe, RZ, 0xc0, !PT
+MOV R2, R11
+IADD3 R3, R15, -0x3fe, RZ
+IADD3 R15, R15, -0x3fe, -R14
+IMAD R3, R3, -0x100000, R4
+IMAD.MOV.U32 R4, RZ, RZ, R11
+IADD3 R5, R3, -0x100000, RZ
+F2F.F32.F64 R0, R2
+MUFU.RSQ R0, R0
+F2F.F64.F32 R6, R0
+DMUL R8, R6, R6
+DFMA R8, R4, -R8, 0.5
+DFMA R8, R6, R8, R6
+DMUL R6, R2, R8
+IADD3 R13, R9, -0x100000, RZ
+IMAD.MOV.U32 R12, RZ, RZ, R8
+DMUL R4, R4, R8
+DFMA R10, -R6, R6, R2
+DFMA R4, R8, -R4, 0.5
+DFMA R10, R10, R12, R6
+DFMA R4, R12, R4, R12
+DFMA R2, -R10, R10, R2
+DFMA.RP R4, R2, R4, R10
+LEA R5, R15, R5, 0x13
+.L_x_1:
+IMAD.MOV.U32 R2, RZ, RZ, R4
+IMAD.MOV.U32 R3, RZ, RZ, R5
+MOV %d0, R2
+MOV %d1, R3)";
+  return "";
+}
