@@ -172,8 +172,9 @@ struct Walker {
           finish();
         break;
       case ' ':
-        if (Depth == 0 && Cur.Kind != OpKind::None && K < T.size() &&
-            T[K] != '[' && !(Cur.Kind == OpKind::Const && Ctx != NoBracket))
+        if (Depth == 0 && Cur.Kind != OpKind::None &&
+            (K >= T.size() || T[K] != '[') &&
+            !(Cur.Kind == OpKind::Const && Ctx != NoBracket))
           finish();
         break;
       default:
@@ -324,8 +325,8 @@ DecodedInstr decodeView(const Instr &I) {
                    M == "ATOMS" || M == "LDSM";
   if (D.has("E") && !NotGlobal)
     for (Operand &O : D.Ops)
-      if (O.Kind == OpKind::Mem && O.IdxKind == OpKind::R)
-        O.Wide = true;
+      if (O.Kind == OpKind::Mem && O.IdxKind == OpKind::R && O.URIdx == 63)
+        O.Wide = true; // ([R.U32+UR] says its width itself)
   return D;
 }
 

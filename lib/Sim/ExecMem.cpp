@@ -206,9 +206,7 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
     return unsupported(D);
   const Operand &MO = O[MI];
   Space Sp = spaceOf(Mn);
-  // .E: 64-bit (extended) addresses, also when the register prints no .64.
-  bool Wide = MO.Wide || (D.has("E") && (Sp == Space::Global ||
-                                         Sp == Space::Generic));
+  bool Wide = MO.Wide; // decodeView folds .E (64-bit addresses) in
   auto addr = [&](unsigned L) -> uint64_t {
     uint64_t A = 0;
     if (MO.IdxKind == OpKind::R && MO.Reg != 255)

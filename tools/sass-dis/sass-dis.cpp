@@ -38,7 +38,17 @@ struct Options {
 };
 
 /// One decoded section.
+struct Section;
+
+/// The whole cubin being listed.
+struct Listing {
+  const CubinInfo *Info = nullptr;
+  std::vector<Section> *Secs = nullptr;
+  Section *find(unsigned SecIdx) const;
+};
+
 struct Section {
+  const Listing *L = nullptr;
   const CubinText *Text = nullptr;
   StringRef Bytes;
   std::vector<std::optional<Instr>> Code;
@@ -61,6 +71,39 @@ struct Section {
     return std::nullopt;
   }
 };
+
+Section *Listing::find(unsigned SecIdx) const {
+  for (Section &S : *Secs)
+    if (S.Text->Section == SecIdx)
+      return &S;
+  return nullptr;
+}
+
+std::string hexAddend(int64_t A) {
+  return A < 0 ? fmt::format("-{:#x}", uint64_t(-A)) : fmt::format("{:#x}", A);
+}
+
+/// The address a label-relative relocation (32@lo((f + .L_x_N@srel)))
+/// points at: (section, address), for R_CUDA_ABS32_LO/HI_32 against a
+/// function symbol with an addend.
+std::optional<std::pair<unsigned, uint64_t>> srelTarget(const CubinInfo &Info,
+                                                        const CubinReloc &R) {
+  if ((R.Type != 0x38 && R.Type != 0x39) || R.Addend == 0 ||
+      R.Sym >= Info.Symbols.size())
+    return std::nullopt;
+  const CubinSymbol &S = Info.Symbols[R.Sym];
+  if (S.type() != 2 /*FUNC*/ && S.type() != 3 /*SECTION*/)
+    return std::nullopt;
+  return std::pair{S.Section, S.Value + uint64_t(R.Addend)};
+}
+
+/// Lowest instruction bit of the operand a relocation type fills: the
+/// constant-bank offset for R_CUDA_ABS24_40-style constant relocations
+/// (0x42), the 32-bit immediate at bit 32 for the rest.
+unsigned relocBit(uint32_t Type) { return Type == 0x42 ? 38 : 32; }
+
+/// The text nvdisasm 12.4 prints for a relocated operand.
+std::string relocText(const Listing &L, const CubinReloc &R);
 
 void decodeSection(Arch A, StringRef Bytes, Section &S) {
   S.Bytes = Bytes;
@@ -90,6 +133,27 @@ size_t paddingStart(const Section &S) {
   return N;
 }
 
+std::string relocText(const Listing &L, const CubinReloc &R) {
+  const CubinInfo &Info = *L.Info;
+  std::string Name = R.Sym < Info.Symbols.size() ? Info.Symbols[R.Sym].Name
+                                                 : fmt::format("sym{}", R.Sym);
+  std::string Inner = Name;
+  if (auto T = srelTarget(Info, R)) {
+    const Section *S = L.find(T->first);
+    std::string Lab = S ? S->nameFor(T->second).value_or("?") : "?";
+    Inner = "(" + Name + " + " + Lab + "@srel)";
+  } else if (R.Addend) {
+    Inner = "(" + Name + " + " + hexAddend(R.Addend) + ")";
+  }
+  switch (R.Type) {
+  case 0x38: return "32@lo(" + Inner + ")";
+  case 0x39: return "32@hi(" + Inner + ")";
+  case 0x70: return "32@lo(fun@unified(" + Inner + "))";
+  case 0x71: return "32@hi(fun@unified(" + Inner + "))";
+  default: return "`(" + Inner + ")";
+  }
+}
+
 /// Prints one instruction line; false if the word did not decode (it is
 /// still printed, as a comment).
 bool printLine(const Section &S, size_t K, const Options &O,
@@ -103,7 +167,58 @@ bool printLine(const Section &S, size_t K, const Options &O,
     Ok = false;
   } else {
     const Instr &I = *S.Code[K];
-    Text = print(I, PO);
+    // Relocations of this instruction name the operands they fill; one no
+    // field takes (CALL.ABS.NOINC R8 through __UFT_OFFSET) is appended.
+    std::vector<const CubinReloc *> Rs;
+    if (S.Text)
+      for (const CubinReloc &R : S.Text->Relocs)
+        if (R.Offset >= Off && R.Offset < Off + 16)
+          Rs.push_back(&R);
+    std::vector<bool> Used(Rs.size());
+    bool BankReloc = false;
+    PrintOptions P = PO;
+    bool IsBrx = I.F->Mnemonic == "BRX";
+    if (!Rs.empty() || (IsBrx && S.L && S.L->Info->ElfType == 1))
+      P.OperandAt = [&](unsigned Lo) -> std::optional<std::string> {
+        for (size_t J = 0; J < Rs.size(); ++J)
+          if (relocBit(Rs[J]->Type) == Lo) {
+            Used[J] = true;
+            BankReloc |= Rs[J]->Type == 0x42;
+            return relocText(*S.L, *Rs[J]);
+          }
+        // Relocatable code: a jump-table BRX is relative to the section
+        // start, printed as an expression on the section (on the function
+        // when that is local).
+        if (IsBrx && S.L && S.L->Info->ElfType == 1) {
+          const CubinSymbol *F = S.funcAt(0);
+          std::string Base = F && F->binding() == 0
+                                 ? F->Name
+                                 : ".text." + S.Text->Function;
+          std::string Plain = print(I);
+          if (StringRef(Plain).ends_with(" " + hexAddend(-int64_t(Off + 16))))
+            return "`(((" + Base + " - .) - 0x10))";
+        }
+        return std::nullopt;
+      };
+    Text = print(I, P);
+    if (BankReloc) {
+      // nvdisasm drops the bank of a relocated constant: c[`(sym)].
+      size_t C = Text.find("c[0x");
+      size_t E = C == std::string::npos ? C : Text.find("][", C);
+      if (E != std::string::npos)
+        Text.erase(C + 2, E + 2 - (C + 2));
+    }
+    for (size_t J = 0; J < Rs.size(); ++J) {
+      if (Used[J])
+        continue;
+      // A constant with no offset field (c[0x3][RZ]) becomes c[`(sym)].
+      size_t C = Text.find("c[0x");
+      size_t E = C == std::string::npos ? C : Text.find("][RZ]", C);
+      if (Rs[J]->Type == 0x42 && E != std::string::npos)
+        Text.replace(C, E + 5 - C, "c[" + relocText(*S.L, *Rs[J]) + "]");
+      else
+        Text += " " + relocText(*S.L, *Rs[J]);
+    }
     // print() drops trailing blanks; nvdisasm keeps the one after a
     // special float ("-QNAN  ;").
     if (StringRef(Text).ends_with("QNAN") || StringRef(Text).ends_with("INF"))
@@ -163,12 +278,34 @@ void assignLabels(std::vector<Section> &Secs, const CubinInfo &Info) {
         return &S;
     return nullptr;
   };
+  // Addresses that relocations name through labels (return addresses of
+  // CALL.ABS: 32@lo((f + .L_x_N@srel))), in address order.
+  for (Section &S : Secs) {
+    std::vector<const CubinReloc *> Rs;
+    for (const CubinReloc &R : S.Text->Relocs)
+      Rs.push_back(&R);
+    std::stable_sort(Rs.begin(), Rs.end(), [](auto *A, auto *B) {
+      return A->Offset < B->Offset;
+    });
+    for (const CubinReloc *R : Rs)
+      if (auto T = srelTarget(Info, *R))
+        if (Section *TS = Find(T->first))
+          if (!TS->funcAt(T->second) && !TS->Labels.count(T->second))
+            TS->Labels[T->second] = N++;
+  }
   for (Section &S : Secs)
     for (const auto &I : S.Code) {
       if (!I)
         continue;
       auto T = branchTarget(*I);
-      if (!T || S.funcAt(*T) || S.Labels.count(*T))
+      if (!T) {
+        // In relocatable code a jump-table BRX refers to its section
+        // start, which takes a number (named by the function).
+        if (Info.ElfType == 1 && I->F->Mnemonic == "BRX")
+          ++N;
+        continue;
+      }
+      if (S.funcAt(*T) || S.Labels.count(*T))
         continue;
       S.Labels[*T] = N++;
     }
@@ -184,6 +321,12 @@ void assignLabels(std::vector<Section> &Secs, const CubinInfo &Info) {
       for (uint64_t T : B.Targets)
         Take(S, T);
     }
+  // Relocatable code: each word of the jump tables (.nv.constant2.*)
+  // takes a number too.
+  if (Info.ElfType == 1)
+    for (const CubinSection &CS : Info.Sections)
+      if (StringRef(CS.Name).starts_with(".nv.constant2."))
+        N += unsigned(CS.Size / 4);
   for (const CubinSymbol &Sym : Info.Symbols)
     if (Sym.type() == 2 /*FUNC*/)
       if (Section *S = Find(Sym.Section))
@@ -196,6 +339,12 @@ std::string otherText(uint8_t Other) {
   std::string S;
   if (Other & 0x10)
     S += "STO_CUDA_ENTRY ";
+  if (Other & 0x20)
+    S += "STO_CUDA_GLOBAL ";
+  if (Other & 0x40)
+    S += "STO_CUDA_SHARED ";
+  if (Other & 0x80)
+    S += "STO_CUDA_CONSTANT ";
   S += Vis[Other & 3];
   return S;
 }
@@ -220,7 +369,9 @@ void printFuncHeader(const Section &S, const CubinSymbol &F) {
 
 bool disassembleCubin(Arch A, const CubinInfo &Info, const Options &O) {
   std::vector<Section> Secs(Info.Texts.size());
+  Listing L{&Info, &Secs};
   for (size_t I = 0; I < Info.Texts.size(); ++I) {
+    Secs[I].L = &L;
     Secs[I].Text = &Info.Texts[I];
     decodeSection(A, Info.Texts[I].Bytes, Secs[I]);
   }
@@ -270,23 +421,30 @@ bool disassembleCubin(Arch A, const CubinInfo &Info, const Options &O) {
       Heads(S.Code.size() * 16);
     outs() << "\n\n";
   }
-  // Undefined symbols: ptxas's reserved shared-memory objects, external
-  // functions.
+  // Undefined symbols: ptxas's reserved objects, external functions and
+  // (with -c) external CUDA objects (STT_CUDA_OBJECT = 13).
   bool First = true;
   for (const CubinSymbol &Sym : Info.Symbols) {
-    if ((Sym.type() != 1 /*OBJECT*/ && Sym.type() != 2 /*FUNC*/) ||
-        Sym.Section != 0)
+    unsigned T = Sym.type();
+    if ((T != 1 /*OBJECT*/ && T != 2 /*FUNC*/ && T != 13) || Sym.Section != 0)
       continue;
     if (First)
       outs() << "//--------------------- SYMBOLS "
                 "--------------------------\n\n";
     First = false;
-    if (Sym.type() == 2) {
+    if (T == 2) {
       outs() << "\t.type\t\t" << Sym.Name << ",@function\n";
       continue;
     }
-    outs() << "\t.type\t\t" << Sym.Name << ",@object\n";
-    outs() << "\t.size\t\t" << Sym.Name << fmt::format(",{:#x}\n", Sym.Size);
+    if (T == 1) {
+      outs() << "\t.type\t\t" << Sym.Name << ",@object\n";
+    } else {
+      outs() << "\t.type\t\t" << Sym.Name << ",@\"STT_CUDA_OBJECT\"\n";
+      outs() << "\t.other\t\t" << Sym.Name << ",@\"" << otherText(Sym.Other)
+             << "\"\n";
+    }
+    if (T == 1 || Sym.Size)
+      outs() << "\t.size\t\t" << Sym.Name << fmt::format(",{:#x}\n", Sym.Size);
   }
   return Ok;
 }
