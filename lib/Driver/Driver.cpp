@@ -84,6 +84,11 @@ static void printResourceUsage(const ptx::Module &M, ptx::SmTarget Arch,
       OS << ", used " << unsigned(R.Code.NumBarriers) << " barriers";
       // ptxas does not count sm_90's reserved 1 KB.
       uint64_t Reserved = Arch.Version >= 90 ? 0x400 : 0;
+      // The kernel's frame plus what its calls need (ptxas prints it when
+      // not zero).
+      uint32_t Stack = std::max(R.Code.MinStackSize, R.Code.FrameSize);
+      if (Stack)
+        OS << ", " << Stack << " bytes cumulative stack size";
       if (R.Kernel && R.Kernel->SharedSize > Reserved)
         OS << ", " << R.Kernel->SharedSize - Reserved << " bytes smem";
       if (R.Kernel && Arch.Version < 90)
