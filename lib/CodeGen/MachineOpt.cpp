@@ -90,10 +90,48 @@ static void dropUnusedDescriptor(MFunction &MF) {
     }
 }
 
+/// Branch cleanups ptxas does too: a branch to a block that only exits
+/// becomes the (guarded) EXIT itself; an unconditional branch to the next
+/// block disappears.
+static void simplifyBranches(MFunction &MF) {
+  for (size_t B = 0; B != MF.Blocks.size(); ++B) {
+    auto &Instrs = MF.Blocks[B].Instrs;
+    if (Instrs.empty())
+      continue;
+    MInstr &T = Instrs.back();
+    if (T.Op != "BRA" || T.Ops.size() != 1 ||
+        T.Ops[0].K != MOperand::Kind::Label)
+      continue;
+    unsigned Target = T.Ops[0].Block;
+    const auto &TI = MF.Blocks[Target].Instrs;
+    if (!TI.empty() && TI.front().Op == "EXIT" && !TI.front().hasGuard() &&
+        TI.front().Ops.empty()) {
+      T.Op = "EXIT";
+      T.Ops.clear();
+      continue;
+    }
+    size_t Next = B + 1;
+    while (Next < MF.Blocks.size() && MF.Blocks[Next].Instrs.empty())
+      ++Next;
+    if (!T.hasGuard() && Next < MF.Blocks.size() && Target >= B + 1 &&
+        Target <= Next)
+      Instrs.pop_back();
+  }
+  // Branch-target flags follow the remaining branches.
+  for (MBlock &Bl : MF.Blocks)
+    Bl.IsBranchTarget = false;
+  for (MBlock &Bl : MF.Blocks)
+    for (MInstr &I : Bl.Instrs)
+      for (MOperand &O : I.Ops)
+        if (O.K == MOperand::Kind::Label)
+          MF.Blocks[O.Block].IsBranchTarget = true;
+}
+
 std::string codegen::optimizeMachine(MFunction &MF, const CodeGenOptions &Opts) {
   dropUnusedDescriptor(MF);
   if (Opts.OptLevel == 0)
     return "";
+  simplifyBranches(MF);
   combineInstructions(MF);
   foldConstantOperands(MF);
   while (removeDeadCode(MF))
