@@ -46,14 +46,14 @@ MOperand clamp32(ISel &S, MOperand V, bool Signed, std::optional<int64_t> Lo,
   if (Lo) {
     unsigned P = S.tmp(RegClass::Pred), R = S.tmp();
     S.emit(std::string("ISETP.LT") + U + ".AND",
-           {def(preg(P)), PT(), V, imm(*Lo & 0xffffffff), PT()});
+           {def(preg(P)), PT(), V, imm(int32_t(*Lo), true), PT()});
     S.emit("SEL", {def(gpr(R)), V, imm(*Lo & 0xffffffff), notP(P)});
     V = gpr(R);
   }
   if (Hi) {
     unsigned P = S.tmp(RegClass::Pred), R = S.tmp();
     S.emit(std::string("ISETP.GT") + U + ".AND",
-           {def(preg(P)), PT(), V, imm(*Hi & 0xffffffff), PT()});
+           {def(preg(P)), PT(), V, imm(int32_t(*Hi), true), PT()});
     S.emit("SEL", {def(gpr(R)), V, imm(*Hi & 0xffffffff), notP(P)});
     V = gpr(R);
   }
@@ -68,9 +68,10 @@ void clamp64(ISel &S, unsigned V, bool Signed, std::optional<int64_t> Lo,
     unsigned P = S.tmp(RegClass::Pred);
     uint64_t UB = uint64_t(B);
     S.emit(std::string("ISETP.") + Cmp + ".U32.AND",
-           {def(preg(P)), PT(), word(V, 0), imm(UB & 0xffffffff), PT()});
+           {def(preg(P)), PT(), word(V, 0), imm(int32_t(UB), true), PT()});
     S.emit(std::string("ISETP.") + Cmp + U + ".AND.EX",
-           {def(preg(P)), PT(), word(V, 1), imm(UB >> 32), PT(), preg(P)});
+           {def(preg(P)), PT(), word(V, 1), imm(int32_t(UB >> 32), true), PT(),
+            preg(P)});
     MInstr &A = S.emit("MOV", {def(word(V, 0), false), imm(UB & 0xffffffff)});
     A.Guard = preg(P);
     MInstr &B2 = S.emit("MOV", {def(word(V, 1), false), imm(UB >> 32)});

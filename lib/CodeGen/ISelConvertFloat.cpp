@@ -176,8 +176,8 @@ SelResult pack(ISel &S, const ptx::Instruction &I) {
     std::string Op = std::string("F2FP.") + (Relu ? "RELU." : "") +
                      (DT == Type::F16x2 ? "F16" : "BF16") + ".F32.PACK_AB" +
                      (I.hasMod(".rz") ? ".RZ" : "");
-    if (I.hasMod(".satfinite"))
-      return S.unsupported(I);
+    if (I.hasMod(".satfinite") || Relu)
+      return S.unsupported(I, "the SASS table has no F2FP.RELU/.SATFINITE");
     S.emit(Op, {D, A, B});
     return SelResult::Done;
   }
@@ -316,14 +316,8 @@ SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
     std::string N = fltName(DT);
     if (DT == Type::BF16 && S.isSm75())
       return S.unsupported(I);
-    if (Relu || I.hasMod(".satfinite")) {
-      if (!Fp)
-        return S.unsupported(I);
-      S.emit(std::string("F2FP.") + (I.hasMod(".satfinite") ? "SATFINITE." : "") +
-                 (Relu ? "RELU." : "") + N + ".F32.MERGE_C" + R,
-             {D, A, RZ()});
-      return SelResult::Done;
-    }
+    if (Relu || I.hasMod(".satfinite"))
+      return S.unsupported(I, "the SASS table has no F2FP.RELU/.SATFINITE");
     MOperand Out = D;
     unsigned T = 0;
     if (Sat) {

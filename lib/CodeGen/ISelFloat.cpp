@@ -476,12 +476,16 @@ SelResult codegen::selectFloat(ISel &S, const ptx::Instruction &I) {
   if (M == "slct" && (ptx::isFloat(T) || (I.Types.size() > 1 &&
                                           I.Types[1] == Type::F32)))
     return selp(S, I);
-  if (!ptx::isFloat(T))
+  if (!ptx::isFloat(T) || M == "cvt")
     return SelResult::NotMine;
   if (T != Type::F32 && T != Type::F64) {
-    if (M == "selp")
+    if (M == "selp" || M == "slct")
       return selp(S, I);
-    return selectFloatHalf(S, I);
+    if (M == "add" || M == "sub" || M == "mul" || M == "fma" || M == "mad" ||
+        M == "abs" || M == "neg" || M == "min" || M == "max" ||
+        M == "setp" || M == "ex2" || M == "tanh")
+      return selectFloatHalf(S, I);
+    return SelResult::NotMine;
   }
   if (M == "add" || M == "sub" || M == "mul" || M == "fma" || M == "mad")
     return arith(S, I);

@@ -3,12 +3,202 @@
 // Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
+//
+// The packed half-precision units: HADD2/HMUL2/HFMA2/HMNMX2/HSETP2/HSET2
+// (.BF16_V2 for bf16), a scalar operand read as `.H0_H0` (its low half in
+// both lanes), MUFU.EX2/TANH .F16/.BF16 per half. Spelled as ptxas 13
+// emits them.
+//
+//===----------------------------------------------------------------------===//
 #include "ISelFloatUtil.h"
 
 using namespace ptxas;
 using namespace ptxas::codegen;
 using namespace ptxas::codegen::fl;
+using ptx::Type;
+
+namespace {
+
+bool isScalar(Type T) { return T == Type::F16 || T == Type::BF16; }
+bool isBF(Type T) { return T == Type::BF16 || T == Type::BF16x2; }
+
+/// A half source: register (immediates materialised), `.H0_H0` when scalar.
+MOperand hsrc(ISel &S, const ptx::Operand &O, Type T) {
+  MOperand M = S.srcReg(O, Type::B32);
+  if (isScalar(T))
+    M.Text = ".H0_H0";
+  return M;
+}
+
+MOperand h0(MOperand M) {
+  M.Text = ".H0_H0";
+  return M;
+}
+
+MOperand negRZ() {
+  MOperand Z = RZ();
+  Z.Neg = true;
+  return Z;
+}
+
+SelResult arith(ISel &S, const ptx::Instruction &I) {
+  Type T = I.Types[0];
+  llvm::StringRef M = I.Mnemonic;
+  if (I.hasMod(".rz") || I.hasMod(".rm") || I.hasMod(".rp") ||
+      I.hasMod(".oob"))
+    return S.unsupported(I);
+  if (isBF(T) && S.isSm75())
+    return S.unsupported(I);
+  std::string Op = M == "add" || M == "sub" ? "HADD2"
+                   : M == "mul"              ? "HMUL2"
+                                             : "HFMA2";
+  if (I.hasMod(".ftz") || I.hasMod(".relu"))
+    return S.unsupported(I, "the SASS table has no .FTZ/.RELU for " + Op);
+  if (isBF(T))
+    Op += ".BF16_V2";
+  if (I.hasMod(".sat"))
+    Op += ".SAT";
+  MOperand D = S.defOf(I.Ops[0]);
+  MOperand A = hsrc(S, I.Ops[1], T);
+  MOperand B = hsrc(S, I.Ops[2], T);
+  if (M == "sub")
+    B.Neg = true;
+  if (M == "fma" || M == "mad") {
+    MOperand C = hsrc(S, I.Ops[3], T);
+    S.emit(Op, {D, A, B, C});
+    return SelResult::Done;
+  }
+  S.emit(Op, {D, A, B});
+  return SelResult::Done;
+}
+
+SelResult absNeg(ISel &S, const ptx::Instruction &I, bool Abs) {
+  Type T = I.Types[0];
+  if (I.hasMod(".ftz"))
+    return S.unsupported(I, "the SASS table has no HADD2.FTZ");
+  MOperand D = S.defOf(I.Ops[0]);
+  // Both lanes (the low one is the scalar's): |R0| / -R0 without a swizzle.
+  MOperand A = S.srcReg(I.Ops[1], Type::B32);
+  if (Abs)
+    A.Abs = true;
+  else
+    A.Neg = true;
+  if (isBF(T)) {
+    if (S.isSm75())
+      return S.unsupported(I);
+    MOperand Z = h0(RZ());
+    S.emit("HFMA2.BF16_V2", {D, h0(negRZ()), Z, A});
+    return SelResult::Done;
+  }
+  S.emit("HADD2", {D, A, h0(negRZ())});
+  return SelResult::Done;
+}
+
+SelResult minMax(ISel &S, const ptx::Instruction &I, bool Max) {
+  Type T = I.Types[0];
+  if (S.isSm75() || I.hasMod(".xorsign") || I.Ops.size() != 3)
+    return S.unsupported(I);
+  if (I.hasMod(".ftz") || I.hasMod(".NaN"))
+    return S.unsupported(I, "the SASS table has no HMNMX2 .FTZ/.NAN");
+  std::string Op = "HMNMX2";
+  if (isBF(T))
+    Op += ".BF16_V2";
+  MOperand NotPT = PT();
+  NotPT.Not = true;
+  S.emit(Op, {S.defOf(I.Ops[0]), hsrc(S, I.Ops[1], T), hsrc(S, I.Ops[2], T),
+              Max ? NotPT : PT()});
+  return SelResult::Done;
+}
+
+/// setp (SetP) / set with a half-precision comparison type.
+SelResult compare(ISel &S, const ptx::Instruction &I, bool SetP) {
+  Type T = SetP ? I.Types[0] : I.Types[1];
+  const char *C = cmpName(I);
+  if (!C || (isBF(T) && S.isSm75()))
+    return S.unsupported(I);
+  MOperand A = hsrc(S, I.Ops[1], T);
+  MOperand B = hsrc(S, I.Ops[2], T);
+  MOperand Src3 = I.Ops.size() > 3 ? S.use(I.Ops[3]) : PT();
+  std::string Mid = std::string(isBF(T) ? ".BF16_V2." : ".") + C +
+                    (I.hasMod(".ftz") ? ".FTZ" : "") + "." + boolOp(I);
+  if (SetP) {
+    MOperand D = S.defOf(I.Ops[0]);
+    MOperand Q = PT();
+    if (I.Ops[0].PairVar) {
+      ptx::Operand QO = I.Ops[0];
+      QO.Var = QO.PairVar;
+      QO.Index = QO.PairIndex;
+      QO.Name = QO.PairName;
+      QO.PairVar = nullptr;
+      Q = S.defOf(QO);
+    }
+    S.emit("HSETP2" + Mid, {D, Q, A, B, Src3});
+    return SelResult::Done;
+  }
+  Type DT = I.Types[0];
+  MOperand D = S.defOf(I.Ops[0]);
+  if (ptx::isFloat(DT)) {
+    if (DT != Type::F16 && DT != Type::F16x2 && DT != Type::BF16 &&
+        DT != Type::BF16x2)
+      return S.unsupported(I);
+    // .BF: 1.0 in each true lane.
+    std::string Op = "HSET2.BF" + Mid;
+    S.emit(Op, {D, A, B, Src3});
+    return SelResult::Done;
+  }
+  if (!isScalar(T)) {
+    S.emit("HSET2" + Mid, {D, A, B, Src3});
+    return SelResult::Done;
+  }
+  unsigned R = S.tmp();
+  S.emit("HSET2" + Mid, {def(gpr(R)), A, B, Src3});
+  S.emit("PRMT", {D, gpr(R), imm(0x9910), RZ()});
+  return SelResult::Done;
+}
+
+SelResult mufu(ISel &S, const ptx::Instruction &I) {
+  Type T = I.Types[0];
+  llvm::StringRef M = I.Mnemonic;
+  if (M != "ex2" && M != "tanh")
+    return S.unsupported(I);
+  if (S.isSm75() && (M == "tanh" || isBF(T)))
+    return S.unsupported(I);
+  std::string Op = std::string(M == "ex2" ? "MUFU.EX2" : "MUFU.TANH") +
+                   (isBF(T) ? ".BF16" : ".F16");
+  MOperand D = S.defOf(I.Ops[0]);
+  MOperand A = S.srcReg(I.Ops[1], Type::B32);
+  if (isScalar(T)) {
+    S.emit(Op, {D, A});
+    return SelResult::Done;
+  }
+  // The upper lane moved down for the second MUFU.
+  unsigned Lo = S.tmp(), Hi = S.tmp(), Up = S.tmp();
+  S.emit(Op, {def(gpr(Lo)), A});
+  S.emit("PRMT", {def(gpr(Up)), A, imm(0x3232), RZ()});
+  S.emit(Op, {def(gpr(Hi)), gpr(Up)});
+  S.emit("PRMT", {D, gpr(Lo), imm(0x5410), gpr(Hi)});
+  return SelResult::Done;
+}
+
+} // namespace
 
 SelResult codegen::selectFloatHalf(ISel &S, const ptx::Instruction &I) {
+  llvm::StringRef M = I.Mnemonic;
+  Type T = I.Types[0];
+  if (M == "set")
+    return compare(S, I, false);
+  if (T != Type::F16 && T != Type::F16x2 && T != Type::BF16 &&
+      T != Type::BF16x2)
+    return S.unsupported(I);
+  if (M == "add" || M == "sub" || M == "mul" || M == "fma" || M == "mad")
+    return arith(S, I);
+  if (M == "abs" || M == "neg")
+    return absNeg(S, I, M == "abs");
+  if (M == "min" || M == "max")
+    return minMax(S, I, M == "max");
+  if (M == "setp")
+    return compare(S, I, true);
+  if (M == "ex2" || M == "tanh")
+    return mufu(S, I);
   return S.unsupported(I);
 }
