@@ -5,16 +5,20 @@
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/CodeGen/CodeGen.h"
 
+#include "FenceOpt.h"
 #include "ISel.h"
 #include "Passes.h"
+#include "Reconverge.h"
 
 #include "ptxas-alt/Object/DataLayout.h"
 
 using namespace ptxas;
 using namespace ptxas::codegen;
 
-static const char *const PassNames[] = {"isel", "machine-opt", "schedule",
-                                        "regalloc", "control-codes"};
+static const char *const PassNames[] = {"isel",       "reconverge",
+                                        "fence-opt",  "machine-opt",
+                                        "schedule",   "regalloc",
+                                        "control-codes"};
 
 llvm::ArrayRef<const char *> codegen::passNames() { return PassNames; }
 
@@ -65,6 +69,14 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
     return Out;
   }
   if (std::string E = After("isel"); !E.empty())
+    return Fail(E);
+  if (std::string E = insertReconvergence(MF); !E.empty())
+    return Fail(E);
+  if (std::string E = After("reconverge"); !E.empty())
+    return Fail(E);
+  if (std::string E = minimizeFences(MF, Opts); !E.empty())
+    return Fail(E);
+  if (std::string E = After("fence-opt"); !E.empty())
     return Fail(E);
   if (std::string E = optimizeMachine(MF, Opts); !E.empty())
     return Fail(E);

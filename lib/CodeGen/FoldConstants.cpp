@@ -12,6 +12,8 @@
 // that slot (hasForm); the MOV dies when every use was rewritten. 64-bit
 // values defined by two MOVs of consecutive words fold as c[b][o] into
 // 64-bit slots (the addend of IMAD.WIDE) and word by word elsewhere.
+// Registers defined once by a MOV of an immediate fold the same way (RZ
+// for zero).
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
@@ -28,6 +30,8 @@ struct ConstValue {
   unsigned Words = 0;   ///< words defined from consecutive constants
   unsigned Defs = 0;    ///< all definitions of the register
   bool Valid = true;
+  bool IsImm = false;   ///< MOV of an immediate (one word)
+  int64_t Imm = 0;
 };
 } // namespace
 
@@ -45,9 +49,17 @@ void codegen::foldConstantOperands(MFunction &MF) {
           continue;
         ConstValue &C = CV[O.Reg];
         ++C.Defs;
-        bool IsConstMov = I.Op == "MOV" && !I.hasGuard() && I.Ops.size() == 2 &&
-                          I.Ops[1].K == MOperand::Kind::Const &&
-                          I.Ops[1].NoReg && O.Width == 1;
+        bool IsMov = I.Op == "MOV" && !I.hasGuard() && I.Ops.size() == 2 &&
+                     O.Width == 1;
+        if (IsMov && I.Ops[1].K == MOperand::Kind::Imm && O.Sub == 0 &&
+            MF.VRegs[O.Reg].Size == 1) {
+          C.IsImm = true;
+          C.Imm = I.Ops[1].Imm;
+          C.Words = 1;
+          continue;
+        }
+        bool IsConstMov = IsMov && I.Ops[1].K == MOperand::Kind::Const &&
+                          I.Ops[1].NoReg;
         if (!IsConstMov) {
           C.Valid = false;
           continue;
@@ -88,10 +100,30 @@ void codegen::foldConstantOperands(MFunction &MF) {
         const ConstValue &C = CV[O.Reg];
         if (O.Width != 1 && !(O.Width == 2 && O.Sub == 0 && C.Words == 2))
           continue;
+        MOperand Old = O;
+        if (C.IsImm) {
+          // Zero is RZ anywhere a register is; other values where the
+          // form takes an immediate (either spelling of its sign).
+          if (Old.Neg || Old.Abs)
+            continue;
+          uint32_t V = uint32_t(C.Imm);
+          llvm::SmallVector<MOperand, 2> Tries;
+          if (V == 0)
+            Tries.push_back(RZ());
+          Tries.push_back(imm(V));
+          if (V & 0x80000000u)
+            Tries.push_back(imm(int64_t(int32_t(V)), /*Signed=*/true));
+          for (const MOperand &T : Tries) {
+            O = T;
+            if (hasForm(MF, I))
+              break;
+            O = Old;
+          }
+          continue;
+        }
         MOperand New = cbank(C.Bank, C.Off + 4 * O.Sub);
         New.Neg = O.Neg;
         New.Abs = O.Abs;
-        MOperand Old = O;
         O = New;
         if (!hasForm(MF, I))
           O = Old;

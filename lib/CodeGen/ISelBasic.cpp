@@ -14,6 +14,11 @@
 
 using namespace ptxas;
 using namespace ptxas::codegen;
+
+namespace ptxas::codegen {
+/// Frame offset of a function-body .local variable (ISelMemory.cpp).
+std::optional<uint32_t> localVarOffset(ISel &S, const ptx::Variable *V);
+} // namespace ptxas::codegen
 using ptx::Operand;
 using ptx::Type;
 
@@ -53,6 +58,38 @@ static SelResult movPred(ISel &S, const ptx::Instruction &I) {
                    : S.use(Src);
   // PLOP3.LUT d, PT, q, PT, PT, 0xf0 (d = q), 0x0.
   S.emit("PLOP3.LUT", {D, PT(), Q, PT(), PT(), imm(0xf0), imm(0)});
+  return SelResult::Done;
+}
+
+/// `mov r, sharedvar`: the variable's shared-window address. Static
+/// variables have their layout offset; dynamic (.extern) shared memory
+/// starts after them, 16-aligned. On sm_90 a shared::cta address also
+/// carries the CTA's rank in its cluster in bits 24 and up
+/// (LEA r, SR_CgaCtaId, off, 0x18), as ptxas computes it.
+static SelResult movSharedAddress(ISel &S, const ptx::Instruction &I,
+                                  const MOperand &D, unsigned Words,
+                                  const ptx::Variable *V) {
+  std::optional<uint64_t> Off = S.sharedOffset(V);
+  const object::KernelLayout *K = S.request().Kernel;
+  if (!Off && K && V->Link == ptx::Linkage::Extern) {
+    uint64_t End = std::max<uint64_t>(K->SharedSize, S.isSm90() ? 0x400 : 0);
+    Off = (End + 15) / 16 * 16;
+  }
+  if (!Off)
+    return S.unsupported(I, "address of this shared variable");
+  MOperand Lo = D;
+  Lo.Width = 1;
+  if (S.isSm90()) {
+    unsigned Rank = S.tmp(), Base = S.tmp();
+    S.emit("S2R", {def(vreg(Rank, RegClass::GPR)), text("SR_CgaCtaId")});
+    S.emit("MOV", {def(vreg(Base, RegClass::GPR)), imm(int64_t(*Off))});
+    S.emit("LEA", {Lo, vreg(Rank, RegClass::GPR), vreg(Base, RegClass::GPR),
+                   imm(0x18)});
+  } else {
+    S.emit("MOV", {Lo, imm(int64_t(*Off))});
+  }
+  if (Words == 2)
+    S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
   return SelResult::Done;
 }
 
@@ -98,11 +135,20 @@ static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
   unsigned Words = S.mf().VRegs[D.Reg].Size;
   if (Src.K == Operand::Kind::Symbol) {
     const ptx::Variable *V = Src.Var;
-    if (V && V->Space == ptx::StateSpace::Shared) {
-      if (std::optional<uint64_t> Off = S.sharedOffset(V)) {
-        copyWords(S, D, imm(int64_t(*Off)), Words);
-        return SelResult::Done;
-      }
+    if (V && V->Space == ptx::StateSpace::Shared)
+      return movSharedAddress(S, I, D, Words, V);
+    if (V && V->Space == ptx::StateSpace::Local) {
+      // A local-window address: the frame below R1 (ISelMemory lays it
+      // out); the upper word of a 64-bit local address is zero.
+      std::optional<uint32_t> Off = localVarOffset(S, V);
+      if (!Off)
+        return S.unsupported(I, "address of this local variable");
+      MOperand Lo = D;
+      Lo.Width = 1;
+      S.emit("IADD3", {Lo, physReg(RegClass::GPR, 1), imm(*Off, true), RZ()});
+      if (Words == 2)
+        S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
+      return SelResult::Done;
     }
     if (V && V->Space == ptx::StateSpace::Param) {
       if (std::optional<uint32_t> Off = S.kernelParamOffset(V)) {
