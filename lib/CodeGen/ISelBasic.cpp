@@ -93,6 +93,39 @@ static SelResult movSharedAddress(ISel &S, const ptx::Instruction &I,
   return SelResult::Done;
 }
 
+/// mov.b32 / mov.b64 between a register and 16-bit halves: PRMT packs two
+/// halves into a word (selector 0x5410) and extracts one, zero-extended
+/// (0x7710 low, 0x7732 high).
+static SelResult movHalves(ISel &S, const ptx::Instruction &I, bool Pack,
+                           const Operand &Vec, const Operand &Whole,
+                           unsigned Parts) {
+  if (Pack) {
+    MOperand D = S.defOf(Whole);
+    for (unsigned W = 0; W != Parts / 2; ++W) {
+      MOperand Word = D;
+      Word.Sub = uint8_t(W);
+      Word.Width = 1;
+      Word.Undef = W == 0;
+      const Operand &Lo = Vec.Elems[2 * W], &Hi = Vec.Elems[2 * W + 1];
+      MOperand L = Lo.K == Operand::Kind::Sink ? RZ() : S.srcReg(Lo, Type::B16);
+      MOperand H = Hi.K == Operand::Kind::Sink ? RZ() : S.srcReg(Hi, Type::B16);
+      S.emit("PRMT", {Word, L, imm(0x5410), H});
+    }
+    return SelResult::Done;
+  }
+  MOperand From = S.use(Whole);
+  for (unsigned K = 0; K != Parts; ++K) {
+    const Operand &E = Vec.Elems[K];
+    if (E.K == Operand::Kind::Sink)
+      continue;
+    MOperand Word = From;
+    Word.Sub = uint8_t(From.Sub + K / 2);
+    Word.Width = 1;
+    S.emit("PRMT", {S.defOf(E), Word, imm(K % 2 ? 0x7732 : 0x7710), RZ()});
+  }
+  return SelResult::Done;
+}
+
 static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
   Type T = I.Types.empty() ? Type::B32 : I.Types[0];
   const Operand &Dst = I.Ops[0], &Src = I.Ops[1];
@@ -105,8 +138,10 @@ static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
     const Operand &Vec = Pack ? Src : Dst;
     unsigned Parts = unsigned(Vec.Elems.size());
     unsigned PartBits = Bits / Parts;
+    if (PartBits == 16)
+      return movHalves(S, I, Pack, Vec, Pack ? Dst : Src, Parts);
     if (PartBits < 32)
-      return S.unsupported(I, "sub-word vector pack/unpack");
+      return S.unsupported(I, "byte vector pack/unpack");
     unsigned PartWords = PartBits / 32;
     if (Pack) {
       MOperand D = S.defOf(Dst);
