@@ -36,35 +36,42 @@ static MOperand frameSlot(uint32_t Off) {
   return M;
 }
 
-/// A value that is cheaper to recompute than to reload: a single-word
-/// register whose only definition is an unguarded MOV of an immediate or
-/// a constant-bank word. Returns that MOV's source.
-static std::optional<MOperand> rematSource(const MFunction &MF, unsigned V) {
-  std::optional<MOperand> Src;
-  unsigned Defs = 0;
+/// Values that are cheaper to recompute than to reload: single-word
+/// registers whose only definition is an unguarded MOV of an immediate or
+/// a constant-bank word, mapped to that MOV's source (one scan).
+static llvm::DenseMap<unsigned, MOperand>
+rematSources(const MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
+  llvm::DenseMap<unsigned, std::pair<unsigned, std::optional<MOperand>>> Info;
+  for (unsigned V : VRegs)
+    if (MF.VRegs[V].Size == 1)
+      Info[V] = {0, std::nullopt};
   for (const MBlock &B : MF.Blocks)
     for (const MInstr &I : B.Instrs)
-      for (const MOperand &O : I.Ops)
-        if (O.K == MOperand::Kind::Reg && O.IsDef && !O.Phys && O.Reg == V) {
-          ++Defs;
-          if (I.Op == "MOV" && !I.hasGuard() && I.Ops.size() == 2 &&
-              (I.Ops[1].K == MOperand::Kind::Imm ||
-               (I.Ops[1].K == MOperand::Kind::Const && I.Ops[1].NoReg)))
-            Src = I.Ops[1];
-        }
-  if (Defs != 1 || MF.VRegs[V].Size != 1)
-    return std::nullopt;
-  return Src;
+      for (const MOperand &O : I.Ops) {
+        if (O.K != MOperand::Kind::Reg || !O.IsDef || O.Phys)
+          continue;
+        auto It = Info.find(O.Reg);
+        if (It == Info.end())
+          continue;
+        ++It->second.first;
+        if (I.Op == "MOV" && !I.hasGuard() && I.Ops.size() == 2 &&
+            (I.Ops[1].K == MOperand::Kind::Imm ||
+             (I.Ops[1].K == MOperand::Kind::Const && I.Ops[1].NoReg)))
+          It->second.second = I.Ops[1];
+      }
+  llvm::DenseMap<unsigned, MOperand> Out;
+  for (auto &[V, P] : Info)
+    if (P.first == 1 && P.second)
+      Out[V] = *P.second;
+  return Out;
 }
 
 void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
   llvm::DenseMap<unsigned, uint32_t> Slot;
-  llvm::DenseMap<unsigned, MOperand> Remat;
+  llvm::DenseMap<unsigned, MOperand> Remat = rematSources(MF, VRegs);
   for (unsigned V : VRegs) {
-    if (std::optional<MOperand> Src = rematSource(MF, V)) {
-      Remat[V] = *Src;
+    if (Remat.count(V))
       continue;
-    }
     unsigned Bytes = 4 * MF.VRegs[V].Size;
     MF.FrameSize = (MF.FrameSize + Bytes - 1) / Bytes * Bytes;
     Slot[V] = MF.FrameSize;
