@@ -47,6 +47,9 @@ using ptx::Type;
 namespace ptxas::codegen {
 /// Frame offset of a function-body .local variable (see the definition).
 std::optional<uint32_t> localVarOffset(ISel &S, const ptx::Variable *V);
+/// Offset of a shared variable in the CTA's window, including the
+/// module's dynamic (.extern .shared) arrays (see the definition).
+std::optional<uint64_t> sharedVarOffset(ISel &S, const ptx::Variable *V);
 } // namespace ptxas::codegen
 
 namespace {
@@ -320,6 +323,24 @@ std::optional<uint32_t> codegen::localVarOffset(ISel &S,
   return Found;
 }
 
+/// Static shared variables as laid out by lib/Object; a dynamic
+/// `.extern .shared` array starts at the end of the static block (which
+/// the layout already rounds up to 16 and, on sm_90, counts from the
+/// 0x400 reserved bytes), aligned to the array's own alignment.
+std::optional<uint64_t> codegen::sharedVarOffset(ISel &S,
+                                                 const ptx::Variable *V) {
+  if (std::optional<uint64_t> Off = S.sharedOffset(V))
+    return Off;
+  const object::KernelLayout *K = S.request().Kernel;
+  if (!K || V->Space != StateSpace::Shared || V->Link != ptx::Linkage::Extern)
+    return std::nullopt;
+  uint64_t Base = K->SharedSize;
+  if (Base == 0 && S.isSm90())
+    Base = 0x400;
+  uint64_t Al = std::max(1u, V->alignment());
+  return (Base + Al - 1) / Al * Al;
+}
+
 /// The low word of a register (32-bit window addresses).
 static MOperand lowWord(MOperand R) {
   R.Width = 1;
@@ -347,7 +368,7 @@ static std::optional<MOperand> windowAddr(ISel &S, const Operand &A,
   if (!A.Var)
     return std::nullopt;
   if (Sp == Space::Shared && A.Var->Space == StateSpace::Shared) {
-    std::optional<uint64_t> Off = S.sharedOffset(A.Var);
+    std::optional<uint64_t> Off = sharedVarOffset(S, A.Var);
     if (!Off)
       return std::nullopt;
     M.NoReg = true;
@@ -711,14 +732,18 @@ static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
     O = G->O;
     bool Nc = I.hasMod(".nc");
     Op = Sp == Space::Global ? (Load ? "LDG.E" : "STG.E") : (Load ? "LD.E" : "ST.E");
-    Op += G->Evict + G->Ltc + Size;
+    // The sm_75 LDG form of the SASS table has no L2 prefetch-size field
+    // (ptxas prints LDG.E.LTC64B.SYS): the hint is dropped there.
+    Op += G->Evict + (S.isSm75() ? "" : G->Ltc) + Size;
     if (Nc && Sp == Space::Global)
       Op += S.isSm75() ? ".CONSTANT.SYS" : ".CONSTANT";
     else if (O.Strong)
       Op += strongText(S, O.Sc);
     else if (S.isSm75())
       Op += ".SYS";
-    Addr = wideAddr(S, AddrOp);
+    // sm_80..89 print desc[UR4] only on LDG/STG; generic LD/ST take the
+    // bare [R.64] there.
+    Addr = wideAddr(S, AddrOp, Sp == Space::Global || S.isSm90());
     break;
   }
   case Space::Shared:
@@ -819,16 +844,23 @@ static std::optional<std::string> atomTypeText(llvm::StringRef Op, Type T,
   return std::nullopt;
 }
 
-/// Shared-memory atomic by a compare-and-swap loop (what ptxas does for
-/// f32 and 64-bit adds): LDS old; new = old op v; ATOMS.CAST.SPIN; retry.
+/// Shared-memory atomic by a compare-and-swap loop, as ptxas does for
+/// 64-bit integer and floating-point operations ATOMS lacks:
+///   loop: LDS old; new = old op v; ATOMS.CAST.SPIN ok, [a], old, new;
+///         ISETP.EQ ok == 1; @!P BRA loop
 static SelResult sharedCasLoop(ISel &S, const ptx::Instruction &I,
                                llvm::StringRef Op, Type T, MOperand Addr,
                                bool HasResult) {
   unsigned Bits = ptx::typeBits(T);
   unsigned W = Bits / 32;
   const Operand &VOp = I.Ops[HasResult ? 2 : 1];
-  if (Op != "add" || (T != Type::F32 && T != Type::F64 && Bits != 64))
-    return S.unsupported(I);
+  bool Int64 = Bits == 64 && !ptx::isFloat(T);
+  bool Ok = (Int64 && (Op == "add" || Op == "and" || Op == "or" ||
+                       Op == "xor" || Op == "min" || Op == "max")) ||
+            (Op == "add" && (T == Type::F32 || T == Type::F64 ||
+                             T == Type::F16x2 || T == Type::BF16x2));
+  if (!Ok)
+    return S.unsupported(I, "shared atomic");
   MOperand V = S.srcReg(VOp, T);
   V.Width = uint8_t(W);
   unsigned Old = S.tmp(RegClass::GPR, W), New = S.tmp(RegClass::GPR, W);
@@ -839,24 +871,45 @@ static SelResult sharedCasLoop(ISel &S, const ptx::Instruction &I,
   std::string Sz = W == 2 ? ".64" : "";
   S.emit("LDS" + Sz, {def(vreg(Old, RegClass::GPR, W)), Addr});
   MOperand OldR = vreg(Old, RegClass::GPR, W);
+  auto OldW = [&](unsigned K) { return vreg(Old, RegClass::GPR, 1, K); };
+  auto VW = [&](unsigned K) { return vreg(V.Reg, RegClass::GPR, 1, V.Sub + K); };
+  auto NewW = [&](unsigned K) {
+    return def(vreg(New, RegClass::GPR, 1, K), K == 0);
+  };
+  MOperand NotPT = PT();
+  NotPT.Not = true;
   if (T == Type::F32) {
     S.emit("FADD", {def(vreg(New, RegClass::GPR)), OldR, V});
   } else if (T == Type::F64) {
     S.emit("DADD", {def(vreg(New, RegClass::GPR, 2)), OldR, V});
-  } else {
+  } else if (T == Type::F16x2) {
+    S.emit("HADD2", {def(vreg(New, RegClass::GPR)), OldR, V});
+  } else if (T == Type::BF16x2) {
+    // old * (1, 1) + v: the bf16x2 add of sm_80.
+    S.emit("HFMA2.BF16_V2",
+           {def(vreg(New, RegClass::GPR)), OldR, text("1"), text("1"), V});
+  } else if (Op == "add") {
     unsigned C = S.tmp(RegClass::Pred);
-    MOperand Lo = vreg(V.Reg, RegClass::GPR, 1, V.Sub);
-    MOperand Hi = vreg(V.Reg, RegClass::GPR, 1, V.Sub + 1);
-    S.emit("IADD3", {def(vreg(New, RegClass::GPR, 1, 0)),
-                     def(vreg(C, RegClass::Pred)),
-                     vreg(Old, RegClass::GPR, 1, 0), Lo, RZ()});
-    S.emit("IADD3.X", {def(vreg(New, RegClass::GPR, 1, 1), false),
-                       vreg(Old, RegClass::GPR, 1, 1), Hi, RZ(),
-                       vreg(C, RegClass::Pred), [] {
-                         MOperand N = PT();
-                         N.Not = true;
-                         return N;
-                       }()});
+    S.emit("IADD3", {NewW(0), def(vreg(C, RegClass::Pred)), OldW(0), VW(0),
+                     RZ()});
+    S.emit("IADD3.X", {NewW(1), OldW(1), VW(1), RZ(),
+                       vreg(C, RegClass::Pred), NotPT});
+  } else if (Op == "and" || Op == "or" || Op == "xor") {
+    unsigned Lut = Op == "and" ? 0xc0 : Op == "or" ? 0xfc : 0x3c;
+    for (unsigned K = 0; K != 2; ++K)
+      S.emit("LOP3.LUT", {NewW(K), OldW(K), VW(K), RZ(), imm(Lut), NotPT});
+  } else {
+    // min/max: keep old when (old <= v) for min, (old >= v) for max.
+    bool Signed = isSignedType(T);
+    unsigned C = S.tmp(RegClass::Pred);
+    const char *Cmp = Op == "min" ? "LE" : "GE";
+    S.emit(std::string("ISETP.") + Cmp + ".U32.AND",
+           {def(vreg(C, RegClass::Pred)), PT(), OldW(0), VW(0), PT()});
+    S.emit(std::string("ISETP.") + Cmp + (Signed ? "" : ".U32") + ".AND.EX",
+           {def(vreg(C, RegClass::Pred), false), PT(), OldW(1), VW(1), PT(),
+            vreg(C, RegClass::Pred)});
+    for (unsigned K = 0; K != 2; ++K)
+      S.emit("SEL", {NewW(K), OldW(K), VW(K), vreg(C, RegClass::Pred)});
   }
   S.emit("ATOMS.CAST.SPIN" + Sz, {def(vreg(Res, RegClass::GPR, W)), Addr,
                                   OldR, vreg(New, RegClass::GPR, W)});
@@ -941,7 +994,8 @@ static SelResult selectAtom(ISel &S, const ptx::Instruction &I) {
     return S.unsupported(I, "generic floating-point atomics");
   if (T == Type::BF16x2 && !S.isSm90())
     return S.unsupported(I);
-  std::optional<MOperand> Addr = wideAddr(S, AddrOp, !Cas);
+  // desc[UR4] on sm_90; ATOM/ATOMG/RED take the bare [R.64] on sm_80..89.
+  std::optional<MOperand> Addr = wideAddr(S, AddrOp, !Cas && S.isSm90());
   if (!Addr)
     return S.unsupported(I, "address");
   if (Cas)
@@ -1011,7 +1065,7 @@ static SelResult selectCvta(ISel &S, const ptx::Instruction &I) {
   MOperand X;
   if (Src.K == Operand::Kind::Symbol && Src.Var &&
       Src.Var->Space == StateSpace::Shared && Sp == Space::Shared) {
-    std::optional<uint64_t> Off = S.sharedOffset(Src.Var);
+    std::optional<uint64_t> Off = sharedVarOffset(S, Src.Var);
     if (!Off)
       return S.unsupported(I);
     X = const64(S, int64_t(*Off));
@@ -1128,7 +1182,7 @@ SelResult codegen::selectMemory(ISel &S, const ptx::Instruction &I) {
     return selectIsspacep(S, I);
   if (M == "prefetch" || M == "prefetchu" || M == "discard")
     return selectCacheCtl(S, I);
-  if (M == "createpolicy") {
+  if (M.starts_with("createpolicy")) {
     // The policy is an opaque 64-bit value that only the L2::cache_hint
     // forms read, and those hints are dropped: the default policy (0).
     MOperand D = S.defOf(I.Ops[0]);
