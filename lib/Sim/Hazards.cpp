@@ -40,8 +40,12 @@ constexpr unsigned NumSlots = 352;
 constexpr uint16_t Ready = 0xffff;
 constexpr uint8_t Unprotected = 0x40; ///< variable result without a barrier
 /// Cycles after which ptxas treats a variable-latency result that has no
-/// scoreboard as written (least distance seen in the corpus).
-constexpr unsigned UnprotectedBound = 40;
+/// scoreboard as written: the least distance in the corpus (all targets,
+/// -O3/-O0) between such a write (a uniform LDS, a SHFL, an I2F whose
+/// queue sets no later scoreboard) and its reader is 16. This is the
+/// weakest rule of the checker: it is ptxas's practice, not a measured
+/// hardware bound.
+constexpr unsigned UnprotectedBound = 16;
 
 struct Slot {
   int32_t Prod = -1;  ///< fixed-latency producer (instruction index)
@@ -51,6 +55,7 @@ struct Slot {
   int32_t WProd = -1, RProd = -1;
   /// For an unprotected variable-latency write: its queue (queueOf).
   uint16_t UQ = 0;
+  uint16_t UElapsed = Ready; ///< cycles since that unprotected write
   bool operator==(const Slot &) const = default;
 };
 
@@ -77,6 +82,8 @@ struct State {
       }
       if (B.UQ && !A.UQ)
         A.UQ = B.UQ, Ch = true;
+      if (B.UElapsed < A.UElapsed)
+        A.UElapsed = B.UElapsed, Ch = true;
       if (B.WSB && B.WAge < A.WAge)
         A.WAge = B.WAge, Ch = true;
       if ((A.RSB | B.RSB) != A.RSB) {
@@ -92,12 +99,17 @@ struct State {
 /// Variable-latency results of one queue retire in order, so a later
 /// instruction of the queue that sets a scoreboard covers an earlier one
 /// that set none. ptxas relies on this: two SHFLs, only the second with a
-/// scoreboard, one wait for both; F2I then I2F; FLO then POPC. Queues are
-/// scheduling classes, except that the warp class splits per opcode (a
-/// REDUX between two SHFLs does not cover the first one).
+/// scoreboard, one wait for both; F2I then I2F; FLO then POPC; I2F then
+/// MUFU. Queues are scheduling classes (conversions with MUFU), except
+/// that the warp class splits per opcode (a REDUX between two SHFLs does
+/// not cover the first one).
 uint16_t queueOf(const DecodedInstr &D) {
   if (D.I.F->Class == Sched::WARP)
     return uint16_t(0x100 + (D.I.F->opcode() & 0x1ff));
+  // Conversions and MUFU share one unit (an I2F without a scoreboard is
+  // covered by the next MUFU's).
+  if (D.I.F->Class == Sched::CONV)
+    return uint16_t(Sched::MUFU) + 1;
   return uint16_t(D.I.F->Class) + 1;
 }
 
@@ -197,7 +209,8 @@ void Checker::buildCFG() {
       // CALL returns here; WARPSYNC.COLLECTIVE and friends both continue
       // and may jump.
       for (const Operand &O : D.Ops)
-        if (O.Kind == OpKind::Target && M != "BSSY" && M != "CALL")
+        if (O.Kind == OpKind::Target && M != "BSSY" && M != "CALL" &&
+            M != "LEPC") // (LEPC's target is a return address)
           add(O.Imm);
     }
     if (Fall && End < N)
@@ -238,18 +251,18 @@ void Checker::step(unsigned Idx, State &St) {
       if (S.WSB & Unprotected) {
         // ptxas reads such results without a wait when they are far
         // enough away (a SHFL 60 cycles before its consumer).
-        if (S.Elapsed < UnprotectedBound)
+        if (S.UElapsed < UnprotectedBound)
           report(Idx, S.WProd,
                  fmt::format("{} read {} cycles after the variable-latency "
                              "write at {:#x}, which sets no scoreboard",
-                             Name, S.Elapsed, S.WProd * 16));
+                             Name, S.UElapsed, S.WProd * 16));
       } else if (S.WSB) {
         report(Idx, S.WProd,
                fmt::format("{} read before a wait on scoreboard mask {:#x} "
                            "(producer at {:#x})",
                            Name, S.WSB, S.WProd * 16));
       }
-      if (S.Elapsed != Ready && S.Prod >= 0 && !(S.WSB & Unprotected)) {
+      if (S.Elapsed != Ready && S.Prod >= 0) {
         const DecodedInstr &P = F.Code[S.Prod];
         bool IsPred = U.File == RegFile::P || U.File == RegFile::UP;
         ReadRole Role = Branch && IsPred ? ReadRole::BranchPred
@@ -285,16 +298,20 @@ void Checker::step(unsigned Idx, State &St) {
         break;
       Slot &S = St.S[FileBase[unsigned(W.File)] + R];
       std::string Name = fmt::format("{}{}", FileName[unsigned(W.File)], R);
-      if (S.RSB)
+      // A variable-latency result lands after an earlier late read is
+      // done (memory instructions are processed in order).
+      if (S.RSB && !T.Scoreboarded)
         report(Idx, S.RProd,
                fmt::format("{} overwritten before the read scoreboard of "
                            "{:#x} was waited on",
                            Name, S.RProd * 16));
+      // Results on one scoreboard, or of one queue, retire in order, so a
+      // second variable-latency write there is safe.
       else if ((S.WSB & ~Unprotected) &&
                !(T.Scoreboarded && C.WBar < 6 &&
-                 (S.WSB & ~Unprotected) == (1u << C.WBar)))
-        // (Results on one scoreboard retire in order, so a second
-        // variable-latency write on the same scoreboard is safe.)
+                 (S.WSB & ~Unprotected) == (1u << C.WBar)) &&
+               !(T.Scoreboarded && S.WProd >= 0 &&
+                 queueOf(F.Code[S.WProd]) == queueOf(D)))
         report(Idx, S.WProd,
                fmt::format("{} overwritten while the write at {:#x} is "
                            "pending on scoreboard mask {:#x}",
@@ -331,7 +348,7 @@ void Checker::step(unsigned Idx, State &St) {
     for (Slot &S : St.S)
       if ((S.WSB & Unprotected) && S.UQ == Q) {
         S.WSB = uint8_t((S.WSB & ~Unprotected) | (1u << C.WBar));
-        S.Elapsed = Ready;
+        S.UElapsed = Ready;
         S.WAge = 1;
         S.UQ = 0;
       }
@@ -381,7 +398,7 @@ void Checker::step(unsigned Idx, State &St) {
           S.Prod = -1;
         }
         if (Bit == Unprotected)
-          S.Elapsed = 0, S.Prod = int32_t(Idx);
+          S.UElapsed = 0;
         S.WSB |= Bit;
         S.WAge = 0;
         S.WProd = int32_t(Idx);
@@ -393,12 +410,23 @@ void Checker::step(unsigned Idx, State &St) {
         S.Prod = int32_t(Idx);
       }
     }
+  if (Reporting && getenv("HAZ_DEBUG") && F.Name == getenv("HAZ_DEBUG")) {
+    std::string Msg = fmt::format("{:#06x} {}:", Idx * 16, D.text());
+    for (unsigned K = 0; K < 256; ++K)
+      if (St.S[K].RSB || St.S[K].WSB)
+        Msg += fmt::format(" R{}(w{:x} r{:x})", K, St.S[K].WSB, St.S[K].RSB);
+    fprintf(stderr, "%s\n", Msg.c_str());
+  }
   // 7. Time passes.
   unsigned Cyc = effectiveStall(C);
   if (Cyc)
-    for (Slot &S : St.S)
+    for (Slot &S : St.S) {
       if (S.Elapsed != Ready)
         S.Elapsed = S.Elapsed + Cyc >= 64 ? Ready : uint16_t(S.Elapsed + Cyc);
+      if (S.UElapsed != Ready)
+        S.UElapsed =
+            S.UElapsed + Cyc >= 256 ? Ready : uint16_t(S.UElapsed + Cyc);
+    }
 }
 
 void Checker::run() {
