@@ -41,6 +41,7 @@ namespace {
 struct RegState {
   const sass::Form *Prod = nullptr; ///< pending fixed-latency producer
   int64_t ProdCycle = 0;
+  uint8_t ProdWord = 0; ///< which word of the producer's result this is
   int8_t WSB = -1;      ///< scoreboard of a pending variable-latency write
   uint8_t RSBMask = 0;  ///< scoreboards of pending late reads
 };
@@ -55,6 +56,8 @@ private:
     unsigned Idx;
     bool IsDef;
     sass::ReadRole Role;
+    uint8_t Word; ///< index within a multi-register operand
+    bool Pred;    ///< a predicate register
   };
   void accesses(const MInstr &I, llvm::SmallVectorImpl<Access> &Out);
   void addStall(std::vector<MInstr> &Done, int64_t Cycles);
@@ -85,8 +88,10 @@ void ControlPass::accesses(const MInstr &I, llvm::SmallVectorImpl<Access> &Out) 
     if (!O.readsOrWritesReg() || O.Reg == zeroReg(O.RC))
       return;
     unsigned W = O.Width ? O.Width : 1;
+    bool Pred = O.RC == RegClass::Pred || O.RC == RegClass::UPred;
     for (unsigned K = 0; K != W; ++K)
-      Out.push_back({RI.physIndex(O.RC, O.Reg + O.Sub + K), Def, Role});
+      Out.push_back({RI.physIndex(O.RC, O.Reg + O.Sub + K), Def, Role,
+                     uint8_t(K), Pred});
   };
   if (I.hasGuard())
     Visit(I.Guard, false,
@@ -187,11 +192,17 @@ std::string ControlPass::run() {
           Wait |= uint8_t(1u << R.WSB);
         if (A.IsDef)
           Wait |= R.RSBMask;
-        if (R.Prod)
+        if (R.Prod) {
+          sass::DepSite Site;
+          Site.Pred = A.Pred;
+          Site.SrcIndex = A.IsDef ? 0 : A.Word;
+          Site.DstIndex = R.ProdWord;
           Req = std::max(Req, R.ProdCycle +
                                   int64_t(sass::fixedLatency(
                                       MF.A, *R.Prod, *I.Enc.F,
-                                      A.IsDef ? sass::ReadRole::Data : A.Role)));
+                                      A.IsDef ? sass::ReadRole::Data : A.Role,
+                                      Site)));
+        }
       }
       for (unsigned S = 0; S != 6; ++S)
         if (Wait >> S & 1 && SBBusy[S])
@@ -247,7 +258,10 @@ std::string ControlPass::run() {
         for (const Access &A : Acc) {
           RegState &R = Regs[A.Idx];
           if (A.IsDef) {
-            R.WSB = int8_t(Free);
+            // A predicate result is known once the sources are read: with
+            // a separate read scoreboard it is tracked there (as ptxas's
+            // code and the hazard checker's model have it).
+            R.WSB = int8_t(A.Pred ? ReadSB : Free);
             R.Prod = nullptr;
           } else {
             R.RSBMask |= uint8_t(1u << ReadSB);
@@ -258,6 +272,7 @@ std::string ControlPass::run() {
           if (A.IsDef) {
             Regs[A.Idx].Prod = I.Enc.F;
             Regs[A.Idx].ProdCycle = Now;
+            Regs[A.Idx].ProdWord = A.Word;
           }
       }
       Done.push_back(std::move(I));
