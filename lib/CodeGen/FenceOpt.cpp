@@ -23,10 +23,14 @@
 //              if either has them. (A fence orders the accesses before it
 //              against those after it; with nothing in between, the joined
 //              fence orders exactly what both did.)
-//  F2 invalidate once: a CCTL.IVALL (standalone or ending a group) with
-//              no memory instruction since the previous CCTL.IVALL of the
-//              block is dropped: L1 lines filled since then hold values no
-//              older than the first invalidation point.
+//  F2 invalidate once: a CCTL.IVALL ending a MEMBAR.ALL group (or a
+//              standalone one) with no memory instruction since the
+//              previous CCTL.IVALL of the block is dropped: an acquire
+//              fence only has to expose writes that this thread's earlier
+//              reads observed, which reached L2 before the first
+//              invalidation, so L1 lines filled since then are new enough.
+//              (Not for MEMBAR.SC: its place in the SC order can make
+//              writes that land after the first invalidation visible.)
 //  F3 entry:   in a kernel, fence groups and CCTL.IVALLs of the entry block
 //              before its first memory instruction are removed: there is
 //              no earlier access of the thread for them to order.
@@ -272,7 +276,7 @@ std::string codegen::minimizeFences(MFunction &MF, const CodeGenOptions &Opts) {
           It.Dead = true;
         Clean = true;
       } else if (It.K == Item::Fence && It.G.Cctl) {
-        if (Clean)
+        if (Clean && !It.G.SC)
           It.G.Cctl = false;
         Clean = true;
       }
