@@ -37,6 +37,8 @@ namespace ptxas::codegen {
 // ISelControlCall.cpp.
 SelResult selectCall(ISel &S, const ptx::Instruction &I);
 SelResult selectBrx(ISel &S, const ptx::Instruction &I);
+SelResult selectParamAccess(ISel &S, const ptx::Instruction &I);
+int returnAddressVReg(const MFunction &MF, llvm::StringRef F);
 } // namespace ptxas::codegen
 
 static MOperand gpr(unsigned V) { return vreg(V, RegClass::GPR); }
@@ -52,12 +54,24 @@ void ISel::emitReturn() {
     emit("EXIT", {});
     return;
   }
-  // Subfunction ABI: the caller's CALL.REL.NOINC left the return address
-  // in R20/R21.
-  MInstr &R = emit("RET.REL.NODEC", {physReg(RegClass::GPR, 20), text("0x0")});
-  R.Implicit.push_back(physReg(RegClass::GPR, 21));
+  // Selected into its caller's machine function (ISelControlCall.cpp): a
+  // branch to the dispatch over the call sites (fixed up by the caller).
+  if (returnAddressVReg(MF, Req.F->Name) >= 0) {
+    MInstr &B = emit("BRA", {label(0)});
+    B.Implicit.push_back(text("$return"));
+    return;
+  }
+  // The writer's standalone copy of a subfunction in whole-program mode:
+  // never reached (calls branch to the copy selected into the caller).
+  if (Req.Kernel) {
+    emit("BPT.TRAP", {imm(1)});
+    return;
+  }
+  Failed = true;
+  Diags.error(Req.F->Loc, "not yet supported: returning from a function "
+                          "compiled separately (-c)");
+  emit("EXIT", {});
 }
-
 //===-- Barriers ----------------------------------------------------------===//
 
 static void noteBarrier(ISel &S, const MOperand &Id) {
@@ -196,6 +210,8 @@ SelResult codegen::selectControl(ISel &S, const ptx::Instruction &I) {
   }
   if (M == "call")
     return selectCall(S, I);
+  if ((M == "ld" || M == "st") && I.hasMod(".param"))
+    return selectParamAccess(S, I);
   if (M == "brx")
     return selectBrx(S, I);
   return selectMisc(S, I);

@@ -1,20 +1,397 @@
-//===- ISelControlCall.cpp - Calls and jump tables ------------------------===//
+//===- ISelControlCall.cpp - Calls and .param passing ----------------------===//
 //
 // Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
+//
+// Direct calls in whole-program mode.
+//
+// A kernel's .text holds its callees (cubin-format.md §7), and ptxas
+// allocates registers across the whole call graph (its kernels call
+// `MOV R4, <return offset>; CALL.REL.NOINC $k$f` and the callee returns
+// with `RET.REL.NODEC R4 k`, arguments in whatever registers suit both).
+// We do the same: the first call of a function selects its body *into the
+// caller's machine function* (a nested ISel over the same MFunction, its
+// blocks appended after the call) and every call site branches to that one
+// copy:
+//
+//   MOV   %ra.lo, <return block>   ; MOV %ra.hi, RZ
+//   CALL.REL.NOINC <callee entry>
+//   ...
+//   callee:  ... RET.REL.NODEC %ra, 0x0   (base: the kernel's first word)
+//
+// so a single register allocation sees caller and callee together: the
+// CALL's block falls through (or has an extra successor) to the callee
+// entry, every RET has the return blocks as extra successors, and liveness
+// keeps whatever lives across a call out of the callee's registers. There
+// is therefore no fixed argument register: `.param` variables (the
+// caller's `{ .param .b32 p; st.param [p], ...; call ... }` and the
+// callee's parameters and returns) are virtual registers, named
+// `$pv$<variable>` so that caller and callee find the same one; the call
+// copies argument variables into the callee's parameters and its returns
+// back.
+//
+// Not yet supported (clear errors): recursion (needs a stack frame per
+// activation), indirect calls through .callprototype, calls to functions
+// without a body (vprintf/malloc/free through bank 4 and the system-call
+// ABI), -c mode (calls need relocations), parameters over 16 bytes and
+// sub-word .param accesses at unaligned offsets.
+//
+// The writer still copies each callee separately after the kernel
+// ($k$f symbols); those copies are compiled standalone (no caller: they
+// return with RET.REL.NODEC R20) and are never reached.
+//
+//===----------------------------------------------------------------------===//
 #include "ISel.h"
+
+#include "fmt/format.h"
 
 using namespace ptxas;
 using namespace ptxas::codegen;
+using ptx::Operand;
+using ptx::Type;
 
 namespace ptxas::codegen {
 SelResult selectCall(ISel &S, const ptx::Instruction &I);
 SelResult selectBrx(ISel &S, const ptx::Instruction &I);
+SelResult selectParamAccess(ISel &S, const ptx::Instruction &I);
+/// The return-address register of \p F in \p MF, -1 when \p F is not
+/// called from this machine function.
+int returnAddressVReg(const MFunction &MF, llvm::StringRef F);
+bool isReturnBranch(const MInstr &I);
 } // namespace ptxas::codegen
 
+static std::string raName(llvm::StringRef F) { return "$ra$" + F.str(); }
+static std::string entryName(llvm::StringRef F) { return "$" + F.str(); }
+static std::string dispatchName(llvm::StringRef F) {
+  return "$ret$" + F.str() + "$";
+}
+
+bool codegen::isReturnBranch(const MInstr &I) {
+  if (I.Op != "BRA")
+    return false;
+  for (const MOperand &O : I.Implicit)
+    if (O.K == MOperand::Kind::Text && O.Text == "$return")
+      return true;
+  return false;
+}
+
+static int findVReg(const MFunction &MF, llvm::StringRef Name) {
+  for (size_t V = 0; V != MF.VRegs.size(); ++V)
+    if (MF.VRegs[V].Name == Name)
+      return int(V);
+  return -1;
+}
+
+int codegen::returnAddressVReg(const MFunction &MF, llvm::StringRef F) {
+  return findVReg(MF, raName(F));
+}
+
+static unsigned paramWords(const ptx::Variable *V) {
+  uint64_t B = V->sizeInBytes();
+  return B <= 4 ? 1 : B <= 8 ? 2 : 4;
+}
+
+/// The virtual register of a .param variable (a call's argument or return,
+/// or a function's parameter or return value); nullopt over 16 bytes.
+static std::optional<unsigned> paramVReg(ISel &S, const ptx::Variable *V) {
+  if (V->sizeInBytes() > 16)
+    return std::nullopt;
+  std::string Name = fmt::format("$pv${}", fmt::ptr(V));
+  int R = findVReg(S.mf(), Name);
+  if (R >= 0)
+    return unsigned(R);
+  return S.mf().newVReg(RegClass::GPR, paramWords(V), Name);
+}
+
+static bool isFuncParam(ISel &S, const ptx::Variable *V) {
+  return V && V->Space == ptx::StateSpace::Param && !S.kernelParamOffset(V);
+}
+
+/// ld.param / st.param of a .func parameter or a call's .param variable.
+SelResult codegen::selectParamAccess(ISel &S, const ptx::Instruction &I) {
+  bool Load = I.Mnemonic == "ld";
+  const Operand &Addr = I.Ops[Load ? 1 : 0];
+  const Operand &Val = I.Ops[Load ? 0 : 1];
+  if (Addr.K != Operand::Kind::Address || !isFuncParam(S, Addr.Var))
+    return SelResult::NotMine;
+  std::optional<unsigned> PV = paramVReg(S, Addr.Var);
+  if (!PV)
+    return S.unsupported(I, ".param variable over 16 bytes");
+  unsigned Words = S.mf().VRegs[*PV].Size;
+  Type T = I.Types[0];
+  unsigned Bits = ptx::typeBits(T);
+  llvm::SmallVector<const Operand *, 4> Elems;
+  if (Val.K == Operand::Kind::Vector)
+    for (const Operand &E : Val.Elems)
+      Elems.push_back(&E);
+  else
+    Elems.push_back(&Val);
+  unsigned ElemBytes = std::max(Bits / 8, 1u);
+  for (size_t K = 0; K != Elems.size(); ++K) {
+    const Operand &E = *Elems[K];
+    int64_t Off = Addr.Value + int64_t(K * ElemBytes);
+    if (Off < 0 || Off % 4 || (Bits == 64 && Off % 8) ||
+        uint64_t(Off) + std::max(ElemBytes, 4u) > Words * 4)
+      return S.unsupported(I, "this .param offset");
+    unsigned W = unsigned(Off / 4);
+    unsigned N = Bits == 64 ? 2 : 1;
+    if (Bits > 64)
+      return S.unsupported(I);
+    if (E.K == Operand::Kind::Sink)
+      continue;
+    if (Load) {
+      MOperand D = S.defOf(E);
+      for (unsigned J = 0; J != N; ++J) {
+        MOperand DW = D;
+        DW.Sub = uint8_t(D.Sub + J);
+        DW.Width = 1;
+        DW = def(DW, J == 0 && S.mf().VRegs[D.Reg].Size == N);
+        MOperand Src = vreg(*PV, RegClass::GPR, 1, W + J);
+        if (Bits < 32) {
+          bool Signed = ptx::typeKind(T) == ptx::TypeKind::Signed;
+          if (Signed)
+            S.emit("SGXT", {DW, Src, imm(Bits)});
+          else
+            S.emit("LOP3.LUT", {DW, Src, imm(Bits == 8 ? 0xff : 0xffff), RZ(),
+                                imm(0xc0), [] {
+                                  MOperand P = PT();
+                                  P.Not = true;
+                                  return P;
+                                }()});
+        } else {
+          S.emit("MOV", {DW, Src});
+        }
+      }
+    } else {
+      MOperand Src = S.src(E, T);
+      for (unsigned J = 0; J != N; ++J) {
+        MOperand DW = vreg(*PV, RegClass::GPR, 1, W + J);
+        DW = def(DW, Words == 1);
+        MOperand SW = Src;
+        if (Src.K == MOperand::Kind::Reg) {
+          SW.Sub = uint8_t(Src.Sub + J);
+          SW.Width = 1;
+        } else if (Src.K == MOperand::Kind::Imm) {
+          SW = imm(J ? uint64_t(Src.Imm) >> 32 : Src.Imm & 0xffffffff);
+        } else if (Src.K == MOperand::Kind::FImm) {
+          uint64_t B;
+          if (Src.FIsDouble) {
+            double D = Src.FVal;
+            memcpy(&B, &D, 8);
+          } else {
+            float F = float(Src.FVal);
+            uint32_t B32;
+            memcpy(&B32, &F, 4);
+            B = B32;
+          }
+          SW = imm(J ? B >> 32 : B & 0xffffffff);
+        }
+        S.emit("MOV", {DW, SW});
+      }
+    }
+  }
+  return SelResult::Done;
+}
+
+namespace {
+/// Functions whose bodies are being selected (recursion check).
+thread_local std::vector<const ptx::Function *> Active;
+} // namespace
+
+/// Copies \p Words words of vreg \p From (register operand) to \p To.
+static void copyVReg(ISel &S, unsigned To, const MOperand &From,
+                     unsigned Words) {
+  for (unsigned W = 0; W != Words; ++W) {
+    MOperand D = def(vreg(To, RegClass::GPR, 1, W),
+                     W == 0 && S.mf().VRegs[To].Size == Words);
+    MOperand F = From;
+    F.Sub = uint8_t(From.Sub + W);
+    F.Width = 1;
+    F.Not = false;
+    S.emit("MOV", {D, F});
+  }
+}
+
 SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
-  return S.unsupported(I);
+  const Operand *Rets = nullptr, *Callee = nullptr, *Args = nullptr;
+  for (const Operand &O : I.Ops) {
+    if (!Callee && O.K == Operand::Kind::List) {
+      Rets = &O;
+      continue;
+    }
+    if (!Callee) {
+      Callee = &O;
+      continue;
+    }
+    if (!Args && O.K == Operand::Kind::List) {
+      Args = &O;
+      continue;
+    }
+  }
+  if (!Callee || Callee->K != Operand::Kind::Symbol || !Callee->Func)
+    return S.unsupported(I, "indirect call");
+  const object::CodeRequest &Req = S.request();
+  if (!Req.Kernel || !Req.Diags)
+    return S.unsupported(I, "calls in separate compilation (-c)");
+  // The definition (the operand may name a forward declaration).
+  const ptx::Function *F = Callee->Func;
+  if (!F->HasBody) {
+    for (const ptx::Function *D : Req.Kernel->Subfunctions)
+      if (D->Name == F->Name && D->HasBody)
+        F = D;
+  }
+  if (!F->HasBody)
+    return S.unsupported(I, "call of a function without a body (" +
+                                F->Name.str() + ")");
+  if (F == Req.F || llvm::is_contained(Active, F))
+    return S.unsupported(I, "recursive call");
+  MFunction &MF = S.mf();
+
+  // Arguments into the callee's parameters.
+  size_t NArgs = Args ? Args->Elems.size() : 0;
+  size_t NRets = Rets ? Rets->Elems.size() : 0;
+  if (NArgs != F->Params.size() || NRets != F->Returns.size())
+    return S.error(I, "call of '" + F->Name + "' with the wrong number of "
+                                              "arguments or results");
+  llvm::SmallVector<unsigned, 4> CalleeParams;
+  for (size_t K = 0; K != NArgs; ++K) {
+    std::optional<unsigned> P = paramVReg(S, F->Params[K]);
+    if (!P)
+      return S.unsupported(I, "parameter over 16 bytes");
+    CalleeParams.push_back(*P);
+    const Operand &A = Args->Elems[K];
+    unsigned Words = MF.VRegs[*P].Size;
+    if (A.K == Operand::Kind::Symbol && isFuncParam(S, A.Var)) {
+      std::optional<unsigned> L = paramVReg(S, A.Var);
+      if (!L)
+        return S.unsupported(I, "argument over 16 bytes");
+      copyVReg(S, *P, vreg(*L, RegClass::GPR, MF.VRegs[*L].Size),
+               std::min<unsigned>(Words, MF.VRegs[*L].Size));
+    } else if (A.K == Operand::Kind::Reg) {
+      MOperand R = S.use(A);
+      copyVReg(S, *P, R, std::min<unsigned>(Words, MF.VRegs[R.Reg].Size));
+    } else {
+      return S.unsupported(I, "this call argument");
+    }
+  }
+  llvm::SmallVector<unsigned, 2> CalleeRets;
+  for (size_t K = 0; K != NRets; ++K) {
+    std::optional<unsigned> P = paramVReg(S, F->Returns[K]);
+    if (!P)
+      return S.unsupported(I, "return value over 16 bytes");
+    CalleeRets.push_back(*P);
+  }
+
+  // The return-site number.
+  int RA = returnAddressVReg(MF, F->Name);
+  bool First = RA < 0;
+  if (First)
+    RA = int(MF.newVReg(RegClass::GPR, 1, raName(F->Name)));
+  MOperand RAOp = vreg(unsigned(RA), RegClass::GPR);
+  // Dispatch blocks of earlier sites, in call order.
+  llvm::SmallVector<unsigned, 4> Dispatch;
+  for (unsigned B = 0; B != MF.Blocks.size(); ++B)
+    if (llvm::StringRef(MF.Blocks[B].Label).starts_with(dispatchName(F->Name)))
+      Dispatch.push_back(B);
+  unsigned Site = unsigned(Dispatch.size()) + 1;
+  S.emit("MOV", {def(RAOp), imm(Site)});
+  unsigned CallBlock = S.currentBlock();
+
+  unsigned Entry = 0;
+  if (!First) {
+    for (unsigned B = 0; B != MF.Blocks.size(); ++B)
+      if (MF.Blocks[B].Label == entryName(F->Name))
+        Entry = B;
+  } else {
+    Entry = unsigned(MF.Blocks.size());
+  }
+  MInstr &Call = S.emit("CALL.REL.NOINC", {label(Entry)});
+  for (unsigned P : CalleeParams)
+    Call.Implicit.push_back(vreg(P, RegClass::GPR, MF.VRegs[P].Size));
+  Call.Implicit.push_back(RAOp);
+
+  if (First) {
+    // Select the callee's body on its own block list, then append it.
+    std::vector<MBlock> Saved = std::move(MF.Blocks);
+    MF.Blocks.clear();
+    object::CodeRequest SubReq = Req;
+    SubReq.F = F;
+    SubReq.AsSubfunction = true;
+    Active.push_back(F);
+    bool Ok;
+    {
+      ISel Sub(MF, SubReq, S.options(), *Req.Diags);
+      Ok = Sub.run();
+    }
+    Active.pop_back();
+    std::vector<MBlock> Body = std::move(MF.Blocks);
+    MF.Blocks = std::move(Saved);
+    if (!Ok) {
+      MF.Blocks.emplace_back(); // keep the caller's walk going
+      return SelResult::Error;
+    }
+    unsigned Base = unsigned(MF.Blocks.size());
+    unsigned Disp = Base + unsigned(Body.size());
+    for (MBlock &B : Body) {
+      for (MInstr &In : B.Instrs) {
+        bool IsReturn = isReturnBranch(In);
+        for (MOperand &O : In.Ops)
+          if (O.K == MOperand::Kind::Label)
+            O.Block = IsReturn ? Disp : O.Block + Base;
+        if (IsReturn) // resolved: enclosing selections must not see it
+          llvm::erase_if(In.Implicit, [](const MOperand &O) {
+            return O.K == MOperand::Kind::Text && O.Text == "$return";
+          });
+      }
+      for (unsigned &X : B.ExtraSuccs)
+        X += Base;
+      MF.Blocks.push_back(std::move(B));
+    }
+    MF.Blocks[Base].Label = entryName(F->Name);
+    MF.Blocks[Base].IsBranchTarget = true;
+  } else {
+    // The CALL's block continues in the callee (its fallthrough into the
+    // next block is never taken; liveness sees one edge too many).
+    MF.Blocks[CallBlock].ExtraSuccs.push_back(Entry);
+    // The previous last site now tests for its number and otherwise goes
+    // on to this site's dispatch block (created next).
+    unsigned Prev = Dispatch.back();
+    unsigned P = S.tmp(RegClass::Pred);
+    MBlock &PB = MF.Blocks[Prev];
+    MInstr Cmp;
+    Cmp.Op = "ISETP.NE.U32.AND";
+    Cmp.Ops = {def(vreg(P, RegClass::Pred)), PT(), RAOp, imm(Site - 1), PT()};
+    PB.Instrs.push_back(std::move(Cmp));
+    MInstr Br;
+    Br.Op = "BRA";
+    Br.Ops = {label(unsigned(MF.Blocks.size()))};
+    Br.Guard = vreg(P, RegClass::Pred);
+    PB.Instrs.push_back(std::move(Br));
+  }
+  // This site's dispatch block (falls through to the return block) and the
+  // return block, where the caller goes on.
+  unsigned D = S.newBlock(dispatchName(F->Name) + std::to_string(Site));
+  MF.Blocks[D].IsBranchTarget = true;
+  S.newBlock();
+  for (size_t K = 0; K != NRets; ++K) {
+    const Operand &R = Rets->Elems[K];
+    unsigned P = CalleeRets[K];
+    if (R.K == Operand::Kind::Symbol && isFuncParam(S, R.Var)) {
+      std::optional<unsigned> L = paramVReg(S, R.Var);
+      if (!L)
+        return S.unsupported(I, "result over 16 bytes");
+      copyVReg(S, *L, vreg(P, RegClass::GPR, MF.VRegs[P].Size),
+               std::min<unsigned>(MF.VRegs[*L].Size, MF.VRegs[P].Size));
+    } else if (R.K == Operand::Kind::Reg) {
+      MOperand D = S.defOf(R);
+      copyVReg(S, D.Reg, vreg(P, RegClass::GPR, MF.VRegs[P].Size),
+               std::min<unsigned>(MF.VRegs[D.Reg].Size, MF.VRegs[P].Size));
+    } else {
+      return S.unsupported(I, "this call result");
+    }
+  }
+  return SelResult::Done;
 }
 
 SelResult codegen::selectBrx(ISel &S, const ptx::Instruction &I) {
