@@ -21,24 +21,21 @@ using namespace ptxas::codegen::intsel;
 using ptx::Operand;
 using ptx::Type;
 
-/// Saturating signed 32-bit add of \p A and \p B (B negated for a
-/// subtraction) into \p D, as ptxas does it: overflow from the signs.
+/// Saturating signed 32-bit add of \p A and \p B (a - b for \p Sub) into
+/// \p D: on overflow (the operands' signs agree for an add, differ for a
+/// subtraction, and the sum's differs from a's) the result is
+/// 0x7fffffff or 0x80000000 by the sign of a.
 static void satAdd(ISel &S, const MOperand &D, const MOperand &A,
                    const MOperand &B, bool Sub) {
-  MOperand Sum = newReg(S);
+  MOperand Sum = newReg(S), X = newReg(S), M = newReg(S), V = newReg(S);
   S.emit("IADD3", {dst(Sum), A, Sub ? negR(B) : B, RZ()});
-  auto sign = [](MOperand R) {
-    R.Text = ".SIGN";
-    return R;
-  };
-  MOperand P0 = newPred(S), P1 = newPred(S);
-  S.emit("PLOP3.LUT", {dst(P0), PT(), sign(A), sign(B), sign(Sum),
-                       uImm(Sub ? 0x8 : 0x2), uImm(0)});
-  S.emit("PLOP3.LUT", {dst(P1), PT(), sign(A), sign(B), sign(Sum),
-                       uImm(Sub ? 0x10 : 0x40), uImm(0)});
-  MOperand T = newReg(S);
-  S.emit("SEL", {dst(T), Sum, uImm(0x7fffffff), notP(P0)});
-  S.emit("SEL", {D, T, uImm(0x80000000), notP(P1)});
+  // add: (a ^ s) & (b ^ s); sub: (a ^ b) & (a ^ s); sign bit = overflow.
+  S.emit("LOP3.LUT", {dst(X), A, B, Sum, uImm(Sub ? 0x18 : 0x42), notPT()});
+  MOperand P = newPred(S);
+  S.emit("ISETP.LT.AND", {dst(P), PT(), X, RZ(), PT()});
+  S.emit("SHF.R.S32.HI", {dst(M), RZ(), uImm(0x1f), A});
+  S.emit("LOP3.LUT", {dst(V), M, uImm(0x7fffffff), RZ(), uImm(0x3c), notPT()});
+  S.emit("SEL", {D, V, Sum, P});
 }
 
 static SelResult selectAddSub(ISel &S, const ptx::Instruction &I) {
@@ -95,7 +92,7 @@ static SelResult selectAddSub(ISel &S, const ptx::Instruction &I) {
     MOperand CF = carryFlag(S, Inv);
     llvm::SmallVector<MOperand, 6> Ops{D};
     if (CarryOut)
-      Ops.push_back(def(CF, false));
+      Ops.push_back(def(CF, !CarryIn));
     if (!CarryIn) {
       Ops.append({A, Sub ? negR(B) : B, RZ()});
       S.emit("IADD3", llvm::ArrayRef<MOperand>(Ops));
@@ -142,17 +139,18 @@ static SelResult selectAddSub(ISel &S, const ptx::Instruction &I) {
   }
   bool Inv = false;
   MOperand CF = carryFlag(S, Inv);
-  MOperand P = CarryOut || CarryIn ? CF : newPred(S);
+  // The carry between the words is CF itself only when CF is written.
+  MOperand P = CarryOut ? CF : newPred(S);
   bool First = !aliases(D, {A, B});
   MOperand BLo = word(B, 0), BHi = word(B, 1);
   if (Sub)
     BHi = invR(BHi);
   if (!CarryIn) {
-    S.emit("IADD3", {defWord(D, 0, First), def(P, !CarryOut),
-                     word(A, 0), Sub ? negR(BLo) : BLo, RZ()});
+    S.emit("IADD3", {defWord(D, 0, First), def(P), word(A, 0),
+                     Sub ? negR(BLo) : BLo, RZ()});
   } else {
     MOperand Cin = Inv == Sub ? CF : notP(CF);
-    S.emit("IADD3.X", {defWord(D, 0, First), def(P, false), word(A, 0),
+    S.emit("IADD3.X", {defWord(D, 0, First), def(P, !CarryOut), word(A, 0),
                        Sub ? invR(BLo) : BLo, RZ(), Cin, notPT()});
   }
   llvm::SmallVector<MOperand, 7> Hi{defWord(D, 1, false)};
@@ -267,7 +265,7 @@ static SelResult selectMul(ISel &S, const ptx::Instruction &I) {
   MOperand CF = carryFlag(S, Inv);
   llvm::SmallVector<MOperand, 6> Ops{D};
   if (CarryOut)
-    Ops.push_back(def(CF, false));
+    Ops.push_back(def(CF, !CarryIn));
   if (CarryIn) {
     Ops.append({P, C, RZ(), Inv ? notP(CF) : CF, notPT()});
     S.emit("IADD3.X", llvm::ArrayRef<MOperand>(Ops));
@@ -328,8 +326,12 @@ static SelResult selectMinMax(ISel &S, const ptx::Instruction &I) {
     MOperand A = src32(S, I.Ops[1], T, false, false);
     MOperand B = src32(S, I.Ops[2], T, false, false);
     std::string Op = Sgn ? "VIMNMX.S16x2" : "VIMNMX.U16x2";
-    if (Relu)
-      Op += ".RELU";
+    if (Relu) {
+      MOperand R = newReg(S);
+      S.emit(Op, {dst(R), A, B, Max ? notPT() : PT()});
+      S.emit(Op, {D, R, RZ(), notPT()});
+      return SelResult::Done;
+    }
     S.emit(Op, {D, A, B, Max ? notPT() : PT()});
     return SelResult::Done;
   }
@@ -359,9 +361,11 @@ static SelResult selectMinMax(ISel &S, const ptx::Instruction &I) {
   if (!Sgn)
     Op += ".U32";
   if (Relu) {
-    if (!S.isSm90())
-      return S.unsupported(I);
-    Op += ".RELU";
+    // max(min/max(a, b), 0): VIMNMX.RELU is not in the SASS form table.
+    MOperand R = newReg(S);
+    S.emit(Op, {dst(R), A, asS(B), Max ? notPT() : PT()});
+    S.emit(Op, {D, R, RZ(), notPT()});
+    return SelResult::Done;
   }
   S.emit(Op, {D, A, asS(B), Max ? notPT() : PT()});
   return SelResult::Done;
@@ -406,9 +410,8 @@ static SelResult selectAbsNeg(ISel &S, const ptx::Instruction &I) {
   return SelResult::Done;
 }
 
-static SelResult selectLogic(ISel &S, const ptx::Instruction &I) {
+static SelResult selectLogic(ISel &S, const ptx::Instruction &I, Type T) {
   llvm::StringRef M = I.Mnemonic;
-  Type T = I.Types[0];
   unsigned Bits = bitsOf(T);
   MOperand D = S.defOf(I.Ops[0]);
   if (T == Type::Pred) {
@@ -556,8 +559,11 @@ static SelResult selectShift(ISel &S, const ptx::Instruction &I) {
 
 SelResult codegen::selectInteger(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
+  bool Logic = M == "and" || M == "or" || M == "xor" || M == "not" ||
+               M == "cnot";
   if (I.Types.empty())
-    return SelResult::NotMine;
+    return Logic && I.hasMod(".pred") ? selectLogic(S, I, Type::Pred)
+                                      : SelResult::NotMine;
   // Selects move bits of any type.
   if (M == "selp" || M == "slct" || M == "setp" || M == "set")
     return selectCompare(S, I);
@@ -574,8 +580,8 @@ SelResult codegen::selectInteger(ISel &S, const ptx::Instruction &I) {
     return selectMinMax(S, I);
   if (M == "abs" || M == "neg")
     return selectAbsNeg(S, I);
-  if (M == "and" || M == "or" || M == "xor" || M == "not" || M == "cnot")
-    return selectLogic(S, I);
+  if (Logic)
+    return selectLogic(S, I, T);
   if (M == "shl" || M == "shr")
     return selectShift(S, I);
   if (M == "div" || M == "rem")

@@ -148,7 +148,7 @@ void intsel::setResult(ISel &S, const MOperand &D, const MOperand &V, Type T) {
 }
 
 MOperand intsel::resultReg(ISel &S, const MOperand &D, Type T) {
-  return bitsOf(T) < 32 ? newReg(S) : D;
+  return bitsOf(T) < 32 ? dst(newReg(S)) : D;
 }
 
 void intsel::finishResult(ISel &S, const MOperand &D, const MOperand &R,
@@ -374,7 +374,13 @@ bool intsel::emitSeq(ISel &S, llvm::StringRef Text,
       uint64_t V;
       if (T.getAsInteger(16, V))
         return std::nullopt;
+      llvm::StringRef Op = I.Op;
+      bool SignedForm = Op.starts_with("IADD3") || Op.starts_with("IMAD") ||
+                        Op.starts_with("ISETP") || Op.contains("IMNMX") ||
+                        Op.starts_with("IABS");
       M = N ? imm(-int64_t(V), true) : imm(int64_t(V));
+      if (SignedForm)
+        M = sImm(M.Imm);
     } else if (isPredTok(T)) {
       unsigned N = unsigned(T[1] - '0');
       auto It = Preds.find(N);
