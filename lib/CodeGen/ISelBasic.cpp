@@ -129,7 +129,8 @@ static SelResult movHalves(ISel &S, const ptx::Instruction &I, bool Pack,
 static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
   Type T = I.Types.empty() ? Type::B32 : I.Types[0];
   const Operand &Dst = I.Ops[0], &Src = I.Ops[1];
-  if (T == Type::Pred)
+  if (T == Type::Pred || (Dst.K == Operand::Kind::Reg && Dst.Var &&
+                          Dst.Var->isPredicate()))
     return movPred(S, I);
   // Vector forms: mov.b64 %rd, {%r1, %r2} / mov.b64 {%r1, %r2}, %rd.
   if (Src.K == Operand::Kind::Vector || Dst.K == Operand::Kind::Vector) {

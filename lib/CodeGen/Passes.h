@@ -33,6 +33,9 @@ std::string allocateRegisters(MFunction &MF);
 /// Rewrites \p VRegs to live in local-memory slots of the frame, with a
 /// load before each use and a store after each def (Spill.cpp).
 void spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs);
+/// Moves predicates that find no P register into general registers
+/// (Spill.cpp).
+void spillPredicates(MFunction &MF, llvm::ArrayRef<unsigned> VRegs);
 /// Kernels: lowers the stack pointer by the frame size in the prologue.
 void finalizeFrame(MFunction &MF);
 /// Parses every instruction against the form table (Emit.cpp).

@@ -192,13 +192,20 @@ std::string codegen::allocateRegisters(MFunction &MF) {
     tryAssign(MF, Failed);
     if (Failed.empty())
       return "";
-    for (unsigned V : Failed)
-      if (MF.VRegs[V].SpillTemp || MF.VRegs[V].RC != RegClass::GPR)
+    std::vector<unsigned> GPRs, Preds;
+    for (unsigned V : Failed) {
+      RegClass RC = MF.VRegs[V].RC;
+      if (MF.VRegs[V].SpillTemp ||
+          (RC != RegClass::GPR && RC != RegClass::Pred))
         return fmt::format("register allocation failed: out of {} registers "
                            "(budget {})",
-                           regPrefix(MF.VRegs[V].RC).str(),
-                           classCount(MF, MF.VRegs[V].RC));
-    spillRegisters(MF, Failed);
+                           regPrefix(RC).str(), classCount(MF, RC));
+      (RC == RegClass::GPR ? GPRs : Preds).push_back(V);
+    }
+    if (!Preds.empty())
+      spillPredicates(MF, Preds);
+    if (!GPRs.empty())
+      spillRegisters(MF, GPRs);
   }
   return "register allocation failed: spilling did not converge";
 }

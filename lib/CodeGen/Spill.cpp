@@ -176,3 +176,65 @@ void codegen::finalizeFrame(MFunction &MF) {
     return;
   }
 }
+
+/// Predicates do not go to memory: each spilled predicate lives in a
+/// general register as 0 (true) or 1 (false). A def writes a temporary
+/// predicate and copies it with `SEL g, RZ, 0x1, t`; a use re-creates it
+/// with `ISETP.EQ.AND t, PT, g, RZ, PT` (a guarded or partial def reloads
+/// first). The general registers may in turn spill to the frame.
+void codegen::spillPredicates(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
+  llvm::DenseMap<unsigned, unsigned> Home;
+  for (unsigned V : VRegs)
+    Home[V] = MF.newVReg(RegClass::GPR, 1);
+  for (MBlock &B : MF.Blocks) {
+    std::vector<MInstr> Out;
+    Out.reserve(B.Instrs.size());
+    for (MInstr &I : B.Instrs) {
+      llvm::DenseMap<unsigned, unsigned> Temp;
+      llvm::SmallVector<unsigned, 2> NeedLoad, NeedStore;
+      auto Scan = [&](MOperand &O, bool IsGuard) {
+        if (!O.isVirtualReg() || !Home.count(O.Reg))
+          return;
+        unsigned V = O.Reg;
+        auto It = Temp.find(V);
+        if (It == Temp.end()) {
+          unsigned T = MF.newVReg(RegClass::Pred, 1);
+          MF.VRegs[T].SpillTemp = true;
+          It = Temp.insert({V, T}).first;
+        }
+        bool Def = O.K == MOperand::Kind::Reg && O.IsDef && !IsGuard;
+        if ((!Def || !O.Undef || I.hasGuard()) &&
+            !llvm::is_contained(NeedLoad, V))
+          NeedLoad.push_back(V);
+        if (Def && !llvm::is_contained(NeedStore, V))
+          NeedStore.push_back(V);
+        O.Reg = It->second;
+      };
+      if (I.hasGuard())
+        Scan(I.Guard, true);
+      for (MOperand &O : I.Ops)
+        Scan(O, false);
+      for (MOperand &O : I.Implicit)
+        Scan(O, false);
+      for (unsigned V : NeedLoad) {
+        MInstr L;
+        L.Op = "ISETP.EQ.AND";
+        L.Ops = {def(vreg(Temp[V], RegClass::Pred)), PT(),
+                 vreg(Home[V], RegClass::GPR), RZ(), PT()};
+        Out.push_back(std::move(L));
+      }
+      std::vector<MInstr> After;
+      for (unsigned V : NeedStore) {
+        MInstr S;
+        S.Op = "SEL";
+        S.Ops = {def(vreg(Home[V], RegClass::GPR), false), RZ(), imm(1),
+                 vreg(Temp[V], RegClass::Pred)};
+        After.push_back(std::move(S));
+      }
+      Out.push_back(std::move(I));
+      for (MInstr &S : After)
+        Out.push_back(std::move(S));
+    }
+    B.Instrs = std::move(Out);
+  }
+}
