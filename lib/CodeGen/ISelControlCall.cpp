@@ -87,25 +87,37 @@ int codegen::returnAddressVReg(const MFunction &MF, llvm::StringRef F) {
   return findVReg(MF, raName(F));
 }
 
-static unsigned paramWords(const ptx::Variable *V) {
-  uint64_t B = V->sizeInBytes();
-  return B <= 4 ? 1 : B <= 8 ? 2 : 4;
+/// A .param variable lives in virtual registers of up to 16 bytes each
+/// ("chunks"; aligned quads, the last one a pair or single).
+static unsigned numChunks(const ptx::Variable *V) {
+  uint64_t B = std::max<uint64_t>(V->sizeInBytes(), 1);
+  return unsigned((B + 15) / 16);
 }
 
-/// The virtual register of a .param variable (a call's argument or return,
-/// or a function's parameter or return value); nullopt over 16 bytes.
-static std::optional<unsigned> paramVReg(ISel &S, const ptx::Variable *V) {
-  if (V->sizeInBytes() > 16)
-    return std::nullopt;
-  std::string Name = fmt::format("$pv${}", fmt::ptr(V));
+static unsigned chunkWords(const ptx::Variable *V, unsigned Chunk) {
+  uint64_t B = std::max<uint64_t>(V->sizeInBytes(), 1);
+  uint64_t Left = B - 16 * uint64_t(Chunk);
+  return Left <= 4 ? 1 : Left <= 8 ? 2 : 4;
+}
+
+/// The virtual register of chunk \p Chunk of a .param variable (a call's
+/// argument or return, or a function's parameter or return value).
+static unsigned paramVReg(ISel &S, const ptx::Variable *V, unsigned Chunk = 0) {
+  std::string Name = fmt::format("$pv${}${}", fmt::ptr(V), Chunk);
   int R = findVReg(S.mf(), Name);
   if (R >= 0)
     return unsigned(R);
-  return S.mf().newVReg(RegClass::GPR, paramWords(V), Name);
+  return S.mf().newVReg(RegClass::GPR, chunkWords(V, Chunk), Name);
 }
 
 static bool isFuncParam(ISel &S, const ptx::Variable *V) {
   return V && V->Space == ptx::StateSpace::Param && !S.kernelParamOffset(V);
+}
+
+static MOperand notPT() {
+  MOperand P = PT();
+  P.Not = true;
+  return P;
 }
 
 /// ld.param / st.param of a .func parameter or a call's .param variable.
@@ -115,12 +127,10 @@ SelResult codegen::selectParamAccess(ISel &S, const ptx::Instruction &I) {
   const Operand &Val = I.Ops[Load ? 0 : 1];
   if (Addr.K != Operand::Kind::Address || !isFuncParam(S, Addr.Var))
     return SelResult::NotMine;
-  std::optional<unsigned> PV = paramVReg(S, Addr.Var);
-  if (!PV)
-    return S.unsupported(I, ".param variable over 16 bytes");
-  unsigned Words = S.mf().VRegs[*PV].Size;
   Type T = I.Types[0];
   unsigned Bits = ptx::typeBits(T);
+  if (Bits > 64)
+    return S.unsupported(I);
   llvm::SmallVector<const Operand *, 4> Elems;
   if (Val.K == Operand::Kind::Vector)
     for (const Operand &E : Val.Elems)
@@ -128,46 +138,62 @@ SelResult codegen::selectParamAccess(ISel &S, const ptx::Instruction &I) {
   else
     Elems.push_back(&Val);
   unsigned ElemBytes = std::max(Bits / 8, 1u);
+  uint64_t Size = Addr.Var->sizeInBytes();
   for (size_t K = 0; K != Elems.size(); ++K) {
     const Operand &E = *Elems[K];
     int64_t Off = Addr.Value + int64_t(K * ElemBytes);
-    if (Off < 0 || Off % 4 || (Bits == 64 && Off % 8) ||
-        uint64_t(Off) + std::max(ElemBytes, 4u) > Words * 4)
+    if (Off < 0 || Off % ElemBytes || uint64_t(Off) + ElemBytes > std::max<uint64_t>(Size, 4))
       return S.unsupported(I, "this .param offset");
-    unsigned W = unsigned(Off / 4);
-    unsigned N = Bits == 64 ? 2 : 1;
-    if (Bits > 64)
-      return S.unsupported(I);
     if (E.K == Operand::Kind::Sink)
       continue;
+    unsigned Chunk = unsigned(Off / 16), Inner = unsigned(Off % 16);
+    unsigned PV = paramVReg(S, Addr.Var, Chunk);
+    if (Inner + ElemBytes > 4 * S.mf().VRegs[PV].Size)
+      return S.unsupported(I, "this .param offset");
+    unsigned W = Inner / 4, Byte = Inner % 4;
+    MOperand Word = vreg(PV, RegClass::GPR, 1, W);
+    if (Bits < 32) {
+      // A byte or half word inside a word: PRMT in or out.
+      unsigned N = Bits / 8;
+      if (Load) {
+        unsigned Sel = 0x4444;
+        for (unsigned B = 0; B != N; ++B)
+          Sel = (Sel & ~(0xfu << (4 * B))) | ((Byte + B) << (4 * B));
+        MOperand D = S.defOf(E);
+        D.Width = 1;
+        if (ptx::typeKind(T) == ptx::TypeKind::Signed) {
+          unsigned Tm = S.tmp();
+          S.emit("PRMT", {def(vreg(Tm, RegClass::GPR)), Word, imm(Sel), RZ()});
+          S.emit("SGXT", {D, vreg(Tm, RegClass::GPR), imm(Bits)});
+        } else {
+          S.emit("PRMT", {D, Word, imm(Sel), RZ()});
+        }
+      } else {
+        unsigned Sel = 0;
+        for (unsigned B = 0; B != 4; ++B) {
+          unsigned Nib = B >= Byte && B < Byte + N ? B - Byte : 4 + B;
+          Sel |= Nib << (4 * B);
+        }
+        MOperand V = S.srcReg(E, Type::B32);
+        S.emit("PRMT", {def(Word, false), V, imm(Sel), Word});
+      }
+      continue;
+    }
+    unsigned NW = Bits == 64 ? 2 : 1;
     if (Load) {
       MOperand D = S.defOf(E);
-      for (unsigned J = 0; J != N; ++J) {
+      for (unsigned J = 0; J != NW; ++J) {
         MOperand DW = D;
         DW.Sub = uint8_t(D.Sub + J);
         DW.Width = 1;
-        DW = def(DW, J == 0 && S.mf().VRegs[D.Reg].Size == N);
-        MOperand Src = vreg(*PV, RegClass::GPR, 1, W + J);
-        if (Bits < 32) {
-          bool Signed = ptx::typeKind(T) == ptx::TypeKind::Signed;
-          if (Signed)
-            S.emit("SGXT", {DW, Src, imm(Bits)});
-          else
-            S.emit("LOP3.LUT", {DW, Src, imm(Bits == 8 ? 0xff : 0xffff), RZ(),
-                                imm(0xc0), [] {
-                                  MOperand P = PT();
-                                  P.Not = true;
-                                  return P;
-                                }()});
-        } else {
-          S.emit("MOV", {DW, Src});
-        }
+        DW = def(DW, J == 0 && S.mf().VRegs[D.Reg].Size == NW);
+        S.emit("MOV", {DW, vreg(PV, RegClass::GPR, 1, W + J)});
       }
     } else {
       MOperand Src = S.src(E, T);
-      for (unsigned J = 0; J != N; ++J) {
-        MOperand DW = vreg(*PV, RegClass::GPR, 1, W + J);
-        DW = def(DW, Words == 1);
+      for (unsigned J = 0; J != NW; ++J) {
+        MOperand DW = def(vreg(PV, RegClass::GPR, 1, W + J),
+                          S.mf().VRegs[PV].Size == 1);
         MOperand SW = Src;
         if (Src.K == MOperand::Kind::Reg) {
           SW.Sub = uint8_t(Src.Sub + J);
@@ -255,33 +281,35 @@ SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
     return S.error(I, "call of '" + F->Name + "' with the wrong number of "
                                               "arguments or results");
   llvm::SmallVector<unsigned, 4> CalleeParams;
+  // Copies between two .param variables (or a register and one), chunk by
+  // chunk.
+  auto CopyParam = [&](const ptx::Variable *To, const ptx::Variable *From) {
+    unsigned N = std::min(numChunks(To), numChunks(From));
+    for (unsigned C = 0; C != N; ++C) {
+      unsigned T = paramVReg(S, To, C), Fr = paramVReg(S, From, C);
+      copyVReg(S, T, vreg(Fr, RegClass::GPR, MF.VRegs[Fr].Size),
+               std::min<unsigned>(MF.VRegs[T].Size, MF.VRegs[Fr].Size));
+    }
+  };
   for (size_t K = 0; K != NArgs; ++K) {
-    std::optional<unsigned> P = paramVReg(S, F->Params[K]);
-    if (!P)
-      return S.unsupported(I, "parameter over 16 bytes");
-    CalleeParams.push_back(*P);
+    const ptx::Variable *PVar = F->Params[K];
+    for (unsigned C = 0; C != numChunks(PVar); ++C)
+      CalleeParams.push_back(paramVReg(S, PVar, C));
     const Operand &A = Args->Elems[K];
-    unsigned Words = MF.VRegs[*P].Size;
     if (A.K == Operand::Kind::Symbol && isFuncParam(S, A.Var)) {
-      std::optional<unsigned> L = paramVReg(S, A.Var);
-      if (!L)
-        return S.unsupported(I, "argument over 16 bytes");
-      copyVReg(S, *P, vreg(*L, RegClass::GPR, MF.VRegs[*L].Size),
-               std::min<unsigned>(Words, MF.VRegs[*L].Size));
+      CopyParam(PVar, A.Var);
     } else if (A.K == Operand::Kind::Reg) {
       MOperand R = S.use(A);
-      copyVReg(S, *P, R, std::min<unsigned>(Words, MF.VRegs[R.Reg].Size));
+      unsigned P = paramVReg(S, PVar, 0);
+      copyVReg(S, P, R,
+               std::min<unsigned>(MF.VRegs[P].Size, MF.VRegs[R.Reg].Size));
     } else {
       return S.unsupported(I, "this call argument");
     }
   }
-  llvm::SmallVector<unsigned, 2> CalleeRets;
-  for (size_t K = 0; K != NRets; ++K) {
-    std::optional<unsigned> P = paramVReg(S, F->Returns[K]);
-    if (!P)
-      return S.unsupported(I, "return value over 16 bytes");
-    CalleeRets.push_back(*P);
-  }
+  for (size_t K = 0; K != NRets; ++K)
+    for (unsigned C = 0; C != numChunks(F->Returns[K]); ++C)
+      paramVReg(S, F->Returns[K], C);
 
   // The return-site number.
   int RA = returnAddressVReg(MF, F->Name);
@@ -319,6 +347,7 @@ SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
     SubReq.F = F;
     SubReq.AsSubfunction = true;
     Active.push_back(F);
+    size_t FirstVReg = MF.VRegs.size();
     bool Ok;
     {
       ISel Sub(MF, SubReq, S.options(), *Req.Diags);
@@ -348,6 +377,57 @@ SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
         X += Base;
       MF.Blocks.push_back(std::move(B));
     }
+    // Parameters and results declared .reg: the callee's body uses its own
+    // register; copy from / to the .param virtual registers.
+    auto BodyReg = [&](const ptx::Variable *V) -> int {
+      for (size_t R = FirstVReg; R != MF.VRegs.size(); ++R)
+        if (MF.VRegs[R].Name == V->Name && MF.VRegs[R].RC == RegClass::GPR)
+          return int(R);
+      return -1;
+    };
+    std::vector<MInstr> In;
+    for (const ptx::Variable *V : F->Params) {
+      if (V->Space != ptx::StateSpace::Reg)
+        continue;
+      int R = BodyReg(V);
+      if (R < 0)
+        continue;
+      unsigned P = paramVReg(S, V, 0);
+      unsigned W = std::min<unsigned>(MF.VRegs[R].Size, MF.VRegs[P].Size);
+      for (unsigned J = 0; J != W; ++J) {
+        MInstr M;
+        M.Op = "MOV";
+        M.Ops = {def(vreg(unsigned(R), RegClass::GPR, 1, J),
+                     J == 0 && MF.VRegs[R].Size == W),
+                 vreg(P, RegClass::GPR, 1, J)};
+        In.push_back(std::move(M));
+      }
+    }
+    MBlock &EB = MF.Blocks[Base];
+    EB.Instrs.insert(EB.Instrs.begin(), In.begin(), In.end());
+    for (const ptx::Variable *V : F->Returns) {
+      if (V->Space != ptx::StateSpace::Reg)
+        continue;
+      int R = BodyReg(V);
+      if (R < 0)
+        continue;
+      unsigned P = paramVReg(S, V, 0);
+      unsigned W = std::min<unsigned>(MF.VRegs[R].Size, MF.VRegs[P].Size);
+      for (unsigned B = Base; B != MF.Blocks.size(); ++B) {
+        auto &Is = MF.Blocks[B].Instrs;
+        if (Is.empty() || Is.back().Op != "BRA" || Is.back().Ops.empty() ||
+            Is.back().Ops[0].Block != Disp)
+          continue;
+        for (unsigned J = 0; J != W; ++J) {
+          MInstr M;
+          M.Op = "MOV";
+          M.Ops = {def(vreg(P, RegClass::GPR, 1, J),
+                       J == 0 && MF.VRegs[P].Size == W),
+                   vreg(unsigned(R), RegClass::GPR, 1, J)};
+          Is.insert(Is.end() - 1, std::move(M));
+        }
+      }
+    }
     MF.Blocks[Base].Label = entryName(F->Name);
     MF.Blocks[Base].IsBranchTarget = true;
   } else {
@@ -376,15 +456,12 @@ SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
   S.newBlock();
   for (size_t K = 0; K != NRets; ++K) {
     const Operand &R = Rets->Elems[K];
-    unsigned P = CalleeRets[K];
+    const ptx::Variable *RVar = F->Returns[K];
     if (R.K == Operand::Kind::Symbol && isFuncParam(S, R.Var)) {
-      std::optional<unsigned> L = paramVReg(S, R.Var);
-      if (!L)
-        return S.unsupported(I, "result over 16 bytes");
-      copyVReg(S, *L, vreg(P, RegClass::GPR, MF.VRegs[P].Size),
-               std::min<unsigned>(MF.VRegs[*L].Size, MF.VRegs[P].Size));
+      CopyParam(R.Var, RVar);
     } else if (R.K == Operand::Kind::Reg) {
       MOperand D = S.defOf(R);
+      unsigned P = paramVReg(S, RVar, 0);
       copyVReg(S, D.Reg, vreg(P, RegClass::GPR, MF.VRegs[P].Size),
                std::min<unsigned>(MF.VRegs[D.Reg].Size, MF.VRegs[P].Size));
     } else {
@@ -394,6 +471,32 @@ SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
   return SelResult::Done;
 }
 
+/// brx.idx i, tbl: a compare-and-branch chain over the .branchtargets
+/// list (the last target without a test: an index out of range is
+/// undefined in PTX). ptxas loads the target from a table in constant
+/// bank 2 and branches with BRX (INDIRECT_BRANCH_TARGETS in .nv.info); that
+/// needs writer support (.nv.constant2.<k>) we do not have yet.
 SelResult codegen::selectBrx(ISel &S, const ptx::Instruction &I) {
-  return S.unsupported(I);
+  if (!I.hasMod(".idx") || I.Ops.size() != 2)
+    return S.unsupported(I);
+  llvm::ArrayRef<llvm::StringRef> Targets;
+  bool Found = false;
+  for (const ptx::Stmt &St : S.request().F->Body)
+    if (St.K == ptx::Stmt::Kind::BranchTargets && St.Name == I.Ops[1].Name) {
+      Targets = St.Targets;
+      Found = true;
+    }
+  if (!Found || Targets.empty())
+    return S.unsupported(I, "branch target list not found");
+  MOperand Idx = S.srcReg(I.Ops[0], Type::U32);
+  for (size_t K = 0; K + 1 < Targets.size(); ++K) {
+    unsigned P = S.tmp(RegClass::Pred);
+    S.emit("ISETP.EQ.U32.AND", {def(vreg(P, RegClass::Pred)), PT(), Idx,
+                                K ? imm(int64_t(K)) : RZ(), PT()});
+    MInstr &Br = S.emit("BRA", {S.labelRef(Targets[K])});
+    Br.Guard = vreg(P, RegClass::Pred);
+    S.newBlock();
+  }
+  S.emit("BRA", {S.labelRef(Targets.back())});
+  return SelResult::Done;
 }
