@@ -187,11 +187,33 @@ static void printReg(std::string &O, const char *Prefix, uint64_t V,
     fmt::format_to(std::back_inserter(O), "{}{}", Prefix, V);
 }
 
-/// True when some field inside the optional group [B, E) is not default.
+static bool isValueItem(ItemKind K) {
+  switch (K) {
+  case ItemKind::Hex: case ItemKind::SHex: case ItemKind::Dec:
+  case ItemKind::F32: case ItemKind::F64Hi: case ItemKind::F16:
+  case ItemKind::BF16: case ItemKind::Target:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The relocation text PrintOptions::OperandAt gives for item It, if any.
+static std::optional<std::string> relocated(const Form &F, const Item &It,
+                                            const PrintOptions &Opts) {
+  if (!Opts.OperandAt || It.FieldIdx < 0 || !isValueItem(It.Kind))
+    return std::nullopt;
+  return Opts.OperandAt(F.Fields[It.FieldIdx].Ranges[0].Pos);
+}
+
+/// True when some field inside the optional group [B, E) is not default
+/// (or is named by a relocation).
 static bool groupPresent(const Form &F, const Instr &I, unsigned B,
-                         unsigned E) {
+                         unsigned E, const PrintOptions &Opts) {
   for (unsigned K = B; K < E; ++K) {
     const Item &It = F.Items[K];
+    if (relocated(F, It, Opts))
+      return true;
     if (It.FieldIdx >= 0 && It.Kind != ItemKind::Hidden &&
         I.V[It.FieldIdx] != It.Default)
       return true;
@@ -231,12 +253,17 @@ std::string print(const Instr &I, const PrintOptions &Opts) {
     const Item &It = F.Items[K];
     uint64_t V = It.FieldIdx >= 0 ? I.V[It.FieldIdx] : 0;
     unsigned W = It.FieldIdx >= 0 ? F.Fields[It.FieldIdx].width() : 0;
+    if (Opts.OperandAt)
+      if (auto R = relocated(F, It, Opts)) {
+        O += *R;
+        continue;
+      }
     switch (It.Kind) {
     case ItemKind::Lit:
       O += It.Text;
       break;
     case ItemKind::OptBegin:
-      if (!groupPresent(F, I, K + 1, It.Extra))
+      if (!groupPresent(F, I, K + 1, It.Extra, Opts))
         K = It.Extra;
       break;
     case ItemKind::OptEnd:

@@ -36,6 +36,7 @@ bool readCubin(StringRef D, CubinInfo &Info, std::string &Err) {
     return false;
   }
   uint8_t OsAbi = uint8_t(D[7]), AbiVer = uint8_t(D[8]);
+  Info.ElfType = rd<uint16_t>(D, 0x10);
   uint64_t ShOff = rd<uint64_t>(D, 0x28);
   uint32_t Flags = rd<uint32_t>(D, 0x30);
   uint16_t ShEntSize = rd<uint16_t>(D, 0x3a);
@@ -73,7 +74,7 @@ bool readCubin(StringRef D, CubinInfo &Info, std::string &Err) {
   StringRef TkInfo;
   // .nv.info.<function> sections, by the index of the text section they
   // describe (sh_info), and the symbol table.
-  std::vector<std::pair<unsigned, StringRef>> FuncInfos;
+  std::vector<std::pair<unsigned, StringRef>> FuncInfos, Relas;
   std::optional<unsigned> SymTab;
   for (unsigned I = 0; I < ShNum; ++I) {
     uint32_t NameOff = rd<uint32_t>(D, Sh(I));
@@ -83,13 +84,16 @@ bool readCubin(StringRef D, CubinInfo &Info, std::string &Err) {
       return C == 0;
     });
     uint32_t Type = rd<uint32_t>(D, Sh(I) + 4);
+    Info.Sections.resize(I + 1);
+    Info.Sections[I] = {Name.str(), Type, rd<uint64_t>(D, Sh(I) + 0x20)};
     // Only the sections we read must lie inside the file: shared-memory
     // sections (.nv.shared.*) have sizes but no file bytes.
     bool IsText = Name.starts_with(".text.") && Type == 1;
     bool IsFuncInfo = Name.starts_with(".nv.info.");
     if (Type == 2 /*SYMTAB*/ && !SymTab)
       SymTab = I;
-    if (!IsText && !IsFuncInfo && Name != ".note.nv.tkinfo")
+    bool IsRela = Type == 4 /*RELA*/ || Type == 9 /*REL*/;
+    if (!IsText && !IsFuncInfo && !IsRela && Name != ".note.nv.tkinfo")
       continue;
     auto Bytes = Range(I);
     if (!Bytes) {
@@ -101,9 +105,13 @@ bool readCubin(StringRef D, CubinInfo &Info, std::string &Err) {
       T.Section = I;
       T.Flags = rd<uint64_t>(D, Sh(I) + 8);
       T.Align = rd<uint64_t>(D, Sh(I) + 0x30);
+      T.Info = rd<uint32_t>(D, Sh(I) + 0x2c);
       Info.Texts.push_back(std::move(T));
     } else if (IsFuncInfo) {
       FuncInfos.push_back({rd<uint32_t>(D, Sh(I) + 0x2c), *Bytes});
+    } else if (IsRela) {
+      Relas.push_back({rd<uint32_t>(D, Sh(I) + 0x2c) | (Type == 9 ? 1u << 31 : 0),
+                       *Bytes});
     } else {
       TkInfo = *Bytes;
     }
@@ -137,6 +145,23 @@ bool readCubin(StringRef D, CubinInfo &Info, std::string &Err) {
         T->IndirectBranches.push_back(std::move(B));
       }
     }
+  }
+  // SHT_RELA (24-byte entries) and SHT_REL (16 bytes, no addend; marked
+  // by bit 31 above) sections of text sections.
+  for (auto &[Key, Entries] : Relas) {
+    bool IsRel = Key >> 31;
+    unsigned TextSec = Key & 0x7fffffff, Size = IsRel ? 16 : 24;
+    for (CubinText &T : Info.Texts)
+      if (T.Section == TextSec)
+        for (size_t Off = 0; Off + Size <= Entries.size(); Off += Size) {
+          CubinReloc R;
+          R.Offset = rd<uint64_t>(Entries, Off);
+          uint64_t RInfo = rd<uint64_t>(Entries, Off + 8);
+          R.Sym = uint32_t(RInfo >> 32);
+          R.Type = uint32_t(RInfo);
+          R.Addend = IsRel ? 0 : rd<int64_t>(Entries, Off + 16);
+          T.Relocs.push_back(R);
+        }
   }
   if (SymTab) {
     auto Syms = Range(*SymTab);

@@ -16,7 +16,10 @@ the symbol directives (.global/.type/.size/.other) and BRX target lists.
 first `//---` section line on (nvdisasm 12.4 misreads the CUDA 13 header
 flags, so the header lines are not compared). By default the listing is
 checked on a whole-program cubin; --listing-c checks the relocatable (-c)
-one, whose relocated operands (`32@lo(sym)`) sass-dis does not name yet. Prints `listings: N equal,
+one (relocated operands `32@lo(sym)`, `c[`(sym)]`, ...). Known gaps with
+-c: the column of `(*"..."*)` annotations is sometimes a few characters
+off (nvdisasm measures lines before it settles some operands), and
+IMAD.U32 vs IMAD.MOV.U32 with a relocated constant. Prints `listings: N equal,
 M differ` (per cubin) and the first differing lines.
 
 Exit status: 0 all equal, 1 mismatches, 77 (skipped) when ptxas or

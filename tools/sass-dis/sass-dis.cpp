@@ -32,6 +32,43 @@ using namespace llvm;
 
 namespace {
 
+/// Where listings go: a buffer, so that annotations can be aligned once
+/// the widest line is known (see flushListing).
+std::string Buffer;
+raw_string_ostream BufferOS(Buffer);
+raw_ostream &out() { return BufferOS; }
+
+/// Writes the buffer to stdout. nvdisasm aligns the `(*"..."*)`
+/// annotations of BRX and relocated opcodes on one column per file: the
+/// length of the longest instruction line (marked here by '\x01').
+void flushListing() {
+  StringRef B(Buffer);
+  size_t Col = 0;
+  SmallVector<StringRef, 0> Lines;
+  B.split(Lines, '\n');
+  for (StringRef L : Lines)
+    if (L.starts_with("        /*") && !L.contains('\x01'))
+      Col = std::max(Col, L.size());
+  std::string Res;
+  Res.reserve(Buffer.size() + 1024);
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    StringRef L = Lines[I];
+    size_t M = L.find('\x01');
+    if (M != StringRef::npos) {
+      Res += L.take_front(M);
+      Res.append(M < Col ? Col - M : 1, ' ');
+      Res += L.drop_front(M + 1);
+    } else {
+      Res += L;
+    }
+    if (I + 1 < Lines.size())
+      Res += '\n';
+  }
+  outs() << Res;
+  outs().flush();
+  Buffer.clear();
+}
+
 struct Options {
   bool PrintCtl = false;
   bool PrintHex = false;
@@ -98,9 +135,18 @@ std::optional<std::pair<unsigned, uint64_t>> srelTarget(const CubinInfo &Info,
 }
 
 /// Lowest instruction bit of the operand a relocation type fills: the
-/// constant-bank offset for R_CUDA_ABS24_40-style constant relocations
-/// (0x42), the 32-bit immediate at bit 32 for the rest.
-unsigned relocBit(uint32_t Type) { return Type == 0x42 ? 38 : 32; }
+/// constant-bank offset at 38 (0x42, LDC) or 40 (0x40, ALU operands), the
+/// shared address offset at 40 (0x4a), LDGSTS's shared offset at 44 (0x64), the 32-bit immediate at
+/// bit 32 for the rest.
+unsigned relocBit(uint32_t Type) {
+  return Type == 0x42 ? 38 : Type == 0x40 || Type == 0x4a ? 40
+         : Type == 0x64 ? 44 : 32;
+}
+
+/// Relocations that fill a constant-bank offset: nvdisasm prints c[`(sym)]
+/// without the bank.
+bool isBankReloc(uint32_t Type) { return Type == 0x40 || Type == 0x42;
+}
 
 /// The text nvdisasm 12.4 prints for a relocated operand.
 std::string relocText(const Listing &L, const CubinReloc &R);
@@ -183,7 +229,7 @@ bool printLine(const Section &S, size_t K, const Options &O,
         for (size_t J = 0; J < Rs.size(); ++J)
           if (relocBit(Rs[J]->Type) == Lo) {
             Used[J] = true;
-            BankReloc |= Rs[J]->Type == 0x42;
+            BankReloc |= isBankReloc(Rs[J]->Type);
             return relocText(*S.L, *Rs[J]);
           }
         // Relocatable code: a jump-table BRX is relative to the section
@@ -208,14 +254,32 @@ bool printLine(const Section &S, size_t K, const Options &O,
       if (E != std::string::npos)
         Text.erase(C + 2, E + 2 - (C + 2));
     }
+    std::string Annot;
     for (size_t J = 0; J < Rs.size(); ++J) {
-      if (Used[J])
+      if (Used[J]) {
+        // nvdisasm drops an RZ base: [`(sym)], not [RZ+`(sym)].
+        std::string RT = relocText(*S.L, *Rs[J]);
+        size_t P = Text.find("[RZ+" + RT);
+        if (P != std::string::npos)
+          Text.erase(P + 1, 3);
         continue;
+      }
+      // Symbol-less opcode relocations (YIELD before sm_90): an annotation
+      // naming the opcode and the addend.
+      if (Rs[J]->Sym == 0 && (Rs[J]->Type == 0x44 || Rs[J]->Type == 0x45)) {
+        if (Annot.empty() || Rs[J]->Addend)
+          Annot = fmt::format("(*\"RELOCATOR OPCODE,{},{}\"*)", I.F->Mnemonic,
+                              Rs[J]->Addend);
+        continue;
+      }
       // A constant with no offset field (c[0x3][RZ]) becomes c[`(sym)].
       size_t C = Text.find("c[0x");
       size_t E = C == std::string::npos ? C : Text.find("][RZ]", C);
-      if (Rs[J]->Type == 0x42 && E != std::string::npos)
+      size_t Z = Text.find("[RZ]");
+      if (isBankReloc(Rs[J]->Type) && E != std::string::npos)
         Text.replace(C, E + 5 - C, "c[" + relocText(*S.L, *Rs[J]) + "]");
+      else if (relocBit(Rs[J]->Type) == 40 && Z != std::string::npos)
+        Text.replace(Z, 4, "[" + relocText(*S.L, *Rs[J]) + "]");
       else
         Text += " " + relocText(*S.L, *Rs[J]);
     }
@@ -223,32 +287,37 @@ bool printLine(const Section &S, size_t K, const Options &O,
     // special float ("-QNAN  ;").
     if (StringRef(Text).ends_with("QNAN") || StringRef(Text).ends_with("INF"))
       Text += ' ';
-    if (Text[0] == '@') {
+    // nvdisasm right-aligns a predicate guard in its column, but prints a
+    // uniform one (@!UP0) as part of the instruction text.
+    if (Text[0] == '@' && !I.F->UniformGuard) {
       size_t Sp = Text.find(' ');
       Guard = Text.substr(0, Sp);
       Text = Text.substr(Sp + 1);
     }
     auto Brx = S.Brx.find(Off);
-    if (Brx != S.Brx.end()) {
-      // nvdisasm pads the instruction to 72 columns and names the targets.
+    if (!Annot.empty()) {
+      Text = Text + '\x01' + Annot + ";";
+    } else if (Brx != S.Brx.end()) {
+      // nvdisasm names the targets in an annotation (aligned later).
       std::string Ts;
       for (uint64_t T : Brx->second->Targets) {
         if (!Ts.empty())
           Ts += ',';
         Ts += S.nameFor(T).value_or(fmt::format("{:#x}", T));
       }
-      Text = fmt::format("{:<72}(*\"BRANCH_TARGETS {}\"*);", Text, Ts);
+      Text = fmt::format("{}\x01(*\"BRANCH_TARGETS {}\"*);", Text, Ts);
     } else {
-      // ERRBAR is the one instruction nvdisasm prints without the blank.
-      Text += Tight || Text == "ERRBAR" ? ";" : " ;";
+      // nvdisasm prints ERRBAR without the blank too, unless it waits on a
+      // scoreboard (empirical: 188 corpus ERRBARs without, 2 with a wait).
+      Text += Tight || (Text == "ERRBAR" && I.Ctl.Wait == 0) ? ";" : " ;";
     }
     if (O.PrintCtl)
       Text += " " + I.Ctl.str();
   }
-  outs() << fmt::format("        /*{:04x}*/{:>18} {}", Off, Guard, Text);
+  out() << fmt::format("        /*{:04x}*/{:>18} {}", Off, Guard, Text);
   if (O.PrintHex)
-    outs() << fmt::format(" /* {:#018x} {:#018x} */", W.Lo, W.Hi);
-  outs() << "\n";
+    out() << fmt::format(" /* {:#018x} {:#018x} */", W.Lo, W.Hi);
+  out() << "\n";
   return Ok;
 }
 
@@ -321,12 +390,15 @@ void assignLabels(std::vector<Section> &Secs, const CubinInfo &Info) {
       for (uint64_t T : B.Targets)
         Take(S, T);
     }
-  // Relocatable code: each word of the jump tables (.nv.constant2.*)
-  // takes a number too.
+  // Relocatable code: each word of the jump tables (.nv.constant2.<f> of
+  // a function with indirect branches) takes a number too.
   if (Info.ElfType == 1)
     for (const CubinSection &CS : Info.Sections)
       if (StringRef(CS.Name).starts_with(".nv.constant2."))
-        N += unsigned(CS.Size / 4);
+        for (const Section &S : Secs)
+          if (!S.Text->IndirectBranches.empty() &&
+              S.Text->Function == StringRef(CS.Name).drop_front(14))
+            N += unsigned(CS.Size / 4);
   for (const CubinSymbol &Sym : Info.Symbols)
     if (Sym.type() == 2 /*FUNC*/)
       if (Section *S = Find(Sym.Section))
@@ -353,18 +425,18 @@ std::string otherText(uint8_t Other) {
 void printFuncHeader(const Section &S, const CubinSymbol &F) {
   auto Dir = [](StringRef D) { return fmt::format("        {:<16}", D.str()); };
   if (F.binding() == 1)
-    outs() << Dir(".global") << F.Name << "\n";
+    out() << Dir(".global") << F.Name << "\n";
   else if (F.binding() == 2)
-    outs() << Dir(".weak") << F.Name << "\n";
-  outs() << Dir(".type") << F.Name << ",@function\n";
+    out() << Dir(".weak") << F.Name << "\n";
+  out() << Dir(".type") << F.Name << ",@function\n";
   uint64_t End = F.Value + F.Size;
   std::string EndName = S.nameFor(End).value_or(fmt::format("{:#x}", End));
-  outs() << Dir(".size") << F.Name << ",(" << EndName << " - " << F.Name
+  out() << Dir(".size") << F.Name << ",(" << EndName << " - " << F.Name
          << ")\n";
   if (F.Other)
-    outs() << Dir(".other") << F.Name << ",@\"" << otherText(F.Other)
+    out() << Dir(".other") << F.Name << ",@\"" << otherText(F.Other)
            << "\"\n";
-  outs() << F.Name << ":\n";
+  out() << F.Name << ":\n";
 }
 
 bool disassembleCubin(Arch A, const CubinInfo &Info, const Options &O) {
@@ -383,33 +455,41 @@ bool disassembleCubin(Arch A, const CubinInfo &Info, const Options &O) {
   assignLabels(Secs, Info);
 
   bool Ok = true;
+  bool FirstBlock = true;
   for (Section &S : Secs) {
+    // Blocks are separated by two blank lines.
+    if (!FirstBlock)
+      out() << "\n\n";
+    FirstBlock = false;
     const std::string SecName = ".text." + S.Text->Function;
-    outs() << fmt::format("//--------------------- {:<25} "
+    out() << fmt::format("//--------------------- {:<25} "
                           "--------------------------\n",
                           SecName);
-    outs() << "\t.section\t" << SecName << ",\"ax\",@progbits\n";
-    outs() << "\t.align\t" << S.Text->Align << "\n";
+    out() << "\t.section\t" << SecName << ",\"ax\",@progbits\n";
+    if (S.Text->Info >> 24)
+      out() << "\t.sectioninfo\t@\"SHI_REGISTERS=" << (S.Text->Info >> 24)
+             << "\"\n";
+    out() << "\t.align\t" << S.Text->Align << "\n";
     PrintOptions PO;
     PO.LabelFor = [&S](uint64_t A) { return S.nameFor(A); };
     size_t Pad = paddingStart(S);
-    // At one address nvdisasm names global and weak functions first, then
-    // the section, then local functions.
+    // At one address nvdisasm names global functions first, then the
+    // section, then weak and local functions.
     auto Heads = [&](uint64_t Addr) {
       auto F = S.Funcs.find(Addr);
       if (F != S.Funcs.end())
         for (const CubinSymbol *Sym : F->second)
-          if (Sym->binding() != 0)
+          if (Sym->binding() == 1)
             printFuncHeader(S, *Sym);
       if (Addr == 0)
-        outs() << SecName << ":\n";
+        out() << SecName << ":\n";
       if (F != S.Funcs.end())
         for (const CubinSymbol *Sym : F->second)
-          if (Sym->binding() == 0)
+          if (Sym->binding() != 1)
             printFuncHeader(S, *Sym);
       auto L = S.Labels.find(Addr);
       if (L != S.Labels.end())
-        outs() << ".L_x_" << L->second << ":\n";
+        out() << ".L_x_" << L->second << ":\n";
     };
     for (size_t K = 0; K < S.Code.size(); ++K) {
       Heads(K * 16);
@@ -419,7 +499,6 @@ bool disassembleCubin(Arch A, const CubinInfo &Info, const Options &O) {
       Heads(0);
     else
       Heads(S.Code.size() * 16);
-    outs() << "\n\n";
   }
   // Undefined symbols: ptxas's reserved objects, external functions and
   // (with -c) external CUDA objects (STT_CUDA_OBJECT = 13).
@@ -429,22 +508,23 @@ bool disassembleCubin(Arch A, const CubinInfo &Info, const Options &O) {
     if ((T != 1 /*OBJECT*/ && T != 2 /*FUNC*/ && T != 13) || Sym.Section != 0)
       continue;
     if (First)
-      outs() << "//--------------------- SYMBOLS "
+      out() << (FirstBlock ? "" : "\n\n")
+             << "//--------------------- SYMBOLS "
                 "--------------------------\n\n";
     First = false;
     if (T == 2) {
-      outs() << "\t.type\t\t" << Sym.Name << ",@function\n";
+      out() << "\t.type\t\t" << Sym.Name << ",@function\n";
       continue;
     }
     if (T == 1) {
-      outs() << "\t.type\t\t" << Sym.Name << ",@object\n";
+      out() << "\t.type\t\t" << Sym.Name << ",@object\n";
     } else {
-      outs() << "\t.type\t\t" << Sym.Name << ",@\"STT_CUDA_OBJECT\"\n";
-      outs() << "\t.other\t\t" << Sym.Name << ",@\"" << otherText(Sym.Other)
+      out() << "\t.type\t\t" << Sym.Name << ",@\"STT_CUDA_OBJECT\"\n";
+      out() << "\t.other\t\t" << Sym.Name << ",@\"" << otherText(Sym.Other)
              << "\"\n";
     }
     if (T == 1 || Sym.Size)
-      outs() << "\t.size\t\t" << Sym.Name << fmt::format(",{:#x}\n", Sym.Size);
+      out() << "\t.size\t\t" << Sym.Name << fmt::format(",{:#x}\n", Sym.Size);
   }
   return Ok;
 }
@@ -484,7 +564,9 @@ int main(int Argc, char **Argv) {
       errs() << "sass-dis: --raw needs -arch=sm_XX\n";
       return 2;
     }
-    return disassembleRaw(*A, Data, O) ? 0 : 1;
+    bool Ok = disassembleRaw(*A, Data, O);
+    flushListing();
+    return Ok ? 0 : 1;
   }
   CubinInfo Info;
   std::string Err;
@@ -499,5 +581,7 @@ int main(int Argc, char **Argv) {
                           "-arch\n", Info.SM);
     return 2;
   }
-  return disassembleCubin(*A, Info, O) ? 0 : 1;
+  bool Ok = disassembleCubin(*A, Info, O);
+  flushListing();
+  return Ok ? 0 : 1;
 }

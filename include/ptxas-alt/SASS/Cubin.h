@@ -31,13 +31,23 @@ struct IndirectBranch {
   std::vector<uint64_t> Targets; ///< in the order the attribute lists them
 };
 
+/// One relocation of a text section (SHT_RELA entry).
+struct CubinReloc {
+  uint64_t Offset = 0; ///< r_offset: byte offset in the section
+  uint32_t Sym = 0;    ///< symbol index
+  uint32_t Type = 0;   ///< R_CUDA_* type
+  int64_t Addend = 0;
+};
+
 struct CubinText {
   std::string Function; ///< name after ".text."
   llvm::StringRef Bytes;
   unsigned Section = 0;  ///< section header index
   uint64_t Flags = 0;    ///< sh_flags
   uint64_t Align = 0;    ///< sh_addralign
+  uint32_t Info = 0;     ///< sh_info (bits 24-31: registers, before sm_90)
   std::vector<IndirectBranch> IndirectBranches; ///< from .nv.info.<Function>
+  std::vector<CubinReloc> Relocs; ///< from .rela.text.<Function>, in file order
 };
 
 /// One .symtab entry.
@@ -51,11 +61,20 @@ struct CubinSymbol {
   unsigned type() const { return Info & 0xf; }   ///< 1 object, 2 func, 3 section
 };
 
+/// Name and size of every section (index = section header index).
+struct CubinSection {
+  std::string Name;
+  uint32_t Type = 0;
+  uint64_t Size = 0;
+};
+
 struct CubinInfo {
   std::optional<Arch> TargetArch; ///< from e_flags, when recognised
   unsigned SM = 0;                ///< raw SM number from e_flags (90, ...)
+  uint16_t ElfType = 0;           ///< e_type: 1 relocatable (-c), 2 executable
   std::vector<CubinText> Texts;   ///< in section header order
   std::vector<CubinSymbol> Symbols; ///< .symtab in order (entry 0 included)
+  std::vector<CubinSection> Sections; ///< all section headers, in order
 };
 
 /// Parses Data (which must outlive the result). Returns false with Err set

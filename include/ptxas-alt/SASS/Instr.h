@@ -72,6 +72,13 @@ struct PrintOptions {
   /// printed the way nvdisasm does with symbols: "`(.L_x_3)". nullopt, or
   /// an empty function, prints the absolute address as print(I) does.
   std::function<std::optional<std::string>(uint64_t)> LabelFor;
+  /// Names an operand that a relocation fills (relocatable cubins): called
+  /// for each immediate, constant offset and branch target the printer is
+  /// about to print, with the lowest bit its field occupies in the 128-bit
+  /// word; returns the text nvdisasm prints in its place ("32@lo(sym)",
+  /// "`(sym)"), or nullopt for the plain value. An optional operand group
+  /// holding a named field is printed even when its values are defaults.
+  std::function<std::optional<std::string>(unsigned LowBit)> OperandAt;
 };
 
 /// print(I) with the options above (nvdisasm's cubin mode when LabelFor
