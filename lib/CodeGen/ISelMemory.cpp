@@ -634,6 +634,7 @@ static std::optional<GlobalMods> globalMods(ISel &S,
   Scope Sc = scopeOf(I, Scope::SYS);
   for (llvm::StringRef M : I.Mods) {
     if (M == ".global" || M == ".shared" || M == ".shared::cta" ||
+        M == ".param" ||
         M == ".local" || M == ".nc" || M == ".volatile" || M == ".relaxed" ||
         M == ".acquire" || M == ".release" || M == ".cta" || M == ".gpu" ||
         M == ".sys" || M == ".cluster" || M == ".mmio" || M == ".weak" ||
@@ -700,8 +701,52 @@ static std::optional<GlobalMods> globalMods(ISel &S,
 static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
   bool Load = I.Mnemonic != "st";
   Space Sp = I.Mnemonic == "ldu" ? Space::Global : spaceOf(I);
-  if (Sp == Space::Param)
-    return SelResult::NotMine; // kernel parameters (ISelBasic), .func ABI
+  if (Sp == Space::Param) {
+    // A kernel parameter addressed through a register (its bank-0 offset,
+    // as mov of the parameter gives it): LDC c[0x0][R+off]. Parameters
+    // named directly are ISelBasic's; .func parameters the call ABI's.
+    const Operand &A = I.Ops[I.Mnemonic == "st" ? 0 : 1];
+    if (I.Mnemonic != "ld" || !S.request().F->IsEntry ||
+        A.K != Operand::Kind::Address || !baseIsReg(A))
+      return SelResult::NotMine;
+    if (I.Types.empty())
+      return S.unsupported(I);
+    Type T = I.Types[0];
+    unsigned EB = ptx::typeBits(T);
+    unsigned VW = std::max(1u, I.VectorWidth);
+    unsigned Bytes = EB / 8 * VW;
+    MOperand B = lowWord(baseReg(S, A));
+    MOperand C = cbank(0, A.Value);
+    C.Reg = B.Reg;
+    C.Sub = B.Sub;
+    C.RC = RegClass::GPR;
+    C.NoReg = false;
+    if (Bytes == 16 || (VW > 1 && EB < 32 && Bytes > 2)) {
+      // One LDC per element (LDC has no 128-bit form).
+      if (I.Ops[0].K != Operand::Kind::Vector)
+        return S.unsupported(I);
+      for (size_t K = 0; K != I.Ops[0].Elems.size(); ++K) {
+        const Operand &E = I.Ops[0].Elems[K];
+        if (E.K == Operand::Kind::Sink)
+          continue;
+        MOperand Part = C;
+        Part.Imm += int64_t(K * EB / 8);
+        unsigned W = std::max(1u, EB / 32);
+        unsigned Tmp = S.tmp(RegClass::GPR, W);
+        S.emit(std::string("LDC") + sizeSuffix(EB / 8, isSignedType(T), false),
+               {def(vreg(Tmp, RegClass::GPR, W)), Part});
+        writeDest(S, E, vreg(Tmp, RegClass::GPR, W), W, false);
+      }
+      return SelResult::Done;
+    }
+    bool Direct;
+    unsigned Words = std::max(1u, Bytes / 4);
+    MOperand D = loadTarget(S, I.Ops[0], Words, Direct);
+    S.emit(std::string("LDC") + sizeSuffix(Bytes, isSignedType(T) && VW == 1, false),
+           {D, C});
+    scatterLoad(S, I, D, Bytes < 4 && VW == 1 ? 32 : EB, Direct);
+    return SelResult::Done;
+  }
   if (Sp == Space::Other)
     return S.unsupported(I);
   if (I.Types.empty())
@@ -924,6 +969,123 @@ static SelResult sharedCasLoop(ISel &S, const ptx::Instruction &I,
   return SelResult::Done;
 }
 
+/// Generic floating-point add (atom/red .add.f32/.f64 without a state
+/// space), ptxas's sequence: ATOM.E reports in P whether the address was
+/// global; otherwise QSPC picks the shared path (a CAS loop on ATOMS, the
+/// window offset being the low 24 bits, the low word on sm_90), on sm_90
+/// the distributed-shared path (QSPC.E.D, a CAS loop on ATOM.E), and last
+/// the local one (a plain LD/ST: local memory is private to the thread).
+static SelResult genericFloatAdd(ISel &S, const ptx::Instruction &I, Type T,
+                                 MOperand Addr, const std::string &Sem,
+                                 bool Red) {
+  unsigned W = T == Type::F64 ? 2 : 1;
+  const char *Ty = W == 2 ? ".F64.RN" : ".F32.FTZ.RN";
+  const char *Add = W == 2 ? "DADD" : "FADD";
+  std::string Sz = W == 2 ? ".64" : "";
+  MOperand V = S.srcReg(I.Ops[Red ? 1 : 2], T);
+  V.Width = uint8_t(W);
+  unsigned Res = S.tmp(RegClass::GPR, W);
+  MOperand ResR = vreg(Res, RegClass::GPR, W);
+  unsigned P = S.tmp(RegClass::Pred);
+  MOperand PR = vreg(P, RegClass::Pred);
+  MOperand A64 = memOp(); // [R] / [R.64]: the address register pair
+  A64.Reg = Addr.Reg;
+  A64.Sub = Addr.Sub;
+  A64.RC = RegClass::GPR;
+  A64.Width = 2;
+  MOperand ALo = vreg(Addr.Reg, RegClass::GPR, 1, Addr.Sub);
+  struct Fix {
+    unsigned Block, Instr;
+  };
+  std::vector<std::pair<Fix, int>> Fixups; // branch -> 0 done, 1 local, 2 dsmem
+  auto Branch = [&](MOperand Pred, bool Neg, int Target) {
+    MInstr &B = S.emit("BRA", {label(0)});
+    if (Pred.K == MOperand::Kind::Reg) {
+      B.Guard = Pred;
+      B.GuardNeg = Neg;
+    }
+    Fixups.push_back({{S.currentBlock(),
+                       unsigned(S.mf().Blocks.back().Instrs.size() - 1)},
+                      Target});
+  };
+  S.emit(std::string("ATOM.E.ADD") + Ty + Sem, {def(PR), def(ResR), Addr, V});
+  Branch(PR, false, 0);
+  S.newBlock();
+  S.emit("QSPC.E.S", {def(PR), RZ(), A64});
+  Branch(PR, true, S.isSm90() ? 2 : 1);
+  // Shared: CAS loop on ATOMS over the window offset.
+  S.newBlock();
+  unsigned Off = S.tmp();
+  if (S.isSm90())
+    S.emit("MOV", {def(vreg(Off, RegClass::GPR)), ALo});
+  else
+    S.emit("LOP3.LUT", {def(vreg(Off, RegClass::GPR)), ALo, imm(0xffffff),
+                        RZ(), imm(0xc0), [] {
+                          MOperand N = PT();
+                          N.Not = true;
+                          return N;
+                        }()});
+  MOperand SA = memOp();
+  SA.Reg = Off;
+  SA.RC = RegClass::GPR;
+  auto CasLoop = [&](const char *Ld, MOperand LA, bool Generic) {
+    unsigned Old = S.tmp(RegClass::GPR, W), New = S.tmp(RegClass::GPR, W);
+    unsigned Ok = S.tmp(RegClass::GPR, W);
+    unsigned Loop = S.newBlock();
+    S.emit(std::string(Ld) + Sz, {def(vreg(Old, RegClass::GPR, W)), LA});
+    S.emit(Add, {def(vreg(New, RegClass::GPR, W)), vreg(Old, RegClass::GPR, W),
+                 V});
+    if (Generic)
+      S.emit("ATOM.E.CAST.SPIN" + Sz,
+             {PT(), def(vreg(Ok, RegClass::GPR, W)), LA,
+              vreg(Old, RegClass::GPR, W), vreg(New, RegClass::GPR, W)});
+    else
+      S.emit("ATOMS.CAST.SPIN" + Sz,
+             {def(vreg(Ok, RegClass::GPR, W)), LA, vreg(Old, RegClass::GPR, W),
+              vreg(New, RegClass::GPR, W)});
+    S.emit("ISETP.EQ.U32.AND", {def(PR), PT(), vreg(Ok, RegClass::GPR, 1, 0),
+                                imm(1), PT()});
+    MInstr &Br = S.emit("BRA", {label(Loop)});
+    Br.Guard = PR;
+    Br.GuardNeg = true;
+    S.newBlock();
+    for (unsigned K = 0; K != W; ++K)
+      S.emit("MOV", {def(vreg(Res, RegClass::GPR, 1, K), K == 0),
+                     vreg(Old, RegClass::GPR, 1, K)});
+    Branch(text(""), false, 0);
+  };
+  CasLoop("LDS", SA, false);
+  unsigned DsmemBlock = 0;
+  if (S.isSm90()) {
+    DsmemBlock = S.newBlock();
+    S.emit("QSPC.E.D", {def(PR), RZ(), A64});
+    Branch(PR, true, 1);
+    MOperand GA = memOp(); // ptxas's [R] form here
+    GA.Reg = Addr.Reg;
+    GA.Sub = Addr.Sub;
+    GA.RC = RegClass::GPR;
+    GA.Width = 2;
+    CasLoop("LD.E", GA, true);
+  }
+  // Local: private to the thread, a plain read-modify-write.
+  unsigned LocalBlock = S.newBlock();
+  std::string Weak = S.isSm75() ? ".SYS" : "";
+  MOperand LdA = Addr;
+  if (!S.isSm90())
+    LdA.Desc = false; // generic LD/ST print no descriptor on sm_80..89
+  S.emit("LD.E" + Sz + Weak, {def(ResR), LdA});
+  unsigned Sum = S.tmp(RegClass::GPR, W);
+  S.emit(Add, {def(vreg(Sum, RegClass::GPR, W)), ResR, V});
+  S.emit("ST.E" + Sz + Weak, {LdA, vreg(Sum, RegClass::GPR, W)});
+  unsigned Done = S.newBlock();
+  for (auto &[F, Target] : Fixups)
+    S.mf().Blocks[F.Block].Instrs[F.Instr].Ops[0].Block =
+        Target == 0 ? Done : Target == 1 ? LocalBlock : DsmemBlock;
+  if (!Red && I.Ops[0].K == Operand::Kind::Reg)
+    writeDest(S, I.Ops[0], ResR, W, false);
+  return SelResult::Done;
+}
+
 static SelResult selectAtom(ISel &S, const ptx::Instruction &I) {
   bool Red = I.Mnemonic == "red";
   Space Sp = spaceOf(I);
@@ -990,7 +1152,8 @@ static SelResult selectAtom(ISel &S, const ptx::Instruction &I) {
   std::optional<std::string> Ty = atomTypeText(*OpName, T, false);
   if (!Ty)
     return S.unsupported(I, "atomic type");
-  if (Generic && ptx::isFloat(T))
+  if (Generic && ptx::isFloat(T) &&
+      !(*OpName == "add" && (T == Type::F32 || T == Type::F64)))
     return S.unsupported(I, "generic floating-point atomics");
   if (T == Type::BF16x2 && !S.isSm90())
     return S.unsupported(I);
@@ -1003,6 +1166,11 @@ static SelResult selectAtom(ISel &S, const ptx::Instruction &I) {
   std::string Sem = strongText(S, O.Sc);
   std::string Upper = llvm::StringRef(*OpName).upper();
   releaseFence(S, O);
+  if (Generic && ptx::isFloat(T)) {
+    SelResult R = genericFloatAdd(S, I, T, *Addr, Sem, Red);
+    acquireFence(S, O);
+    return R;
+  }
   if (Cas) {
     MOperand C = S.srcReg(I.Ops[2], T), N = S.srcReg(I.Ops[3], T);
     MOperand D = S.defOf(I.Ops[0]);
@@ -1056,8 +1224,9 @@ static void addWindow(ISel &S, MOperand D, MOperand X, unsigned BaseOff,
 static SelResult selectCvta(ISel &S, const ptx::Instruction &I) {
   bool To = I.hasMod(".to");
   Space Sp = spaceOf(I);
-  if (Sp == Space::Global || Sp == Space::Param || Sp == Space::Other)
-    return SelResult::NotMine; // ISelBasic (global), calls (param)
+  if (Sp == Space::Global || Sp == Space::Other ||
+      (Sp == Space::Param && !S.request().F->IsEntry))
+    return SelResult::NotMine; // ISelBasic (global), calls (.func param)
   if (I.Types.empty() || ptx::typeBits(I.Types[0]) != 64)
     return S.unsupported(I, "32-bit cvta");
   MOperand D = S.defOf(I.Ops[0]);
@@ -1100,6 +1269,38 @@ static SelResult selectCvta(ISel &S, const ptx::Instruction &I) {
   }
   if (Sp == Space::Const) {
     addWindow(S, D, X, S.isSm90() ? 0xd0 : 0x50, To);
+    return SelResult::Done;
+  }
+  if (Sp == Space::Param) {
+    // Kernel parameters: generic = window + bank-0 offset; the sm_90
+    // window (c[0x0][0x198]) points at the parameter block itself.
+    if (!S.isSm90()) {
+      addWindow(S, D, X, 0x40, To);
+      return SelResult::Done;
+    }
+    int64_t Base = S.request().Kernel ? S.request().Kernel->ParamBase : 0x210;
+    unsigned T = S.tmp(RegClass::GPR, 2), C = S.tmp(RegClass::Pred);
+    MOperand NotPT = PT();
+    NotPT.Not = true;
+    const MOperand &Src = X;
+    if (!To) {
+      S.emit("IADD3", {def(vreg(T, RegClass::GPR, 1, 0)),
+                       def(vreg(C, RegClass::Pred)),
+                       vreg(Src.Reg, RegClass::GPR, 1, Src.Sub),
+                       imm(-Base, true), RZ()});
+      S.emit("IADD3.X", {def(vreg(T, RegClass::GPR, 1, 1), false),
+                         vreg(Src.Reg, RegClass::GPR, 1, Src.Sub + 1),
+                         imm(-1, true), RZ(), vreg(C, RegClass::Pred), NotPT});
+      addWindow(S, D, vreg(T, RegClass::GPR, 2), 0x198, false);
+      return SelResult::Done;
+    }
+    addWindow(S, vreg(T, RegClass::GPR, 2), X, 0x198, true);
+    S.emit("IADD3", {def(vreg(D.Reg, RegClass::GPR, 1, 0)),
+                     def(vreg(C, RegClass::Pred)), vreg(T, RegClass::GPR, 1, 0),
+                     imm(Base), RZ()});
+    S.emit("IADD3.X", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false),
+                       vreg(T, RegClass::GPR, 1, 1), RZ(), RZ(),
+                       vreg(C, RegClass::Pred), NotPT});
     return SelResult::Done;
   }
   return S.unsupported(I);
