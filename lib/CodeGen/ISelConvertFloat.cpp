@@ -24,6 +24,17 @@ SelResult selectConvertFloat(ISel &S, const ptx::Instruction &I);
 
 namespace {
 
+/// F2FP packing two f32 into f16/bf16 halves: "F2FP.PACK_AB" and
+/// "F2FP.BF16.PACK_AB" before sm_89, "F2FP.F16.F32.PACK_AB" from it.
+std::string f2fpPack(ISel &S, Type DT, bool Relu = false) {
+  bool BF = DT == Type::BF16 || DT == Type::BF16x2;
+  if (S.sm() < 89)
+    return std::string("F2FP") + (Relu ? ".RELU" : "") + (BF ? ".BF16" : "") +
+           ".PACK_AB";
+  return std::string("F2FP.") + (Relu ? "RELU." : "") + (BF ? "BF16" : "F16") +
+         ".F32.PACK_AB";
+}
+
 bool isSignedT(Type T) { return ptx::typeKind(T) == ptx::TypeKind::Signed; }
 unsigned bits(Type T) { return ptx::typeBits(T); }
 
@@ -73,7 +84,7 @@ SelResult intToFloat(ISel &S, const ptx::Instruction &I) {
   MOperand D = S.defOf(I.Ops[0]);
   std::string Src = SB == 32 && isSignedT(ST) ? "" : "." + intName(ST);
   if (DT == Type::F32) {
-    if (SB == 32 && !S.isSm75()) {
+    if (SB == 32 && S.sm() >= 86) {
       S.emit("I2FP.F32." + intName(ST) + R, {D, X});
       return SelResult::Done;
     }
@@ -129,11 +140,8 @@ SelResult toTf32(ISel &S, const ptx::Instruction &I) {
   MOperand A = S.srcReg(I.Ops[1], Type::F32);
   MOperand D = S.defOf(I.Ops[0]);
   if (I.hasMod(".rn") || I.hasMod(".rz")) {
-    if (!S.isSm90())
-      return S.unsupported(I);
-    S.emit(std::string("F2FP.TF32.F32.PACK_B") + (I.hasMod(".rz") ? ".RZ" : ""),
-           {D, A});
-    return SelResult::Done;
+    // ptxas: F2FP.TF32.F32.PACK_B, which the SASS table does not have.
+    return S.unsupported(I, "the SASS table has no F2FP.TF32");
   }
   if (!I.hasMod(".rna"))
     return S.unsupported(I);
@@ -173,9 +181,7 @@ SelResult pack(ISel &S, const ptx::Instruction &I) {
     if (S.isSm75())
       return S.unsupported(I);
     MOperand A = S.srcReg(I.Ops[1], ST), B = S.srcReg(I.Ops[2], ST);
-    std::string Op = std::string("F2FP.") + (Relu ? "RELU." : "") +
-                     (DT == Type::F16x2 ? "F16" : "BF16") + ".F32.PACK_AB" +
-                     (I.hasMod(".rz") ? ".RZ" : "");
+    std::string Op = f2fpPack(S, DT, Relu) + (I.hasMod(".rz") ? ".RZ" : "");
     if (I.hasMod(".satfinite") || Relu)
       return S.unsupported(I, "the SASS table has no F2FP.RELU/.SATFINITE");
     S.emit(Op, {D, A, B});
@@ -188,6 +194,12 @@ SelResult pack(ISel &S, const ptx::Instruction &I) {
            {D, A, B, RZ()});
     return SelResult::Done;
   }
+  // F2FP forms the SASS table lacks: every .RELU, and e4m3x2 from f16x2
+  // (e5m2x2 from f16x2 on sm_90 only).
+  if ((Relu && (isF8x2(DT) || isF8x2(ST))) ||
+      (isF8x2(DT) && ST == Type::F16x2 &&
+       (DT == Type::E4M3x2 || !S.isSm90())))
+    return S.unsupported(I, "the SASS table has no F2FP form for this");
   if (isF8x2(DT) && ST == Type::F16x2) {
     MOperand A = S.srcReg(I.Ops[1], Type::B32);
     S.emit(std::string("F2FP.SATFINITE.") + (Relu ? "RELU." : "") + f8Name(DT) +
@@ -259,9 +271,16 @@ SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
     if (DT == Type::F16 || DT == Type::BF16) {
       if (Sat)
         return S.unsupported(I);
+      if (IR != "?" && DT == Type::BF16) {
+        // ptxas: FRND.BF16, which the SASS table lacks. Exact through f32:
+        // the integer nearest a bf16 value is a bf16 value.
+        unsigned T = S.tmp(), U = S.tmp();
+        S.emit("SHF.L.U32", {def(gpr(T)), A, imm(0x10), RZ()});
+        S.emit("FRND" + IR, {def(gpr(U)), gpr(T)});
+        S.emit(f2fpPack(S, DT), {D, RZ(), gpr(U)});
+        return SelResult::Done;
+      }
       if (IR != "?") {
-        if (DT == Type::BF16 && !S.isSm90())
-          return S.unsupported(I);
         S.emit("FRND." + fltName(DT) + IR, {D, A});
         return SelResult::Done;
       }
@@ -327,7 +346,7 @@ SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
       Out = def(gpr(T));
     }
     if (Fp)
-      S.emit("F2FP." + N + ".F32.PACK_AB" + R, {Out, RZ(), A});
+      S.emit(f2fpPack(S, DT) + R, {Out, RZ(), A});
     else
       S.emit("F2F." + N + ".F32" + R, {Out, A});
     if (Sat)
@@ -361,6 +380,20 @@ SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
   }
   if (Sat || Relu)
     return S.unsupported(I);
+  if (ST == Type::BF16 && (DT == Type::F64 || DT == Type::F16)) {
+    // ptxas: F2F.F64.BF16 / F2F.F16.BF16, not in the SASS table. bf16 ->
+    // f32 is exact, so one rounding through f32 gives the same result.
+    MOperand A = S.srcReg(I.Ops[1], Type::B32);
+    unsigned T = S.tmp();
+    S.emit("SHF.L.U32", {def(gpr(T)), A, imm(0x10), RZ()});
+    if (DT == Type::F64)
+      S.emit("F2F.F64.F32", {D, gpr(T)});
+    else if (R.empty() || R == ".RZ")
+      S.emit(f2fpPack(S, DT) + R, {D, RZ(), gpr(T)});
+    else
+      S.emit("F2F.F16.F32" + R, {D, gpr(T)});
+    return SelResult::Done;
+  }
   if (DT == Type::F64 && (ST == Type::F16 || ST == Type::BF16)) {
     MOperand A = S.srcReg(I.Ops[1], Type::B32);
     S.emit("F2F.F64." + fltName(ST), {D, A});

@@ -109,6 +109,8 @@ SelResult minMax(ISel &S, const ptx::Instruction &I, bool Max) {
   if (I.hasMod(".NaN"))
     Op += ".NAN";
   bool XorSign = I.hasMod(".xorsign");
+  if (XorSign) // ptxas: FMNMX.XORSIGN |a|, |b|
+    return S.unsupported(I, "the SASS table has no FMNMX.XORSIGN");
   if (XorSign)
     Op += ".XORSIGN";
   MOperand D = S.defOf(I.Ops[0]);

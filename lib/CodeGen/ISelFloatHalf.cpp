@@ -163,6 +163,8 @@ SelResult mufu(ISel &S, const ptx::Instruction &I) {
     return S.unsupported(I);
   if (S.isSm75() && (M == "tanh" || isBF(T)))
     return S.unsupported(I);
+  if (isBF(T))
+    return S.unsupported(I, "the SASS table has no MUFU .BF16");
   std::string Op = std::string(M == "ex2" ? "MUFU.EX2" : "MUFU.TANH") +
                    (isBF(T) ? ".BF16" : ".F16");
   MOperand D = S.defOf(I.Ops[0]);

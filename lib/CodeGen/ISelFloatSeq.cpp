@@ -170,6 +170,11 @@ void codegen::fl::emitSeq(
       NumDefs = 2;
     if (OpS.starts_with("LOP3") && !Toks.empty() && Toks[0].starts_with("P"))
       NumDefs = 2;
+    // A carry out: `IADD3 R4, P0, R8, 0x1, RZ`.
+    if ((OpS.starts_with("IADD3") || OpS.starts_with("LEA") ||
+         OpS.starts_with("IMAD")) &&
+        Toks.size() > 1 && Toks[1].starts_with("P"))
+      NumDefs = 2;
     if (OpS == "BRA" || OpS.starts_with("FCHK"))
       NumDefs = OpS == "BRA" ? 0 : 1;
     llvm::SmallVector<MOperand, 6> Ops;
