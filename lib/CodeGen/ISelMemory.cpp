@@ -50,6 +50,8 @@ std::optional<uint32_t> localVarOffset(ISel &S, const ptx::Variable *V);
 /// Offset of a shared variable in the CTA's window, including the
 /// module's dynamic (.extern .shared) arrays (see the definition).
 std::optional<uint64_t> sharedVarOffset(ISel &S, const ptx::Variable *V);
+/// `mov d, var` for a shared, local or const variable (see the definition).
+bool movSymbolAddress(ISel &S, const ptx::Variable *V, MOperand D);
 } // namespace ptxas::codegen
 
 namespace {
@@ -409,6 +411,37 @@ static std::optional<MOperand> constAddr(ISel &S, const Operand &A) {
       return C;
     }
   return std::nullopt;
+}
+
+/// The address `mov d, var` gives for a variable in a window space, written
+/// into the 1- or 2-word register \p D: a shared variable's window offset
+/// (dynamic arrays included), a body .local variable's local address
+/// (R1 + its frame offset), a module .const variable's bank-3 offset (what
+/// ld.const [reg] indexes, as in ptxas). Returns false for other spaces
+/// (global variables and functions use bank 4: ISelBasic; parameters).
+bool codegen::movSymbolAddress(ISel &S, const ptx::Variable *V, MOperand D) {
+  if (!V || D.K != MOperand::Kind::Reg || D.RC != RegClass::GPR)
+    return false;
+  unsigned Words = S.mf().VRegs[D.Reg].Size;
+  MOperand Lo = def(vreg(D.Reg, RegClass::GPR, 1, 0));
+  if (V->Space == StateSpace::Shared || V->Space == StateSpace::Const) {
+    std::optional<uint64_t> Off = V->Space == StateSpace::Shared
+                                      ? sharedVarOffset(S, V)
+                                      : const3Offset(S, V);
+    if (!Off)
+      return false;
+    S.emit("MOV", {Lo, imm(int64_t(*Off))});
+  } else if (V->Space == StateSpace::Local) {
+    std::optional<uint32_t> Off = localVarOffset(S, V);
+    if (!Off)
+      return false;
+    S.emit("IADD3", {Lo, physReg(RegClass::GPR, 1), imm(*Off), RZ()});
+  } else {
+    return false;
+  }
+  if (Words == 2)
+    S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
+  return true;
 }
 
 //===-- Sizes and values ----------------------------------------------------===//
@@ -1237,7 +1270,19 @@ static SelResult selectCvta(ISel &S, const ptx::Instruction &I) {
     std::optional<uint64_t> Off = sharedVarOffset(S, Src.Var);
     if (!Off)
       return S.unsupported(I);
-    X = const64(S, int64_t(*Off));
+    if (S.isSm90()) {
+      // As mov gives it on sm_90: the CTA's rank in the cluster in bits
+      // 24 and up (S2R SR_CgaCtaId; LEA), as ptxas does.
+      unsigned Rank = S.tmp(), Base = S.tmp(), T = S.tmp(RegClass::GPR, 2);
+      S.emit("S2R", {def(vreg(Rank, RegClass::GPR)), text("SR_CgaCtaId")});
+      S.emit("MOV", {def(vreg(Base, RegClass::GPR)), imm(int64_t(*Off))});
+      S.emit("LEA", {def(vreg(T, RegClass::GPR, 1, 0)),
+                     vreg(Rank, RegClass::GPR), vreg(Base, RegClass::GPR),
+                     imm(0x18)});
+      X = vreg(T, RegClass::GPR, 2);
+    } else {
+      X = const64(S, int64_t(*Off));
+    }
   } else if (Src.K == Operand::Kind::Reg) {
     X = S.use(Src);
   } else {
