@@ -71,6 +71,8 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out) {
       Out.Text.insert(Out.Text.end(), Bytes, Bytes + 16);
       if (I.Op == "EXIT")
         Out.ExitOffsets.push_back(uint32_t(A));
+      if (I.RelocType)
+        Out.Relocs.push_back({uint32_t(A), I.RelocType, I.RelocSym, 0});
       A += 16;
     }
   }

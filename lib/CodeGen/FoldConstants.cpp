@@ -50,7 +50,7 @@ void codegen::foldConstantOperands(MFunction &MF) {
         ConstValue &C = CV[O.Reg];
         ++C.Defs;
         bool IsMov = I.Op == "MOV" && !I.hasGuard() && I.Ops.size() == 2 &&
-                     O.Width == 1;
+                     O.Width == 1 && !I.RelocType;
         if (IsMov && I.Ops[1].K == MOperand::Kind::Imm && O.Sub == 0 &&
             MF.VRegs[O.Reg].Size == 1) {
           C.IsImm = true;

@@ -199,6 +199,20 @@ static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
       copyWords(S, D, cbank(4, Slot), Words);
       return SelResult::Done;
     }
+    if (!S.request().Addrs && (Src.Func || V)) {
+      // -c: the linker fills the address in; one 32-bit half per MOV
+      // (R_CUDA_ABS32_LO_32 / _HI_32 patch the immediate at bit 32).
+      for (unsigned W = 0; W != Words; ++W) {
+        MOperand Part = D;
+        Part.Sub = uint8_t(W);
+        Part.Width = 1;
+        Part.Undef = W == 0;
+        MInstr &M = S.emit("MOV", {def(Part, W == 0), imm(0)});
+        M.RelocType = W ? 57 : 56;
+        M.RelocSym = Src.Name.str();
+      }
+      return SelResult::Done;
+    }
     return S.unsupported(I, "address of this symbol");
   }
   if (Src.K == Operand::Kind::Reg && Src.Var->Space == ptx::StateSpace::SReg) {

@@ -55,6 +55,7 @@ rematSources(const MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
           continue;
         ++It->second.first;
         if (I.Op == "MOV" && !I.hasGuard() && I.Ops.size() == 2 &&
+            !I.RelocType &&
             (I.Ops[1].K == MOperand::Kind::Imm ||
              (I.Ops[1].K == MOperand::Kind::Const && I.Ops[1].NoReg)))
           It->second.second = I.Ops[1];

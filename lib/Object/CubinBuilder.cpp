@@ -267,6 +267,15 @@ void Builder::createSections() {
       }
     return P;
   };
+  // Code relocations (-c: symbol addresses in instruction words) come
+  // first, one section per function, REL on sm_75..89 and RELA on sm_90.
+  std::vector<std::pair<unsigned, std::pair<unsigned, unsigned>>> TextRels;
+  for (size_t I = 0; I != B.Proc.size(); ++I)
+    if (!B.Proc[I].TextRelocs.empty()) {
+      std::string Name = (".text." + B.Proc[I].L->F->Name).str();
+      TextRels.push_back(
+          {unsigned(I), AddRel(Name.c_str(), !Sm90, Sm90, 2)});
+    }
   // Bank 4 (exec): one R_CUDA_64 per address-table entry, REL on
   // sm_75..89 and RELA on sm_90 (addend 0); its relocation section comes
   // first of the data ones (measured: before .rel(a).debug_frame).
@@ -335,6 +344,13 @@ void Builder::createSections() {
         C.Sections[S].Info = Target;
     if (P.first || P.second)
       RelSecs[Target] = P;
+  }
+  for (auto &[Proc, P] : TextRels) {
+    unsigned Target = B.Proc[Proc].TextSec;
+    for (unsigned S : {P.first, P.second})
+      if (S)
+        C.Sections[S].Info = Target;
+    RelSecs[Target] = P;
   }
   for (KernelCode &K : B.Proc) {
     C.Sections[K.InfoSec].Info = K.TextSec;

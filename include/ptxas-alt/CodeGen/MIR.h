@@ -113,6 +113,10 @@ struct MInstr {
   /// Registers read or written without being printed (a call's arguments
   /// and clobbers, the return address of RET).
   llvm::SmallVector<MOperand, 2> Implicit;
+  /// A relocation against this instruction's word (R_CUDA_*, 0 = none):
+  /// -c code takes addresses of symbols from the linker.
+  uint32_t RelocType = 0;
+  std::string RelocSym;
   /// Filled by emission.
   sass::Instr Enc;
   bool Encoded = false;
