@@ -347,6 +347,120 @@ SelResult selectSad(ISel &S, const ptx::Instruction &I) {
   return SelResult::Done;
 }
 
+SelResult selectLop3Pred(ISel &S, const ptx::Instruction &I) {
+  // lop3.{or,and}.b32 d|p, a, b, c, lut, q: p = (d != 0) op q.
+  const Operand &DP = I.Ops[0];
+  if (I.Ops.size() != 6 || I.Ops[4].K != Operand::Kind::Imm || !DP.PairVar)
+    return S.unsupported(I);
+  Operand PO = DP;
+  PO.Var = DP.PairVar;
+  PO.Index = DP.PairIndex;
+  PO.Name = DP.PairName;
+  PO.PairVar = nullptr;
+  MOperand A = reg32(S, I.Ops[1]);
+  MOperand B = src32(S, I.Ops[2], Type::B32, false, true, false);
+  MOperand C = reg32(S, I.Ops[3]);
+  MOperand Q = I.Ops[5].K == Operand::Kind::Imm
+                   ? (I.Ops[5].Value ? PT() : notPT())
+                   : S.use(I.Ops[5]);
+  MOperand D = DP.K == Operand::Kind::Sink ? RZ() : S.defOf(DP);
+  MOperand P = S.defOf(PO);
+  if (!I.hasMod(".and")) {
+    S.emit("LOP3.LUT", {P, D, A, asU(B), C, uImm(I.Ops[4].Value & 0xff), Q});
+    return SelResult::Done;
+  }
+  // LOP3.LUT.PAND is not in the SASS form table: (d != 0), then AND q.
+  MOperand NZ = newPred(S);
+  S.emit("LOP3.LUT", {dst(NZ), D, A, asU(B), C, uImm(I.Ops[4].Value & 0xff),
+                      notPT()});
+  S.emit("PLOP3.LUT", {P, PT(), NZ, Q, PT(), uImm(0xc0), uImm(0)});
+  return SelResult::Done;
+}
+
+/// szext.{clamp,wrap}.{u32,s32} d, a, b and bmsk.{clamp,wrap}.b32.
+SelResult selectSzextBmsk(ISel &S, const ptx::Instruction &I) {
+  bool Bmsk = I.Mnemonic == "bmsk";
+  bool Wrap = I.hasMod(".wrap");
+  MOperand D = S.defOf(I.Ops[0]);
+  MOperand A = reg32(S, I.Ops[1]);
+  MOperand B = src32(S, I.Ops[2], Type::U32, false, true, false);
+  if (Bmsk) {
+    S.emit(Wrap ? "BMSK.W" : "BMSK", {D, A, asU(B)});
+    return SelResult::Done;
+  }
+  if (Wrap) {
+    // SGXT.W is not in the SASS form table: the width modulo 32.
+    if (isImm(B)) {
+      B = uImm(B.Imm & 31);
+    } else {
+      MOperand W = newReg(S);
+      S.emit("LOP3.LUT", {dst(W), B, uImm(0x1f), RZ(), uImm(0xc0), notPT()});
+      B = W;
+    }
+  } else if (isImm(B) && B.Imm > 32) {
+    B = uImm(32);
+  }
+  S.emit(isSigned(I.Types[0]) ? "SGXT" : "SGXT.U32", {D, A, asU(B)});
+  return SelResult::Done;
+}
+
+// vabsdiff2.u32.u32.u32[.add] (ptxas's sequences; a = R0, b = R11, c = R10).
+const char *VAbsDiff2Add = R"(
+PRMT R13, R0, 0x7710, RZ ;
+PRMT R14, RZ, 0x54, R11 ;
+PRMT R12, R0, 0x7654, R11 ;
+PRMT R0, R0, 0x3210, R11 ;
+IMAD.IADD R13, R13, 0x1, -R14 ;
+SHF.R.U32.HI R11, RZ, 0x10, R12 ;
+LEA.HI R0, R0, -R11, RZ, 0x10 ;
+IABS R13, R13 ;
+IABS R11, R0 ;
+IMAD.MOV.U32 R0, RZ, RZ, R13 ;
+IADD3 R11, R11, R10, R0 ;
+)";
+const char *VAbsDiff2 = R"(
+PRMT R13, R0, 0x7710, RZ ;
+PRMT R14, RZ, 0x54, R11 ;
+PRMT R12, R0, 0x7654, R11 ;
+PRMT R0, R0, 0x3210, R11 ;
+IMAD.IADD R13, R13, 0x1, -R14 ;
+SHF.R.U32.HI R11, RZ, 0x10, R12 ;
+LEA.HI R0, R0, -R11, RZ, 0x10 ;
+IABS R13, R13 ;
+IABS R11, R0 ;
+IMAD.MOV.U32 R0, RZ, RZ, R13 ;
+PRMT R0, R0, 0x7610, RZ ;
+PRMT R11, R0, 0x5410, R11 ;
+PRMT R11, R11, 0x3210, R10 ;
+)";
+
+/// The SIMD video forms with unsigned operands and default selectors.
+SelResult selectVideo(ISel &S, const ptx::Instruction &I) {
+  llvm::StringRef M = I.Mnemonic;
+  if (M != "vabsdiff4" && M != "vabsdiff2")
+    return S.unsupported(I);
+  for (Type T : I.Types)
+    if (T != Type::U32)
+      return S.unsupported(I, "signed operands");
+  for (const Operand &O : I.Ops)
+    if (!O.Selector.empty())
+      return S.unsupported(I, "byte/half selectors");
+  if (I.hasMod(".sat") || I.hasMod(".min") || I.hasMod(".max"))
+    return S.unsupported(I);
+  bool Add = I.hasMod(".add");
+  MOperand D = S.defOf(I.Ops[0]);
+  MOperand A = reg32(S, I.Ops[1]), B = reg32(S, I.Ops[2]);
+  MOperand C = reg32(S, I.Ops[3]);
+  if (M == "vabsdiff4") {
+    S.emit(Add ? "VABSDIFF4.U8.ACC" : "VABSDIFF4.U8", {D, A, B, C});
+    return SelResult::Done;
+  }
+  if (!emitSeq(S, Add ? VAbsDiff2Add : VAbsDiff2,
+               {{0, A, 1}, {11, B, 1}, {10, C, 1}}, {{11, D, 1}}))
+    return S.unsupported(I);
+  return SelResult::Done;
+}
+
 } // namespace
 
 SelResult intsel::selectBits(ISel &S, const ptx::Instruction &I) {
@@ -364,7 +478,12 @@ SelResult intsel::selectBits(ISel &S, const ptx::Instruction &I) {
   if (M == "prmt")
     return selectPrmt(S, I);
   if (M == "lop3")
-    return selectLop3(S, I);
+    return I.hasMod(".or") || I.hasMod(".and") ? selectLop3Pred(S, I)
+                                               : selectLop3(S, I);
+  if (M == "szext" || M == "bmsk")
+    return selectSzextBmsk(S, I);
+  if (M.starts_with("vabsdiff"))
+    return selectVideo(S, I);
   if (M == "shf")
     return selectShf(S, I);
   if (M == "dp4a" || M == "dp2a")

@@ -77,7 +77,7 @@ ISETP.GE.U32.AND P0, PT, R4, R15, PT ;
 // rem.u32
 const char *RemU32 = R"(
 I2F.U32.RP R12, R13 ;
-IMAD.MOV R15, RZ, RZ, -R13 ;
+IADD3 R15, RZ, -R13, RZ ;
 ISETP.NE.U32.AND P1, PT, R13, RZ, PT ;
 MUFU.RCP R12, R12 ;
 VIADD R4, R12, 0xffffffe ;
