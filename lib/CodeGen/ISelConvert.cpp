@@ -174,6 +174,36 @@ SelResult intToInt(ISel &S, const ptx::Instruction &I) {
   return SelResult::Done;
 }
 
+/// cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4,u2,s2}
+/// .s32.b32 d, a, b, c: a and b clamped to the type and packed (b in the
+/// low bits), c's low bits above them. ptxas emits I2IP, which the SASS
+/// table does not have; this is the same value from integer instructions.
+SelResult convertPack(ISel &S, const ptx::Instruction &I) {
+  Type DT = I.Types[0];
+  unsigned Size = bits(DT);
+  bool Signed = isSignedT(DT);
+  int64_t Lo = Signed ? -(int64_t(1) << (Size - 1)) : 0;
+  int64_t Hi = Signed ? (int64_t(1) << (Size - 1)) - 1 : (int64_t(1) << Size) - 1;
+  MOperand A = S.srcReg(I.Ops[1], Type::S32);
+  MOperand B = S.srcReg(I.Ops[2], Type::S32);
+  MOperand TA = clamp32(S, A, true, Lo, Hi);
+  MOperand TB = clamp32(S, B, true, Lo, Hi);
+  MOperand D = S.defOf(I.Ops[0]);
+  if (Size == 16) {
+    S.emit("PRMT", {D, TB, imm(0x5410), TA});
+    return SelResult::Done;
+  }
+  uint32_t Mask = (1u << Size) - 1;
+  unsigned L = S.tmp(), H = S.tmp(), H2 = S.tmp(), C = S.tmp();
+  S.emit("LOP3.LUT", {def(gpr(L)), TB, imm(Mask), RZ(), imm(0xc0), notPT()});
+  S.emit("LOP3.LUT", {def(gpr(H)), TA, imm(Mask), RZ(), imm(0xc0), notPT()});
+  S.emit("SHF.L.U32", {def(gpr(H2)), gpr(H), imm(Size), RZ()});
+  MOperand CV = S.srcReg(I.Ops[3], Type::B32);
+  S.emit("SHF.L.U32", {def(gpr(C)), CV, imm(2 * Size), RZ()});
+  S.emit("LOP3.LUT", {D, gpr(L), gpr(H2), gpr(C), imm(0xfe), notPT()});
+  return SelResult::Done;
+}
+
 } // namespace
 
 namespace ptxas::codegen {
@@ -183,6 +213,8 @@ SelResult selectConvertFloat(ISel &S, const ptx::Instruction &I);
 SelResult codegen::selectConvert(ISel &S, const ptx::Instruction &I) {
   if (I.Mnemonic != "cvt" || I.Types.size() < 2)
     return SelResult::NotMine;
+  if (I.hasMod(".pack"))
+    return convertPack(S, I);
   Type DT = I.Types[0], ST = I.Types[1];
   if (ptx::isInteger(DT) && ptx::isInteger(ST))
     return intToInt(S, I);
