@@ -194,12 +194,27 @@ SelResult pack(ISel &S, const ptx::Instruction &I) {
            {D, A, B, RZ()});
     return SelResult::Done;
   }
-  // F2FP forms the SASS table lacks: every .RELU, and e4m3x2 from f16x2
-  // (e5m2x2 from f16x2 on sm_90 only).
-  if ((Relu && (isF8x2(DT) || isF8x2(ST))) ||
-      (isF8x2(DT) && ST == Type::F16x2 &&
-       (DT == Type::E4M3x2 || !S.isSm90())))
+  // F2FP forms the SASS table lacks: every .RELU.
+  if (Relu && (isF8x2(DT) || isF8x2(ST)))
     return S.unsupported(I, "the SASS table has no F2FP form for this");
+  if (isF8x2(DT) && ST == Type::F16x2 &&
+      (DT == Type::E4M3x2 || !S.isSm90())) {
+    // ptxas: F2FP.SATFINITE.<f8>.F16.UNPACK_B_MERGE_C, which the SASS table
+    // has only for e5m2 on sm_90. f16 -> f32 is exact, so packing the two
+    // widened halves rounds once, the same way.
+    MOperand A = S.srcReg(I.Ops[1], Type::B32);
+    unsigned Lo = S.tmp(), Hi = S.tmp();
+    MOperand AL = A, AH = A;
+    AL.Text = ".H0_H0";
+    AH.Text = ".H1_H1";
+    MOperand NZ = RZ();
+    NZ.Neg = true;
+    S.emit("HADD2.F32", {def(gpr(Lo)), NZ, AL});
+    S.emit("HADD2.F32", {def(gpr(Hi)), NZ, AH});
+    S.emit(std::string("F2FP.SATFINITE.") + f8Name(DT) + ".F32.PACK_AB_MERGE_C",
+           {D, gpr(Hi), gpr(Lo), RZ()});
+    return SelResult::Done;
+  }
   if (isF8x2(DT) && ST == Type::F16x2) {
     MOperand A = S.srcReg(I.Ops[1], Type::B32);
     S.emit(std::string("F2FP.SATFINITE.") + (Relu ? "RELU." : "") + f8Name(DT) +
