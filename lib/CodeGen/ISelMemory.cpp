@@ -35,6 +35,7 @@
 #include "ISel.h"
 
 #include "ptxas-alt/Object/DataLayout.h"
+#include "ptxas-alt/SASS/Instr.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -287,6 +288,13 @@ static std::optional<MOperand> wideAddr(ISel &S, const Operand &A,
       M.Bank = S.descUR();
     }
   }
+  return M;
+}
+
+/// nvdisasm prints a window address of 0 without a register as [RZ].
+static MOperand rzIfZero(const MOperand &M) {
+  if (M.K == MOperand::Kind::Mem && M.NoReg && M.Imm == 0)
+    return text("[RZ]");
   return M;
 }
 
@@ -731,6 +739,34 @@ static std::optional<GlobalMods> globalMods(ISel &S,
   return G;
 }
 
+/// sm_80..89 generic LD/ST must be encoded like ptxas: the descriptor form
+/// (bit 91 set, UR4 in bits 32..37) that nvdisasm prints as [R.64+off].
+/// Checked against the SASS table once per arch: while its first row for
+/// that text is the descriptor-less one (which nvdisasm decodes as a
+/// 32-bit [R+off<<8] access) generic accesses there are refused rather
+/// than miscompiled.
+static bool genericLdStEncodes(ISel &S) {
+  if (S.isSm75() || S.isSm90())
+    return true;
+  static int Cache[sass::NumArchs] = {};
+  int &C = Cache[unsigned(S.arch())];
+  if (!C) {
+    bool Ok = true;
+    for (const char *T : {"LD.E R0, [R2.64+0x4]", "ST.E [R2.64+0x4], R0"}) {
+      std::string Err;
+      std::optional<sass::Instr> In = sass::parse(S.arch(), T, 0, Err);
+      if (!In) {
+        Ok = false;
+        continue;
+      }
+      sass::Word128 W = sass::encode(*In);
+      Ok &= W.get(91, 1) == 1 && W.get(32, 6) == 4;
+    }
+    C = Ok ? 1 : -1;
+  }
+  return C > 0;
+}
+
 static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
   bool Load = I.Mnemonic != "st";
   Space Sp = I.Mnemonic == "ldu" ? Space::Global : spaceOf(I);
@@ -805,6 +841,9 @@ static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
     std::optional<GlobalMods> G = globalMods(S, I, Load);
     if (!G)
       return S.unsupported(I);
+    if (Sp == Space::Generic && !genericLdStEncodes(S))
+      return S.unsupported(I, "generic LD/ST on sm_80..89: the SASS table "
+                              "encodes them without the descriptor");
     if (G->Mmio)
       return S.unsupported(I, ".mmio");
     O = G->O;
@@ -870,14 +909,14 @@ static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
     bool Direct;
     MOperand D = loadTarget(S, Val, Words, Direct);
     releaseFence(S, O); // only for ld.release, which PTX does not have
-    S.emit(Op, {D, *Addr});
+    S.emit(Op, {D, rzIfZero(*Addr)});
     acquireFence(S, O);
     scatterLoad(S, I, D, Bytes < 4 && VW == 1 ? 32 : ElemBits, Direct);
     return SelResult::Done;
   }
   MOperand V = gatherStore(S, Val, T, ElemBits, Words);
   releaseFence(S, O);
-  S.emit(Op, {*Addr, V});
+  S.emit(Op, {rzIfZero(*Addr), V});
   return SelResult::Done;
 }
 
@@ -1170,11 +1209,12 @@ static SelResult selectAtom(ISel &S, const ptx::Instruction &I) {
     releaseFence(S, O);
     if (Cas) {
       MOperand C = S.srcReg(I.Ops[2], T), N = S.srcReg(I.Ops[3], T);
-      S.emit("ATOMS.CAS" + std::string(W == 2 ? ".64" : ""), {D, *Addr, C, N});
+      S.emit("ATOMS.CAS" + std::string(W == 2 ? ".64" : ""),
+             {D, rzIfZero(*Addr), C, N});
     } else {
       MOperand V = S.srcReg(I.Ops[DataIdx], T);
       std::string Op = "ATOMS." + llvm::StringRef(*OpName).upper() + *Ty;
-      S.emit(Op, {D, *Addr, V});
+      S.emit(Op, {D, rzIfZero(*Addr), V});
     }
     acquireFence(S, O);
     return SelResult::Done;
@@ -1200,6 +1240,10 @@ static SelResult selectAtom(ISel &S, const ptx::Instruction &I) {
   std::string Upper = llvm::StringRef(*OpName).upper();
   releaseFence(S, O);
   if (Generic && ptx::isFloat(T)) {
+    if (!genericLdStEncodes(S))
+      return S.unsupported(I, "its local path needs generic LD/ST, which the "
+                              "SASS table encodes without the descriptor on "
+                              "sm_80..89");
     SelResult R = genericFloatAdd(S, I, T, *Addr, Sem, Red);
     acquireFence(S, O);
     return R;
@@ -1407,6 +1451,24 @@ static SelResult selectCacheCtl(ISel &S, const ptx::Instruction &I) {
     Addr.Text.clear();
   } else {
     return S.unsupported(I, "address");
+  }
+  if (Addr.Imm != 0 && !Addr.NoReg) {
+    // The CCTL forms of the SASS table carry no usable offset field:
+    // add it into the address first.
+    unsigned T = S.tmp(RegClass::GPR, 2), C = S.tmp(RegClass::Pred);
+    MOperand NotPT = PT();
+    NotPT.Not = true;
+    S.emit("IADD3", {def(vreg(T, RegClass::GPR, 1, 0)),
+                     def(vreg(C, RegClass::Pred)),
+                     vreg(Addr.Reg, RegClass::GPR, 1, Addr.Sub),
+                     imm(Addr.Imm, true), RZ()});
+    S.emit("IADD3.X", {def(vreg(T, RegClass::GPR, 1, 1), false),
+                       vreg(Addr.Reg, RegClass::GPR, 1, Addr.Sub + 1),
+                       imm(Addr.Imm < 0 ? -1 : 0, true), RZ(),
+                       vreg(C, RegClass::Pred), NotPT});
+    Addr.Reg = T;
+    Addr.Sub = 0;
+    Addr.Imm = 0;
   }
   S.emit(std::string("CCTL.E.") + Sub, {Addr});
   return SelResult::Done;
