@@ -167,7 +167,8 @@ static SelResult selectVote(ISel &S, const ptx::Instruction &I) {
     unsigned Z = S.tmp(RegClass::Pred);
     S.emit("ISETP.EQ.U32.AND",
            {def(vreg(Z, RegClass::Pred)), PT(), gpr(U), RZ(), PT()});
-    S.emit("ISETP.EQ.U32.OR", {D, PT(), gpr(U), M.M, vreg(Z, RegClass::Pred)});
+    MOperand MR = M.M.K == MOperand::Kind::Imm ? S.materialize(M.M) : M.M;
+    S.emit("ISETP.EQ.U32.OR", {D, PT(), gpr(U), MR, vreg(Z, RegClass::Pred)});
   }
   return SelResult::Done;
 }
@@ -211,11 +212,10 @@ static SelResult selectMatch(ISel &S, const ptx::Instruction &I) {
   S.emit("LOP3.LUT", {def(gpr(U)), gpr(T), Members, RZ(), imm(0xc0), notPT()});
   unsigned Eq = S.tmp(RegClass::Pred);
   MOperand EqP = vreg(Eq, RegClass::Pred);
+  if (Members.K == MOperand::Kind::Imm)
+    Members = S.materialize(Members);
   S.emit("ISETP.EQ.U32.AND", {def(EqP), PT(), gpr(U), Members, PT()});
-  S.emit("SEL", {D, Members.K == MOperand::Kind::Imm
-                        ? S.materialize(Members)
-                        : Members,
-                 RZ(), EqP});
+  S.emit("SEL", {D, Members, RZ(), EqP});
   if (P)
     S.emit("PLOP3.LUT", {*P, PT(), EqP, PT(), PT(), imm(0xf0), imm(0)});
   return SelResult::Done;
