@@ -1051,7 +1051,10 @@ static SelResult genericFloatAdd(ISel &S, const ptx::Instruction &I, Type T,
                                  MOperand Addr, const std::string &Sem,
                                  bool Red) {
   unsigned W = T == Type::F64 ? 2 : 1;
-  const char *Ty = W == 2 ? ".F64.RN" : ".F32.FTZ.RN";
+  const char *Ty = T == Type::F64      ? ".F64.RN"
+                   : T == Type::F16x2  ? ".F16x2.RN"
+                   : T == Type::BF16x2 ? ".BF16x2.RN"
+                                       : ".F32.FTZ.RN";
   const char *Add = W == 2 ? "DADD" : "FADD";
   std::string Sz = W == 2 ? ".64" : "";
   MOperand V = S.srcReg(I.Ops[Red ? 1 : 2], T);
@@ -1080,6 +1083,15 @@ static SelResult genericFloatAdd(ISel &S, const ptx::Instruction &I, Type T,
                        unsigned(S.mf().Blocks.back().Instrs.size() - 1)},
                       Target});
   };
+  // new = old + v in the operation's arithmetic (bf16x2: old * 1 + v).
+  auto AddOp = [&](MOperand To, MOperand Old) {
+    if (T == Type::F16x2)
+      S.emit("HADD2", {To, Old, V});
+    else if (T == Type::BF16x2)
+      S.emit("HFMA2.BF16_V2", {To, Old, text("1"), text("1"), V});
+    else
+      S.emit(Add, {To, Old, V});
+  };
   S.emit(std::string("ATOM.E.ADD") + Ty + Sem, {def(PR), def(ResR), Addr, V});
   Branch(PR, false, 0);
   S.newBlock();
@@ -1105,8 +1117,7 @@ static SelResult genericFloatAdd(ISel &S, const ptx::Instruction &I, Type T,
     unsigned Ok = S.tmp(RegClass::GPR, W);
     unsigned Loop = S.newBlock();
     S.emit(std::string(Ld) + Sz, {def(vreg(Old, RegClass::GPR, W)), LA});
-    S.emit(Add, {def(vreg(New, RegClass::GPR, W)), vreg(Old, RegClass::GPR, W),
-                 V});
+    AddOp(def(vreg(New, RegClass::GPR, W)), vreg(Old, RegClass::GPR, W));
     if (Generic)
       S.emit("ATOM.E.CAST.SPIN" + Sz,
              {PT(), def(vreg(Ok, RegClass::GPR, W)), LA,
@@ -1147,7 +1158,7 @@ static SelResult genericFloatAdd(ISel &S, const ptx::Instruction &I, Type T,
     LdA.Desc = false; // generic LD/ST print no descriptor on sm_80..89
   S.emit("LD.E" + Sz + Weak, {def(ResR), LdA});
   unsigned Sum = S.tmp(RegClass::GPR, W);
-  S.emit(Add, {def(vreg(Sum, RegClass::GPR, W)), ResR, V});
+  AddOp(def(vreg(Sum, RegClass::GPR, W)), ResR);
   S.emit("ST.E" + Sz + Weak, {LdA, vreg(Sum, RegClass::GPR, W)});
   unsigned Done = S.newBlock();
   for (auto &[F, Target] : Fixups)
@@ -1155,6 +1166,103 @@ static SelResult genericFloatAdd(ISel &S, const ptx::Instruction &I, Type T,
         Target == 0 ? Done : Target == 1 ? LocalBlock : DsmemBlock;
   if (!Red && I.Ops[0].K == Operand::Kind::Reg)
     writeDest(S, I.Ops[0], ResR, W, false);
+  return SelResult::Done;
+}
+
+/// atom/red .add.noftz.f16 / .bf16 on global or generic memory, as ptxas
+/// does it: a compare-and-swap loop on the aligned 32-bit word holding the
+/// half, the new half merged in with PRMT, the result shifted out.
+static SelResult halfAtomicAdd(ISel &S, const ptx::Instruction &I,
+                               llvm::StringRef Op, Space Sp, const Order &O) {
+  bool Red = I.Mnemonic == "red";
+  Type T = I.Types[0];
+  if (Op != "add" || (Sp != Space::Global && Sp != Space::Generic))
+    return S.unsupported(I, "half-precision atomic");
+  bool Generic = Sp == Space::Generic;
+  if (Generic && !genericLdStEncodes(S))
+    return S.unsupported(I, "needs generic LD, which the SASS table encodes "
+                            "without the descriptor on sm_80..89");
+  const Operand &AddrOp = I.Ops[Red ? 0 : 1];
+  std::optional<MOperand> Addr = wideAddr(S, AddrOp, false);
+  if (!Addr)
+    return S.unsupported(I, "address");
+  MOperand V = S.srcReg(I.Ops[Red ? 1 : 2], T);
+  V.Width = 1;
+  V.Text = ".H0_H0";
+  MOperand NotPT = PT();
+  NotPT.Not = true;
+  // The aligned word's address (with the access offset folded in).
+  unsigned A = S.tmp(RegClass::GPR, 2), C = S.tmp(RegClass::Pred);
+  MOperand Lo = vreg(Addr->Reg, RegClass::GPR, 1, Addr->Sub);
+  MOperand Hi = vreg(Addr->Reg, RegClass::GPR, 1, Addr->Sub + 1);
+  if (Addr->Imm) {
+    S.emit("IADD3", {def(vreg(A, RegClass::GPR, 1, 0)),
+                     def(vreg(C, RegClass::Pred)), Lo, imm(Addr->Imm, true),
+                     RZ()});
+    S.emit("IADD3.X", {def(vreg(A, RegClass::GPR, 1, 1), false), Hi,
+                       imm(Addr->Imm < 0 ? -1 : 0, true), RZ(),
+                       vreg(C, RegClass::Pred), NotPT});
+    Lo = vreg(A, RegClass::GPR, 1, 0);
+    Hi = vreg(A, RegClass::GPR, 1, 1);
+  }
+  unsigned Wd = S.tmp(RegClass::GPR, 2), Bit = S.tmp(), Sh = S.tmp();
+  unsigned Sel = S.tmp(), SelA = S.tmp();
+  S.emit("LOP3.LUT", {def(vreg(Bit, RegClass::GPR)), Lo, imm(0x2), RZ(),
+                      imm(0xc0), NotPT});
+  S.emit("LOP3.LUT", {def(vreg(Wd, RegClass::GPR, 1, 0)), Lo,
+                      imm(0xfffffffd), RZ(), imm(0xc0), NotPT});
+  S.emit("MOV", {def(vreg(Wd, RegClass::GPR, 1, 1), false), Hi});
+  S.emit("ISETP.EQ.U32.AND", {def(vreg(C, RegClass::Pred)), PT(),
+                              vreg(Bit, RegClass::GPR), RZ(), PT()});
+  S.emit("IMAD.SHL.U32", {def(vreg(Sh, RegClass::GPR)), vreg(Bit, RegClass::GPR),
+                          imm(0x8), RZ()});
+  // PRMT selector: the sum's low half into the addressed half of the word.
+  S.emit("MOV", {def(vreg(SelA, RegClass::GPR)), imm(0x3254)});
+  S.emit("SEL", {def(vreg(Sel, RegClass::GPR)), vreg(SelA, RegClass::GPR),
+                 imm(0x7610), vreg(C, RegClass::Pred)});
+  MOperand WA = memOp();
+  WA.Reg = Wd;
+  WA.RC = RegClass::GPR;
+  WA.Width = 2;
+  MOperand WADesc = WA;
+  if (!S.isSm75()) {
+    WADesc.Text = ".64";
+    if (S.isSm90() || !Generic) {
+      WADesc.Desc = true;
+      WADesc.Bank = S.descUR();
+    }
+  }
+  std::string Weak = S.isSm75() ? ".SYS" : "";
+  unsigned Old = S.tmp(), Sum = S.tmp(), New = S.tmp(), Res = S.tmp();
+  releaseFence(S, O);
+  S.emit((Generic ? "LD.E" : "LDG.E") + Weak, {def(vreg(Old, RegClass::GPR)),
+                                               WADesc});
+  unsigned Loop = S.newBlock();
+  MOperand OldR = vreg(Old, RegClass::GPR);
+  if (T == Type::F16)
+    S.emit("HADD2", {def(vreg(Sum, RegClass::GPR)), OldR, V});
+  else
+    S.emit("HFMA2.BF16_V2",
+           {def(vreg(Sum, RegClass::GPR)), OldR, text("1"), text("1"), V});
+  S.emit("PRMT", {def(vreg(New, RegClass::GPR)), OldR, vreg(Sel, RegClass::GPR),
+                  vreg(Sum, RegClass::GPR)});
+  std::string Sem = strongText(S, O.Sc);
+  S.emit(std::string(Generic ? "ATOM" : "ATOMG") + ".E.CAS" + Sem,
+         {PT(), def(vreg(Res, RegClass::GPR)), WA, OldR,
+          vreg(New, RegClass::GPR)});
+  unsigned P = S.tmp(RegClass::Pred);
+  S.emit("ISETP.NE.U32.AND", {def(vreg(P, RegClass::Pred)), PT(),
+                              vreg(Res, RegClass::GPR), OldR, PT()});
+  S.emit("MOV", {def(OldR), vreg(Res, RegClass::GPR)});
+  MInstr &Br = S.emit("BRA", {label(Loop)});
+  Br.Guard = vreg(P, RegClass::Pred);
+  S.newBlock();
+  acquireFence(S, O);
+  if (!Red && I.Ops[0].K == Operand::Kind::Reg) {
+    MOperand D = S.defOf(I.Ops[0]);
+    S.emit("SHF.R.U32.HI", {def(vreg(D.Reg, RegClass::GPR, 1, 0)), RZ(),
+                            vreg(Sh, RegClass::GPR), vreg(Res, RegClass::GPR)});
+  }
   return SelResult::Done;
 }
 
@@ -1221,12 +1329,15 @@ static SelResult selectAtom(ISel &S, const ptx::Instruction &I) {
   }
 
   // Global and generic.
+  if (T == Type::F16 || T == Type::BF16)
+    return halfAtomicAdd(S, I, *OpName, Sp, O);
   bool Generic = Sp == Space::Generic;
   std::optional<std::string> Ty = atomTypeText(*OpName, T, false);
   if (!Ty)
     return S.unsupported(I, "atomic type");
   if (Generic && ptx::isFloat(T) &&
-      !(*OpName == "add" && (T == Type::F32 || T == Type::F64)))
+      !(*OpName == "add" && (T == Type::F32 || T == Type::F64 ||
+                             T == Type::F16x2 || T == Type::BF16x2)))
     return S.unsupported(I, "generic floating-point atomics");
   if (T == Type::BF16x2 && !S.isSm90())
     return S.unsupported(I);
