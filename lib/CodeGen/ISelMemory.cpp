@@ -1508,6 +1508,42 @@ static SelResult selectCvta(ISel &S, const ptx::Instruction &I) {
 
 static SelResult selectIsspacep(ISel &S, const ptx::Instruction &I) {
   Space Sp = spaceOf(I);
+  if (Sp == Space::Const && S.request().Module) {
+    // In the const window [c[0x0][0x50] (sm_90: 0xd0), + the module's
+    // bank-3 bytes), as ptxas compares it.
+    unsigned Base = S.isSm90() ? 0xd0 : 0x50;
+    int64_t Size = int64_t(S.request().Module->Const3.size());
+    MOperand D = S.defOf(I.Ops[0]);
+    MOperand X = S.use(I.Ops[1]);
+    MOperand Lo = vreg(X.Reg, RegClass::GPR, 1, X.Sub);
+    MOperand Hi = vreg(X.Reg, RegClass::GPR, 1, X.Sub + 1);
+    unsigned T = S.tmp(RegClass::GPR, 2), C = S.tmp(RegClass::Pred);
+    unsigned P0 = S.tmp(RegClass::Pred), P1 = S.tmp(RegClass::Pred);
+    MOperand NotPT = PT();
+    NotPT.Not = true;
+    S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, 0)), cbank(0, Base)});
+    S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, 1), false),
+                   cbank(0, Base + 4)});
+    S.emit("IADD3", {def(vreg(T, RegClass::GPR, 1, 0), false),
+                     def(vreg(C, RegClass::Pred)), vreg(T, RegClass::GPR, 1, 0),
+                     imm(Size), RZ()});
+    S.emit("IADD3.X", {def(vreg(T, RegClass::GPR, 1, 1), false),
+                       vreg(T, RegClass::GPR, 1, 1), RZ(), RZ(),
+                       vreg(C, RegClass::Pred), NotPT});
+    S.emit("ISETP.GE.U32.AND", {def(vreg(P0, RegClass::Pred)), PT(), Lo,
+                                cbank(0, Base), PT()});
+    S.emit("ISETP.GE.U32.AND.EX", {def(vreg(P0, RegClass::Pred), false), PT(),
+                                   Hi, cbank(0, Base + 4), PT(),
+                                   vreg(P0, RegClass::Pred)});
+    S.emit("ISETP.LT.U32.AND", {def(vreg(P1, RegClass::Pred)), PT(), Lo,
+                                vreg(T, RegClass::GPR, 1, 0), PT()});
+    S.emit("ISETP.LT.U32.AND.EX", {def(vreg(P1, RegClass::Pred), false), PT(),
+                                   Hi, vreg(T, RegClass::GPR, 1, 1), PT(),
+                                   vreg(P1, RegClass::Pred)});
+    S.emit("PLOP3.LUT", {D, PT(), vreg(P0, RegClass::Pred),
+                         vreg(P1, RegClass::Pred), PT(), imm(0xc0), imm(0)});
+    return SelResult::Done;
+  }
   if (Sp != Space::Shared)
     return S.unsupported(I);
   MOperand D = S.defOf(I.Ops[0]);
