@@ -40,6 +40,34 @@ SelResult arith(ISel &S, const ptx::Instruction &I) {
   Op += R;
   if (!Dbl && I.hasMod(".sat"))
     Op += ".SAT";
+  if (M == "add" || M == "sub") {
+    // mul + add contracted into an fma, as ptxas does.
+    for (unsigned K : {1u, 2u}) {
+      const ptx::Instruction *Mul = contractableMul(S, I, K);
+      if (!Mul)
+        continue;
+      std::string F = Dbl ? "DFMA" : "FFMA";
+      if (!Dbl && I.hasMod(".ftz"))
+        F += ".FTZ";
+      if (!Dbl && I.hasMod(".sat"))
+        F += ".SAT";
+      MOperand D = S.defOf(I.Ops[0]);
+      MOperand X = fsrc(S, Mul->Ops[1], T), Y = fsrc(S, Mul->Ops[2], T);
+      if (X.K != MOperand::Kind::Reg)
+        std::swap(X, Y);
+      MOperand C = fsrc(S, I.Ops[3 - K], T);
+      if (Y.K != MOperand::Kind::Reg && C.K != MOperand::Kind::Reg)
+        C = S.srcReg(I.Ops[3 - K], T);
+      if (M == "sub") {
+        if (K == 1)
+          C = negate(C);
+        else
+          X.Neg = !X.Neg;
+      }
+      S.emit(F, {D, X, Y, C});
+      return SelResult::Done;
+    }
+  }
   MOperand D = S.defOf(I.Ops[0]);
   if (M == "fma" || M == "mad") {
     MOperand A = S.srcReg(I.Ops[1], T);

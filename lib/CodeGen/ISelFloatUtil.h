@@ -145,6 +145,12 @@ inline std::string boolOp(const ptx::Instruction &I) {
 void emitSeq(ISel &S, llvm::StringRef Text,
              llvm::ArrayRef<std::pair<llvm::StringRef, MOperand>> Binds);
 
+/// The mul.f32/.f64 that ptxas would contract into the add/sub \p Add
+/// through its source operand \p OpIdx (1 or 2), or nullptr
+/// (ISelFloatContract.cpp).
+const ptx::Instruction *contractableMul(ISel &S, const ptx::Instruction &Add,
+                                        unsigned OpIdx);
+
 /// The generated sequence tables (ISelFloatSeq*.cpp): the emitSeq text of a
 /// PTX form such as "div.rn.ftz.f32", or "" when the table lacks it.
 llvm::StringRef seqDivA(llvm::StringRef Key);
