@@ -239,6 +239,81 @@ static void copyVReg(ISel &S, unsigned To, const MOperand &From,
   }
 }
 
+static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
+                                const ptx::Function *F, const Operand *Rets,
+                                const Operand *Args);
+
+/// Set once the writer fills function entries of .nv.constant4.
+static constexpr bool IndirectCallsEnabled = false;
+
+/// call %fp, (args), proto / targets: the pointer is compared with the
+/// address of every function of the kernel that takes and returns as many
+/// values (their bank-4 address slots, where `mov.u64 %fp, f` reads them),
+/// and the matching one is called directly; no match traps. ptxas calls
+/// through the register (CALL.REL.NOINC R) instead.
+static SelResult selectIndirectCall(ISel &S, const ptx::Instruction &I,
+                                    const Operand &Target, const Operand *Rets,
+                                    const Operand *Args) {
+  const object::CodeRequest &Req = S.request();
+  if (!Req.Addrs)
+    return S.unsupported(I, "indirect call without an address table");
+  // The writer leaves the bank-4 entries of functions zero (it writes no
+  // value or relocation for them), so every pointer would match the first
+  // candidate: refuse until it stores distinct function values there.
+  if (!IndirectCallsEnabled)
+    return S.unsupported(I, "indirect call: function addresses in constant "
+                            "bank 4 are not filled in by the cubin writer");
+  size_t NArgs = Args ? Args->Elems.size() : 0;
+  size_t NRets = Rets ? Rets->Elems.size() : 0;
+  llvm::SmallVector<const ptx::Function *, 4> Cands;
+  for (const ptx::Function *F : Req.Kernel->Subfunctions)
+    if (F->HasBody && F->Params.size() == NArgs && F->Returns.size() == NRets &&
+        F != Req.F && !llvm::is_contained(Active, F))
+      Cands.push_back(F);
+  if (Cands.empty())
+    return S.unsupported(I, "indirect call without a candidate callee");
+  MOperand Ptr = S.use(Target);
+  if (S.mf().VRegs[Ptr.Reg].Size != 2)
+    return S.unsupported(I, "32-bit function pointer");
+  llvm::SmallVector<std::pair<unsigned, size_t>, 4> Joins; // block, instr
+  for (const ptx::Function *F : Cands) {
+    uint32_t Slot = Req.Addrs->slot(F->Name);
+    unsigned P = S.tmp(RegClass::Pred);
+    MOperand PP = vreg(P, RegClass::Pred);
+    MOperand Lo = Ptr, Hi = Ptr;
+    Lo.Sub = 0;
+    Lo.Width = 1;
+    Hi.Sub = 1;
+    Hi.Width = 1;
+    S.emit("ISETP.NE.U32.AND", {def(PP), PT(), Lo, cbank(4, Slot), PT()});
+    S.emit("ISETP.NE.U32.OR", {def(PP, false), PT(), Hi, cbank(4, Slot + 4), PP});
+    MInstr &Skip = S.emit("BRA", {label(0)});
+    Skip.Guard = PP;
+    unsigned SkipBlock = S.currentBlock();
+    S.newBlock();
+    SelResult R = emitDirectCall(S, I, F, Rets, Args);
+    if (R != SelResult::Done)
+      return R;
+    S.emit("BRA", {label(0)});
+    Joins.push_back({S.currentBlock(), S.mf().Blocks[S.currentBlock()].Instrs.size() - 1});
+    unsigned Next = S.newBlock();
+    S.mf().Blocks[Next].IsBranchTarget = true;
+    S.mf().Blocks[SkipBlock].Instrs.back().Ops[0].Block = Next;
+  }
+  S.emit("BPT.TRAP", {imm(1)});
+  unsigned Join = S.newBlock();
+  S.mf().Blocks[Join].IsBranchTarget = true;
+  for (auto [B, K] : Joins)
+    S.mf().Blocks[B].Instrs[K].Ops[0].Block = Join;
+  return SelResult::Done;
+}
+
+/// One direct call of \p F (a definition) with the call's argument and
+/// result lists.
+static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
+                                const ptx::Function *F, const Operand *Rets,
+                                const Operand *Args);
+
 SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
   const Operand *Rets = nullptr, *Callee = nullptr, *Args = nullptr;
   for (const Operand &O : I.Ops) {
@@ -255,11 +330,13 @@ SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
       continue;
     }
   }
-  if (!Callee || Callee->K != Operand::Kind::Symbol || !Callee->Func)
-    return S.unsupported(I, "indirect call");
   const object::CodeRequest &Req = S.request();
   if (!Req.Kernel || !Req.Diags)
     return S.unsupported(I, "calls in separate compilation (-c)");
+  if (Callee && Callee->K == Operand::Kind::Reg)
+    return selectIndirectCall(S, I, *Callee, Rets, Args);
+  if (!Callee || Callee->K != Operand::Kind::Symbol || !Callee->Func)
+    return S.unsupported(I, "this call target");
   // The definition (the operand may name a forward declaration).
   const ptx::Function *F = Callee->Func;
   if (!F->HasBody) {
@@ -270,6 +347,13 @@ SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
   if (!F->HasBody)
     return S.unsupported(I, "call of a function without a body (" +
                                 F->Name.str() + ")");
+  return emitDirectCall(S, I, F, Rets, Args);
+}
+
+static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
+                                const ptx::Function *F, const Operand *Rets,
+                                const Operand *Args) {
+  const object::CodeRequest &Req = S.request();
   if (F == Req.F || llvm::is_contained(Active, F))
     return S.unsupported(I, "recursive call");
   MFunction &MF = S.mf();
