@@ -961,6 +961,30 @@ static std::optional<std::string> atomTypeText(llvm::StringRef Op, Type T,
   return std::nullopt;
 }
 
+/// The compare and swap values of a CAS in consecutive registers, as
+/// ptxas always allocates them: returns the tuple; the operands are its
+/// words [0, W) and [W, 2W).
+static unsigned casPair(ISel &S, const Operand &Cmp, const Operand &New,
+                        Type T, unsigned W) {
+  unsigned Pair = S.tmp(RegClass::GPR, 2 * W);
+  for (unsigned H = 0; H != 2; ++H) {
+    MOperand V = S.src(H ? New : Cmp, T);
+    for (unsigned K = 0; K != W; ++K) {
+      MOperand F = V;
+      if (V.K == MOperand::Kind::Reg) {
+        F.Sub = uint8_t(V.Sub + K);
+        F.Width = 1;
+      } else if (V.K == MOperand::Kind::Imm) {
+        F = imm(K ? uint64_t(V.Imm) >> 32 : V.Imm & 0xffffffff);
+      }
+      S.emit("MOV", {def(vreg(Pair, RegClass::GPR, 1, H * W + K),
+                         H == 0 && K == 0),
+                     F});
+    }
+  }
+  return Pair;
+}
+
 /// Shared-memory atomic by a compare-and-swap loop, as ptxas does for
 /// 64-bit integer and floating-point operations ATOMS lacks:
 ///   loop: LDS old; new = old op v; ATOMS.CAST.SPIN ok, [a], old, new;
@@ -980,31 +1004,34 @@ static SelResult sharedCasLoop(ISel &S, const ptx::Instruction &I,
     return S.unsupported(I, "shared atomic");
   MOperand V = S.srcReg(VOp, T);
   V.Width = uint8_t(W);
-  unsigned Old = S.tmp(RegClass::GPR, W), New = S.tmp(RegClass::GPR, W);
+  // old and new in consecutive registers, as ptxas allocates the compare
+  // and swap operands of CAS.
+  unsigned Pair = S.tmp(RegClass::GPR, 2 * W);
   unsigned Res = S.tmp(RegClass::GPR, W);
   unsigned P = S.tmp(RegClass::Pred);
   unsigned Loop = S.newBlock();
   S.mf().Blocks[Loop].IsBranchTarget = true;
   std::string Sz = W == 2 ? ".64" : "";
-  S.emit("LDS" + Sz, {def(vreg(Old, RegClass::GPR, W)), Addr});
-  MOperand OldR = vreg(Old, RegClass::GPR, W);
-  auto OldW = [&](unsigned K) { return vreg(Old, RegClass::GPR, 1, K); };
+  S.emit("LDS" + Sz, {def(vreg(Pair, RegClass::GPR, W, 0)), Addr});
+  MOperand OldR = vreg(Pair, RegClass::GPR, W, 0);
+  MOperand NewR = vreg(Pair, RegClass::GPR, W, W);
+  auto OldW = [&](unsigned K) { return vreg(Pair, RegClass::GPR, 1, K); };
   auto VW = [&](unsigned K) { return vreg(V.Reg, RegClass::GPR, 1, V.Sub + K); };
   auto NewW = [&](unsigned K) {
-    return def(vreg(New, RegClass::GPR, 1, K), K == 0);
+    return def(vreg(Pair, RegClass::GPR, 1, W + K), false);
   };
   MOperand NotPT = PT();
   NotPT.Not = true;
   if (T == Type::F32) {
-    S.emit("FADD", {def(vreg(New, RegClass::GPR)), OldR, V});
+    S.emit("FADD", {def(NewR, false), OldR, V});
   } else if (T == Type::F64) {
-    S.emit("DADD", {def(vreg(New, RegClass::GPR, 2)), OldR, V});
+    S.emit("DADD", {def(NewR, false), OldR, V});
   } else if (T == Type::F16x2) {
-    S.emit("HADD2", {def(vreg(New, RegClass::GPR)), OldR, V});
+    S.emit("HADD2", {def(NewR, false), OldR, V});
   } else if (T == Type::BF16x2) {
     // old * (1, 1) + v: the bf16x2 add of sm_80.
     S.emit("HFMA2.BF16_V2",
-           {def(vreg(New, RegClass::GPR)), OldR, text("1"), text("1"), V});
+           {def(NewR, false), OldR, text("1"), text("1"), V});
   } else if (Op == "add") {
     unsigned C = S.tmp(RegClass::Pred);
     S.emit("IADD3", {NewW(0), def(vreg(C, RegClass::Pred)), OldW(0), VW(0),
@@ -1029,7 +1056,7 @@ static SelResult sharedCasLoop(ISel &S, const ptx::Instruction &I,
       S.emit("SEL", {NewW(K), OldW(K), VW(K), vreg(C, RegClass::Pred)});
   }
   S.emit("ATOMS.CAST.SPIN" + Sz, {def(vreg(Res, RegClass::GPR, W)), Addr,
-                                  OldR, vreg(New, RegClass::GPR, W)});
+                                  OldR, NewR});
   S.emit("ISETP.EQ.U32.AND", {def(vreg(P, RegClass::Pred)), PT(),
                               vreg(Res, RegClass::GPR, 1, 0), imm(1), PT()});
   MInstr &Br = S.emit("BRA", {label(Loop)});
@@ -1113,19 +1140,21 @@ static SelResult genericFloatAdd(ISel &S, const ptx::Instruction &I, Type T,
   SA.Reg = Off;
   SA.RC = RegClass::GPR;
   auto CasLoop = [&](const char *Ld, MOperand LA, bool Generic) {
-    unsigned Old = S.tmp(RegClass::GPR, W), New = S.tmp(RegClass::GPR, W);
+    // old and new in consecutive registers (the CAS operand pair).
+    unsigned Pair = S.tmp(RegClass::GPR, 2 * W);
+    MOperand OldR = vreg(Pair, RegClass::GPR, W, 0);
+    MOperand NewR = vreg(Pair, RegClass::GPR, W, W);
+    unsigned Old = Pair;
     unsigned Ok = S.tmp(RegClass::GPR, W);
     unsigned Loop = S.newBlock();
-    S.emit(std::string(Ld) + Sz, {def(vreg(Old, RegClass::GPR, W)), LA});
-    AddOp(def(vreg(New, RegClass::GPR, W)), vreg(Old, RegClass::GPR, W));
+    S.emit(std::string(Ld) + Sz, {def(OldR), LA});
+    AddOp(def(NewR, false), OldR);
     if (Generic)
       S.emit("ATOM.E.CAST.SPIN" + Sz,
-             {PT(), def(vreg(Ok, RegClass::GPR, W)), LA,
-              vreg(Old, RegClass::GPR, W), vreg(New, RegClass::GPR, W)});
+             {PT(), def(vreg(Ok, RegClass::GPR, W)), LA, OldR, NewR});
     else
       S.emit("ATOMS.CAST.SPIN" + Sz,
-             {def(vreg(Ok, RegClass::GPR, W)), LA, vreg(Old, RegClass::GPR, W),
-              vreg(New, RegClass::GPR, W)});
+             {def(vreg(Ok, RegClass::GPR, W)), LA, OldR, NewR});
     S.emit("ISETP.EQ.U32.AND", {def(PR), PT(), vreg(Ok, RegClass::GPR, 1, 0),
                                 imm(1), PT()});
     MInstr &Br = S.emit("BRA", {label(Loop)});
@@ -1233,27 +1262,27 @@ static SelResult halfAtomicAdd(ISel &S, const ptx::Instruction &I,
     }
   }
   std::string Weak = S.isSm75() ? ".SYS" : "";
-  unsigned Old = S.tmp(), Sum = S.tmp(), New = S.tmp(), Res = S.tmp();
+  // The CAS operands (old word, new word) in consecutive registers.
+  unsigned Pair = S.tmp(RegClass::GPR, 2), Sum = S.tmp(), Res = S.tmp();
+  MOperand OldR = vreg(Pair, RegClass::GPR, 1, 0);
+  MOperand NewR = vreg(Pair, RegClass::GPR, 1, 1);
   releaseFence(S, O);
-  S.emit((Generic ? "LD.E" : "LDG.E") + Weak, {def(vreg(Old, RegClass::GPR)),
-                                               WADesc});
+  S.emit((Generic ? "LD.E" : "LDG.E") + Weak, {def(OldR), WADesc});
   unsigned Loop = S.newBlock();
-  MOperand OldR = vreg(Old, RegClass::GPR);
   if (T == Type::F16)
     S.emit("HADD2", {def(vreg(Sum, RegClass::GPR)), OldR, V});
   else
     S.emit("HFMA2.BF16_V2",
            {def(vreg(Sum, RegClass::GPR)), OldR, text("1"), text("1"), V});
-  S.emit("PRMT", {def(vreg(New, RegClass::GPR)), OldR, vreg(Sel, RegClass::GPR),
+  S.emit("PRMT", {def(NewR, false), OldR, vreg(Sel, RegClass::GPR),
                   vreg(Sum, RegClass::GPR)});
   std::string Sem = strongText(S, O.Sc);
   S.emit(std::string(Generic ? "ATOM" : "ATOMG") + ".E.CAS" + Sem,
-         {PT(), def(vreg(Res, RegClass::GPR)), WA, OldR,
-          vreg(New, RegClass::GPR)});
+         {PT(), def(vreg(Res, RegClass::GPR)), WA, OldR, NewR});
   unsigned P = S.tmp(RegClass::Pred);
   S.emit("ISETP.NE.U32.AND", {def(vreg(P, RegClass::Pred)), PT(),
                               vreg(Res, RegClass::GPR), OldR, PT()});
-  S.emit("MOV", {def(OldR), vreg(Res, RegClass::GPR)});
+  S.emit("MOV", {def(OldR, false), vreg(Res, RegClass::GPR)});
   MInstr &Br = S.emit("BRA", {label(Loop)});
   Br.Guard = vreg(P, RegClass::Pred);
   S.newBlock();
@@ -1316,9 +1345,10 @@ static SelResult selectAtom(ISel &S, const ptx::Instruction &I) {
       D.Width = uint8_t(W);
     releaseFence(S, O);
     if (Cas) {
-      MOperand C = S.srcReg(I.Ops[2], T), N = S.srcReg(I.Ops[3], T);
+      unsigned Pr = casPair(S, I.Ops[2], I.Ops[3], T, W);
       S.emit("ATOMS.CAS" + std::string(W == 2 ? ".64" : ""),
-             {D, rzIfZero(*Addr), C, N});
+             {D, rzIfZero(*Addr), vreg(Pr, RegClass::GPR, W, 0),
+              vreg(Pr, RegClass::GPR, W, W)});
     } else {
       MOperand V = S.srcReg(I.Ops[DataIdx], T);
       std::string Op = "ATOMS." + llvm::StringRef(*OpName).upper() + *Ty;
@@ -1360,7 +1390,8 @@ static SelResult selectAtom(ISel &S, const ptx::Instruction &I) {
     return R;
   }
   if (Cas) {
-    MOperand C = S.srcReg(I.Ops[2], T), N = S.srcReg(I.Ops[3], T);
+    unsigned Pr = casPair(S, I.Ops[2], I.Ops[3], T, W);
+    MOperand C = vreg(Pr, RegClass::GPR, W, 0), N = vreg(Pr, RegClass::GPR, W, W);
     MOperand D = S.defOf(I.Ops[0]);
     std::string Op = std::string(Generic ? "ATOM" : "ATOMG") + ".E.CAS" +
                      (W == 2 ? ".64" : "") + Sem;
