@@ -323,10 +323,16 @@ DecodedInstr decodeView(const Instr &I) {
   StringRef M = D.Mnemonic;
   bool NotGlobal = M == "LDS" || M == "STS" || M == "LDL" || M == "STL" ||
                    M == "ATOMS" || M == "LDSM";
+  bool SharedFirst = M == "LDGSTS"; // [shared], [global]
   if (D.has("E") && !NotGlobal)
     for (Operand &O : D.Ops)
-      if (O.Kind == OpKind::Mem && O.IdxKind == OpKind::R && O.URIdx == 63)
+      if (O.Kind == OpKind::Mem && O.IdxKind == OpKind::R && O.URIdx == 63) {
+        if (SharedFirst) {
+          SharedFirst = false;
+          continue;
+        }
         O.Wide = true; // ([R.U32+UR] says its width itself)
+      }
   return D;
 }
 
@@ -411,9 +417,10 @@ static void widths(const DecodedInstr &D, uint8_t &Dst,
     Dst = D.has("F32") ? 4 : 2;
     setSrc(0, Big ? 4 : 2), setSrc(1, Big ? 2 : 1), setSrc(2, Dst);
   } else if (M == "IMMA") {
-    bool Big = D.has("16816") || D.has("16832");
-    Dst = Big ? 4 : 2;
-    setSrc(0, Big ? 4 : 1), setSrc(1, Big ? 2 : 1), setSrc(2, Dst);
+    // 8-bit fragments: 8816 A1 B1 C/D2, 16816 A2 B1 C/D4, 16832 A4 B2 C/D4.
+    bool K32 = D.has("16832"), M16 = K32 || D.has("16816");
+    Dst = M16 ? 4 : 2;
+    setSrc(0, K32 ? 4 : M16 ? 2 : 1), setSrc(1, K32 ? 2 : 1), setSrc(2, Dst);
   } else if (M == "DMMA") {
     Dst = 4;
     setSrc(0, 2), setSrc(1, 2), setSrc(2, 4);
@@ -421,8 +428,15 @@ static void widths(const DecodedInstr &D, uint8_t &Dst,
     Dst = 2;
     setSrc(0, 2);
   } else if (M == "HGMMA" || M == "QGMMA" || M == "IGMMA") {
-    Dst = 64; // accumulator fragment; wider ones are rare in the corpus
-    setSrc(0, 4), setSrc(1, 64);
+    // 64xN accumulator over a warpgroup: N/2 registers of F32/S32, N/4 of
+    // F16 pairs per thread.
+    unsigned N = 8;
+    for (size_t K = 0; K + 1 < D.Tokens.size(); ++K)
+      if (D.Tokens[K] == "64x")
+        D.Tokens[K + 1].getAsInteger(10, N);
+    bool Half = M == "HGMMA" ? !D.has("F32") : M == "QGMMA" && !D.has("F32");
+    Dst = uint8_t(std::min(255u, Half ? N / 4 : N / 2));
+    setSrc(0, 4), setSrc(1, Dst);
   }
 }
 

@@ -59,8 +59,16 @@ struct Slot {
   bool operator==(const Slot &) const = default;
 };
 
+/// The least time a variable-latency operation takes: waiting on a
+/// scoreboard set N cycles ago takes at least MinVariable - N cycles.
+/// (H200: the fastest scoreboarded chains, MUFU.EX2 and POPC, take 17;
+/// 4 is what no fixed-latency op beats either.)
+constexpr unsigned MinVariable = 4;
+
 struct State {
   std::array<Slot, NumSlots> S;
+  std::array<uint16_t, 6> SBElapsed = {Ready, Ready, Ready, Ready, Ready,
+                                       Ready}; ///< since each SB was set
   bool Valid = false;
   bool operator==(const State &) const = default;
 
@@ -71,6 +79,9 @@ struct State {
       return true;
     }
     bool Ch = false;
+    for (unsigned K = 0; K < 6; ++K)
+      if (O.SBElapsed[K] < SBElapsed[K])
+        SBElapsed[K] = O.SBElapsed[K], Ch = true;
     for (unsigned K = 0; K < NumSlots; ++K) {
       Slot &A = S[K];
       const Slot &B = O.S[K];
@@ -104,6 +115,10 @@ struct State {
 /// that the warp class splits per opcode (a REDUX between two SHFLs does
 /// not cover the first one).
 uint16_t queueOf(const DecodedInstr &D) {
+  // SHFL goes through the shared-memory unit, in order with LDS (an
+  // LDS.128 and then a SHFL writing one of its registers, one wait).
+  if (D.Mnemonic == "SHFL")
+    return uint16_t(Sched::SHARED) + 1;
   if (D.I.F->Class == Sched::WARP)
     return uint16_t(0x100 + (D.I.F->opcode() & 0x1ff));
   // Conversions and MUFU share one unit (an I2F without a scoreboard is
@@ -111,6 +126,14 @@ uint16_t queueOf(const DecodedInstr &D) {
   if (D.I.F->Class == Sched::CONV)
     return uint16_t(Sched::MUFU) + 1;
   return uint16_t(D.I.F->Class) + 1;
+}
+
+/// @P x then @!P y: at most one of the two writes happens. (The predicate
+/// is assumed unchanged in between, as in ptxas's if-converted code.)
+bool complementary(const DecodedInstr &A, const DecodedInstr &B) {
+  return A.I.Guard != 7 && A.I.Guard == B.I.Guard &&
+         A.I.GuardNeg != B.I.GuardNeg &&
+         A.I.F->UniformGuard == B.I.F->UniformGuard;
 }
 
 const char *FileName[] = {"R", "UR", "P", "UP", "B"};
@@ -227,6 +250,21 @@ void Checker::step(unsigned Idx, State &St) {
   const Control &C = D.I.Ctl;
   // 1. Waits happen before issue.
   // Waiting for an instruction's result also proves it read its sources.
+  // A wait on a scoreboard set recently also lets time pass.
+  unsigned Extra = 0;
+  for (unsigned B = 0; B < 6; ++B)
+    if ((C.Wait >> B & 1) && St.SBElapsed[B] != Ready) {
+      if (St.SBElapsed[B] < MinVariable)
+        Extra = std::max(Extra, MinVariable - St.SBElapsed[B]);
+      St.SBElapsed[B] = Ready;
+    }
+  if (Extra)
+    for (Slot &S : St.S) {
+      if (S.Elapsed != Ready)
+        S.Elapsed = uint16_t(std::min(63u, S.Elapsed + Extra));
+      if (S.UElapsed != Ready)
+        S.UElapsed = uint16_t(std::min(255u, S.UElapsed + Extra));
+    }
   if (C.Wait)
     for (Slot &S : St.S) {
       S.WSB &= ~C.Wait | Unprotected;
@@ -311,7 +349,8 @@ void Checker::step(unsigned Idx, State &St) {
                !(T.Scoreboarded && C.WBar < 6 &&
                  (S.WSB & ~Unprotected) == (1u << C.WBar)) &&
                !(T.Scoreboarded && S.WProd >= 0 &&
-                 queueOf(F.Code[S.WProd]) == queueOf(D)))
+                 queueOf(F.Code[S.WProd]) == queueOf(D)) &&
+               !(S.WProd >= 0 && complementary(F.Code[S.WProd], D)))
         report(Idx, S.WProd,
                fmt::format("{} overwritten while the write at {:#x} is "
                            "pending on scoreboard mask {:#x}",
@@ -342,6 +381,10 @@ void Checker::step(unsigned Idx, State &St) {
         ++S.RAge;
     }
   };
+  if (C.WBar < 6)
+    St.SBElapsed[C.WBar] = 0;
+  if (C.RBar < 6)
+    St.SBElapsed[C.RBar] = 0;
   if (C.WBar < 6) {
     age(C.WBar);
     uint16_t Q = queueOf(D);
@@ -389,7 +432,10 @@ void Checker::step(unsigned Idx, State &St) {
         // The predicate result of a generic-address atomic/QSPC is known
         // when the sources have been read: it shares the read scoreboard.
         uint8_t SB = C.WBar;
-        if ((W.File == RegFile::P || W.File == RegFile::UP) && C.RBar < 6)
+        // (Memory forms only: SHFL/MATCH/FCHK predicates come with the
+        // write scoreboard.)
+        if ((W.File == RegFile::P || W.File == RegFile::UP) && C.RBar < 6 &&
+            (D.I.F->Class == Sched::ATOM || D.I.F->Class == Sched::MEM))
           SB = C.RBar;
         uint8_t Bit = SB < 6 ? uint8_t(1u << SB) : Unprotected;
         if (!Guarded) {
@@ -419,6 +465,10 @@ void Checker::step(unsigned Idx, State &St) {
   }
   // 7. Time passes.
   unsigned Cyc = effectiveStall(C);
+  if (Cyc)
+    for (uint16_t &E : St.SBElapsed)
+      if (E != Ready)
+        E = E + Cyc >= 256 ? Ready : uint16_t(E + Cyc);
   if (Cyc)
     for (Slot &S : St.S) {
       if (S.Elapsed != Ready)

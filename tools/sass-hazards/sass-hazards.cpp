@@ -54,40 +54,92 @@ unsigned countViolations(sass::Arch A, const Function &F) {
   return unsigned(V.size());
 }
 
-/// Mutation test on one function: every wait bit that guards a pending
-/// scoreboard, and every stall that a fixed dependency needs, is weakened
-/// in turn; the checker must report each mutant.
-void mutate(sass::Arch A, Function &F, unsigned &Tried, unsigned &Caught,
+/// Mutation test on one function. Mutants are chosen by a rule that does
+/// not use the checker, so that each one is a real hazard:
+///  * wait: instruction I waits on scoreboard b and itself reads a register
+///    written by the latest instruction of its block that set write
+///    scoreboard b (no other wait on b in between): drop the bit;
+///  * stall: instruction P has a fixed-latency result that the very next
+///    instruction reads: set P's stall to 0 (no latency is zero cycles);
+///  * yield: P (stall >= 12, bit 109 clear) protects such a read: set bit
+///    109, which the H200 was seen not to honour.
+/// The checker must report every mutant.
+struct MutStats {
+  unsigned Tried[3] = {}, Caught[3] = {};
+};
+
+bool reads(const DecodedInstr &C, const DecodedInstr &P) {
+  SmallVector<RegRef, 8> PD, PU, CD, CU;
+  P.defsUses(PD, PU);
+  C.defsUses(CD, CU);
+  for (const RegRef &W : PD)
+    for (const RegRef &R : CU)
+      if (W.File == R.File && W.File != RegFile::B &&
+          R.Reg < W.Reg + W.Count && W.Reg < R.Reg + R.Count &&
+          !(W.File == RegFile::R && W.Reg == 255))
+        return true;
+  return false;
+}
+
+void mutate(sass::Arch A, Function &F, MutStats &M,
             std::vector<std::string> &Missed) {
   if (countViolations(A, F))
     return; // only mutate clean programs
-  for (size_t K = 0; K < F.Code.size(); ++K) {
-    if (F.Bad[K])
-      continue;
+  auto tryMut = [&](unsigned Kind, size_t K, sass::Control New) {
     sass::Control &C = F.Code[K].I.Ctl;
     sass::Control Orig = C;
-    // Drop each wait bit.
+    C = New;
+    ++M.Tried[Kind];
+    if (countViolations(A, F))
+      ++M.Caught[Kind];
+    else
+      Missed.push_back(fmt::format("{} {:#x} {}", F.Name, K * 16,
+                                   F.Code[K].text()));
+    C = Orig;
+  };
+  size_t N = F.Code.size();
+  for (size_t K = 0; K < N; ++K) {
+    if (F.Bad[K])
+      continue;
+    const DecodedInstr &I = F.Code[K];
+    const sass::Control &Ctl = I.I.Ctl;
+    // Wait bits: look back in the block for the latest setter of b.
     for (unsigned B = 0; B < 6; ++B) {
-      if (!(Orig.Wait & (1u << B)))
+      if (!(Ctl.Wait >> B & 1))
         continue;
-      C.Wait = Orig.Wait & ~(1u << B);
-      if (countViolations(A, F)) {
-        ++Tried, ++Caught;
-      } else {
-        // A redundant wait (nothing pending on that scoreboard is read
-        // later) is not a mutation that matters; it is counted apart.
+      for (size_t J = K; J-- > 0;) {
+        const DecodedInstr &P = F.Code[J];
+        if (F.Bad[J] || (P.I.F->Class == sass::Sched::BRANCH))
+          break;
+        if (P.I.Ctl.WBar == B) {
+          if (reads(I, P)) {
+            sass::Control New = Ctl;
+            New.Wait &= ~(1u << B);
+            tryMut(0, K, New);
+          }
+          break;
+        }
+        if (P.I.Ctl.Wait >> B & 1)
+          break;
       }
-      C = Orig;
     }
-    // Lower the stall by one.
-    if (Orig.Stall > 0) {
-      C.Stall = Orig.Stall - 1;
-      if (countViolations(A, F))
-        ++Tried, ++Caught;
-      C = Orig;
+    // Stalls and bit 109 on a fixed-latency producer read right away.
+    if (K + 1 < N && !F.Bad[K + 1] && !resultTiming(A, *I.I.F).Scoreboarded &&
+        I.I.F->Class != sass::Sched::TENSOR && reads(F.Code[K + 1], I) &&
+        Ctl.Stall > 0) {
+      sass::Control New = Ctl;
+      New.Stall = 0;
+      tryMut(1, K, New);
+      // (The H200 case: a predicate read by a branch, which needs 13.)
+      const DecodedInstr &Nx = F.Code[K + 1];
+      if (Ctl.Stall >= 12 && !Ctl.Yield &&
+          Nx.I.F->Class == sass::Sched::BRANCH && Nx.I.Guard != 7) {
+        New = Ctl;
+        New.Yield = 1;
+        tryMut(2, K, New);
+      }
     }
   }
-  (void)Missed;
 }
 
 } // namespace
@@ -104,7 +156,7 @@ int main(int Argc, char **Argv) {
 
   std::map<StatKey, StatVal> Table;
   unsigned Total = 0, Funcs = 0, Instrs = 0;
-  unsigned Tried = 0, Caught = 0;
+  MutStats MS;
   std::vector<std::string> Missed;
   int Rc = 0;
   for (const std::string &Path : Files) {
@@ -139,7 +191,7 @@ int main(int Argc, char **Argv) {
       };
     if (Mutate) {
       for (Function &F : Prog.Funcs)
-        mutate(Prog.A, F, Tried, Caught, Missed);
+        mutate(Prog.A, F, MS, Missed);
       continue;
     }
     if (Stats)
@@ -184,9 +236,18 @@ int main(int Argc, char **Argv) {
                             K.Prod, K.Cons, K.Role, K.Hi ? " hi" : "", V.Min,
                             V.Count, V.Where);
   if (Mutate) {
-    outs() << fmt::format("mutants: {} weakened control codes that matter, "
-                          "{} caught\n", Tried, Caught);
-    return Tried == Caught ? Rc : 1;
+    const char *Names[] = {"dropped wait bit", "stall set to 0",
+                           "bit 109 set on a protecting stall >= 12"};
+    unsigned T = 0, Cg = 0;
+    for (unsigned K = 0; K < 3; ++K) {
+      outs() << fmt::format("mutants ({}): {} caught of {}\n", Names[K],
+                            MS.Caught[K], MS.Tried[K]);
+      T += MS.Tried[K], Cg += MS.Caught[K];
+    }
+    for (const std::string &X : Missed)
+      outs() << "missed: " << X << "\n";
+    outs() << fmt::format("mutation detection: {}/{}\n", Cg, T);
+    return Cg == T && T ? Rc : 1;
   }
   outs() << fmt::format("{} file(s), {} function(s), {} instruction(s): {} "
                         "violation(s)\n",
