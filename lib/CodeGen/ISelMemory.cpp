@@ -1205,14 +1205,16 @@ static SelResult halfAtomicAdd(ISel &S, const ptx::Instruction &I,
                                llvm::StringRef Op, Space Sp, const Order &O) {
   bool Red = I.Mnemonic == "red";
   Type T = I.Types[0];
-  if (Op != "add" || (Sp != Space::Global && Sp != Space::Generic))
+  if (Op != "add" ||
+      (Sp != Space::Global && Sp != Space::Generic && Sp != Space::Shared))
     return S.unsupported(I, "half-precision atomic");
-  bool Generic = Sp == Space::Generic;
+  bool Generic = Sp == Space::Generic, Shared = Sp == Space::Shared;
   if (Generic && !genericLdStEncodes(S))
     return S.unsupported(I, "needs generic LD, which the SASS table encodes "
                             "without the descriptor on sm_80..89");
   const Operand &AddrOp = I.Ops[Red ? 0 : 1];
-  std::optional<MOperand> Addr = wideAddr(S, AddrOp, false);
+  std::optional<MOperand> Addr =
+      Shared ? windowAddr(S, AddrOp, Space::Shared) : wideAddr(S, AddrOp, false);
   if (!Addr)
     return S.unsupported(I, "address");
   MOperand V = S.srcReg(I.Ops[Red ? 1 : 2], T);
@@ -1220,27 +1222,42 @@ static SelResult halfAtomicAdd(ISel &S, const ptx::Instruction &I,
   V.Text = ".H0_H0";
   MOperand NotPT = PT();
   NotPT.Not = true;
-  // The aligned word's address (with the access offset folded in).
-  unsigned A = S.tmp(RegClass::GPR, 2), C = S.tmp(RegClass::Pred);
-  MOperand Lo = vreg(Addr->Reg, RegClass::GPR, 1, Addr->Sub);
-  MOperand Hi = vreg(Addr->Reg, RegClass::GPR, 1, Addr->Sub + 1);
-  if (Addr->Imm) {
-    S.emit("IADD3", {def(vreg(A, RegClass::GPR, 1, 0)),
-                     def(vreg(C, RegClass::Pred)), Lo, imm(Addr->Imm, true),
-                     RZ()});
-    S.emit("IADD3.X", {def(vreg(A, RegClass::GPR, 1, 1), false), Hi,
-                       imm(Addr->Imm < 0 ? -1 : 0, true), RZ(),
-                       vreg(C, RegClass::Pred), NotPT});
-    Lo = vreg(A, RegClass::GPR, 1, 0);
-    Hi = vreg(A, RegClass::GPR, 1, 1);
+  unsigned C = S.tmp(RegClass::Pred);
+  // The half's address, the access offset folded in.
+  MOperand Lo, Hi;
+  if (Shared) {
+    unsigned A = S.tmp();
+    if (Addr->NoReg)
+      S.emit("MOV", {def(vreg(A, RegClass::GPR)), imm(Addr->Imm)});
+    else
+      S.emit("IADD3", {def(vreg(A, RegClass::GPR)),
+                       vreg(Addr->Reg, RegClass::GPR, 1, Addr->Sub),
+                       imm(Addr->Imm, true), RZ()});
+    Lo = vreg(A, RegClass::GPR);
+  } else {
+    unsigned A = S.tmp(RegClass::GPR, 2);
+    Lo = vreg(Addr->Reg, RegClass::GPR, 1, Addr->Sub);
+    Hi = vreg(Addr->Reg, RegClass::GPR, 1, Addr->Sub + 1);
+    if (Addr->Imm) {
+      S.emit("IADD3", {def(vreg(A, RegClass::GPR, 1, 0)),
+                       def(vreg(C, RegClass::Pred)), Lo, imm(Addr->Imm, true),
+                       RZ()});
+      S.emit("IADD3.X", {def(vreg(A, RegClass::GPR, 1, 1), false), Hi,
+                         imm(Addr->Imm < 0 ? -1 : 0, true), RZ(),
+                         vreg(C, RegClass::Pred), NotPT});
+      Lo = vreg(A, RegClass::GPR, 1, 0);
+      Hi = vreg(A, RegClass::GPR, 1, 1);
+    }
   }
-  unsigned Wd = S.tmp(RegClass::GPR, 2), Bit = S.tmp(), Sh = S.tmp();
+  unsigned Wd = S.tmp(RegClass::GPR, Shared ? 1 : 2), Bit = S.tmp(),
+           Sh = S.tmp();
   unsigned Sel = S.tmp(), SelA = S.tmp();
   S.emit("LOP3.LUT", {def(vreg(Bit, RegClass::GPR)), Lo, imm(0x2), RZ(),
                       imm(0xc0), NotPT});
   S.emit("LOP3.LUT", {def(vreg(Wd, RegClass::GPR, 1, 0)), Lo,
                       imm(0xfffffffd), RZ(), imm(0xc0), NotPT});
-  S.emit("MOV", {def(vreg(Wd, RegClass::GPR, 1, 1), false), Hi});
+  if (!Shared)
+    S.emit("MOV", {def(vreg(Wd, RegClass::GPR, 1, 1), false), Hi});
   S.emit("ISETP.EQ.U32.AND", {def(vreg(C, RegClass::Pred)), PT(),
                               vreg(Bit, RegClass::GPR), RZ(), PT()});
   S.emit("IMAD.SHL.U32", {def(vreg(Sh, RegClass::GPR)), vreg(Bit, RegClass::GPR),
@@ -1252,22 +1269,23 @@ static SelResult halfAtomicAdd(ISel &S, const ptx::Instruction &I,
   MOperand WA = memOp();
   WA.Reg = Wd;
   WA.RC = RegClass::GPR;
-  WA.Width = 2;
+  WA.Width = Shared ? 1 : 2;
   MOperand WADesc = WA;
-  if (!S.isSm75()) {
+  if (!S.isSm75() && !Shared) {
     WADesc.Text = ".64";
     if (S.isSm90() || !Generic) {
       WADesc.Desc = true;
       WADesc.Bank = S.descUR();
     }
   }
-  std::string Weak = S.isSm75() ? ".SYS" : "";
+  std::string Weak = S.isSm75() && !Shared ? ".SYS" : "";
   // The CAS operands (old word, new word) in consecutive registers.
   unsigned Pair = S.tmp(RegClass::GPR, 2), Sum = S.tmp(), Res = S.tmp();
   MOperand OldR = vreg(Pair, RegClass::GPR, 1, 0);
   MOperand NewR = vreg(Pair, RegClass::GPR, 1, 1);
   releaseFence(S, O);
-  S.emit((Generic ? "LD.E" : "LDG.E") + Weak, {def(OldR), WADesc});
+  S.emit((Shared ? "LDS" : Generic ? "LD.E" : "LDG.E") + Weak,
+         {def(OldR), WADesc});
   unsigned Loop = S.newBlock();
   if (T == Type::F16)
     S.emit("HADD2", {def(vreg(Sum, RegClass::GPR)), OldR, V});
@@ -1276,9 +1294,12 @@ static SelResult halfAtomicAdd(ISel &S, const ptx::Instruction &I,
            {def(vreg(Sum, RegClass::GPR)), OldR, text("1"), text("1"), V});
   S.emit("PRMT", {def(NewR, false), OldR, vreg(Sel, RegClass::GPR),
                   vreg(Sum, RegClass::GPR)});
-  std::string Sem = strongText(S, O.Sc);
-  S.emit(std::string(Generic ? "ATOM" : "ATOMG") + ".E.CAS" + Sem,
-         {PT(), def(vreg(Res, RegClass::GPR)), WA, OldR, NewR});
+  if (Shared)
+    S.emit("ATOMS.CAS", {def(vreg(Res, RegClass::GPR)), WA, OldR, NewR});
+  else
+    S.emit(std::string(Generic ? "ATOM" : "ATOMG") + ".E.CAS" +
+               strongText(S, O.Sc),
+           {PT(), def(vreg(Res, RegClass::GPR)), WA, OldR, NewR});
   unsigned P = S.tmp(RegClass::Pred);
   S.emit("ISETP.NE.U32.AND", {def(vreg(P, RegClass::Pred)), PT(),
                               vreg(Res, RegClass::GPR), OldR, PT()});
@@ -1318,6 +1339,8 @@ static SelResult selectAtom(ISel &S, const ptx::Instruction &I) {
   unsigned DataIdx = Red ? 1 : 2;
   const Operand &AddrOp = I.Ops[Red ? 0 : 1];
 
+  if (T == Type::F16 || T == Type::BF16)
+    return halfAtomicAdd(S, I, *OpName, Sp, O);
   if (Sp == Space::Shared) {
     std::optional<MOperand> Addr = windowAddr(S, AddrOp, Space::Shared);
     if (!Addr)
@@ -1359,8 +1382,6 @@ static SelResult selectAtom(ISel &S, const ptx::Instruction &I) {
   }
 
   // Global and generic.
-  if (T == Type::F16 || T == Type::BF16)
-    return halfAtomicAdd(S, I, *OpName, Sp, O);
   bool Generic = Sp == Space::Generic;
   std::optional<std::string> Ty = atomTypeText(*OpName, T, false);
   if (!Ty)
