@@ -29,7 +29,33 @@
 // is preceded by MEMBAR.ALL.<scope> (plus ERRBAR, and CGAERRBAR on sm_90,
 // at gpu scope and wider). Atomics default to .relaxed.gpu (STRONG.GPU).
 // L2::cache_hint and L2::evict_* are performance hints only and are
-// dropped (ptxas folds the policy into the memory descriptor).
+// dropped (ptxas folds the policy into the memory descriptor); so is the
+// L2 prefetch size on sm_75, whose LDG form in the SASS table lacks it.
+//
+// Spaces: global LDG/STG (desc[UR4][R.64] on sm_80+, [R] + .SYS on sm_75;
+// global variables through their bank-4 address slot), generic LD/ST,
+// shared LDS/STS (window offsets; dynamic arrays after the static block),
+// local LDL/STL (body .local variables in the frame at R1, MF.FrameSize),
+// const LDC c[0x3] (module variables; register offsets index bank 3),
+// kernel parameters through a register LDC c[0x0][R]. Vectors are one wide
+// access (sub-word elements unpacked/packed with PRMT).
+//
+// Atomics: ATOMG/ATOM/REDG(RED) with the type and STRONG.<scope>; CAS on
+// its own opcode over a bare [R], compare and swap values in consecutive
+// registers as ptxas allocates them; shared ATOMS (red: ATOMS RZ), with
+// LDS / ATOMS.CAST.SPIN loops for what ATOMS lacks (64-bit arithmetic,
+// floating point); f16/bf16 by a CAS loop on the containing word; generic
+// floating-point adds with ptxas's QSPC fallback.
+//
+// Fences: membar -> MEMBAR.SC, fence.acq_rel -> MEMBAR.ALL, fence.sc ->
+// MEMBAR.SC, each at gpu/sys scope with ERRBAR (+CGAERRBAR on sm_90) and a
+// trailing CCTL.IVALL; FenceOpt.cpp then removes or narrows redundant ones.
+//
+// Not generated (errors): .mmio, applypriority, prefetch with an eviction
+// priority or in .local, isspacep.global/.local, fence.proxy.async.global,
+// vector atomics (their SASS forms are not in the table); generic LD/ST on
+// sm_80..89 while the table encodes them without the descriptor;
+// .shared::cluster (distributed shared memory, a later issue).
 //
 //===----------------------------------------------------------------------===//
 #include "ISel.h"
