@@ -35,6 +35,15 @@ std::string f2fpPack(ISel &S, Type DT, bool Relu = false) {
          ".F32.PACK_AB";
 }
 
+/// While a .sat conversion is selected in two steps: the temporary that
+/// receives the unsaturated result, and .sat ignored.
+std::optional<MOperand> DestOverride;
+bool SatOff = false;
+
+MOperand dst(ISel &S, const ptx::Instruction &I) {
+  return DestOverride ? *DestOverride : S.defOf(I.Ops[0]);
+}
+
 bool isSignedT(Type T) { return ptx::typeKind(T) == ptx::TypeKind::Signed; }
 unsigned bits(Type T) { return ptx::typeBits(T); }
 
@@ -81,7 +90,7 @@ SelResult intToFloat(ISel &S, const ptx::Instruction &I) {
   unsigned SB = bits(ST);
   std::string R = rndSuffix(I);
   MOperand X = S.srcReg(I.Ops[1], SB == 64 ? Type::B64 : Type::B32);
-  MOperand D = S.defOf(I.Ops[0]);
+  MOperand D = dst(S, I);
   std::string Src = SB == 32 && isSignedT(ST) ? "" : "." + intName(ST);
   if (DT == Type::F32) {
     if (SB == 32 && S.sm() >= 86) {
@@ -119,7 +128,7 @@ SelResult floatToInt(ISel &S, const ptx::Instruction &I) {
   if (ST != Type::F64 && DB <= 32)
     Op += ".NTZ";
   MOperand X = S.srcReg(I.Ops[1], ST == Type::F64 ? Type::F64 : Type::B32);
-  MOperand D = S.defOf(I.Ops[0]);
+  MOperand D = dst(S, I);
   if (DB == 8 || DB == 16) {
     // The narrow result, extended by its type.
     unsigned T = S.tmp();
@@ -138,7 +147,7 @@ SelResult floatToInt(ISel &S, const ptx::Instruction &I) {
 /// cvt.rna(.satfinite).tf32.f32 as ptxas expands it.
 SelResult toTf32(ISel &S, const ptx::Instruction &I) {
   MOperand A = S.srcReg(I.Ops[1], Type::F32);
-  MOperand D = S.defOf(I.Ops[0]);
+  MOperand D = dst(S, I);
   if (I.hasMod(".rn") || I.hasMod(".rz")) {
     // ptxas: F2FP.TF32.F32.PACK_B, which the SASS table does not have.
     return S.unsupported(I, "the SASS table has no F2FP.TF32");
@@ -174,7 +183,7 @@ SelResult toTf32(ISel &S, const ptx::Instruction &I) {
 SelResult pack(ISel &S, const ptx::Instruction &I) {
   Type DT = I.Types[0], ST = I.Types[1];
   bool Relu = I.hasMod(".relu");
-  MOperand D = S.defOf(I.Ops[0]);
+  MOperand D = dst(S, I);
   auto isF8x2 = [](Type T) { return T == Type::E4M3x2 || T == Type::E5M2x2; };
   auto f8Name = [](Type T) { return T == Type::E4M3x2 ? "E4M3" : "E5M2"; };
   if ((DT == Type::F16x2 || DT == Type::BF16x2) && ST == Type::F32) {
@@ -234,7 +243,8 @@ SelResult pack(ISel &S, const ptx::Instruction &I) {
 
 SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
   Type DT = I.Types[0], ST = I.Types[1];
-  bool Ftz = I.hasMod(".ftz"), Sat = I.hasMod(".sat"), Relu = I.hasMod(".relu");
+  bool Ftz = I.hasMod(".ftz"), Sat = I.hasMod(".sat") && !SatOff,
+       Relu = I.hasMod(".relu");
   std::string R = rndSuffix(I);
   if (DT == Type::TF32)
     return toTf32(S, I);
@@ -242,7 +252,7 @@ SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
       DT == Type::E4M3x2 || DT == Type::E5M2x2 || ST == Type::E4M3x2 ||
       ST == Type::E5M2x2)
     return pack(S, I);
-  MOperand D = S.defOf(I.Ops[0]);
+  MOperand D = dst(S, I);
   auto Finish32 = [&](MOperand V) {
     // .sat of an f32 result.
     if (Sat)
@@ -423,9 +433,72 @@ SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
   return S.unsupported(I);
 }
 
+
+/// f64 min/max as ptxas spells it (NaN-quieting); A, B pairs, result pair.
+unsigned dminmax(ISel &S, bool Max, MOperand A, MOperand B) {
+  unsigned P0 = S.tmp(RegClass::Pred), P1 = S.tmp(RegClass::Pred);
+  S.emit(Max ? "DSETP.MAX.AND" : "DSETP.MIN.AND",
+         {def(preg(P0)), def(preg(P1)), A, B, PT()});
+  unsigned R = S.tmp(RegClass::GPR, 2);
+  S.emit("SEL", {def(word(R, 0)), wordOf(A, 0), wordOf(B, 0), preg(P0)});
+  S.emit("FSEL", {def(word(R, 1), false), wordOf(A, 1), wordOf(B, 1),
+                  preg(P0)});
+  MInstr &L = S.emit("LOP3.LUT", {def(word(R, 1), false), wordOf(B, 1),
+                                  imm(0x80000), RZ(), imm(0xfc), notPT()});
+  L.Guard = preg(P1);
+  return R;
+}
+
+unsigned constPair(ISel &S, uint32_t Hi) {
+  unsigned C = S.tmp(RegClass::GPR, 2);
+  S.emit("MOV", {def(word(C, 0)), RZ()});
+  S.emit("MOV", {def(word(C, 1), false), Hi ? imm(Hi) : RZ()});
+  return C;
+}
+
+SelResult selectConvertFloatInner(ISel &S, const ptx::Instruction &I);
+
 } // namespace
 
 SelResult codegen::selectConvertFloat(ISel &S, const ptx::Instruction &I) {
+  Type DT = I.Types[0], ST = I.Types[1];
+  // .sat of a float result where the conversion itself cannot clamp:
+  // convert into a temporary, then clamp to [0, 1] as ptxas does.
+  bool SatInline = (DT == Type::F32 && (ST == Type::F32 || ST == Type::F64 ||
+                                        ST == Type::F16 || ST == Type::BF16)) ||
+                   (DT == Type::F16 && ST == Type::F32);
+  if (I.hasMod(".sat") && ptx::isFloat(DT) && !SatInline) {
+    if (DT != Type::F32 && DT != Type::F64 && DT != Type::F16)
+      return S.unsupported(I);
+    unsigned T = S.tmp(RegClass::GPR, DT == Type::F64 ? 2 : 1);
+    DestOverride = def(vreg(T, RegClass::GPR, DT == Type::F64 ? 2 : 1));
+    SatOff = true;
+    SelResult R = selectConvertFloatInner(S, I);
+    DestOverride.reset();
+    SatOff = false;
+    if (R != SelResult::Done)
+      return R;
+    MOperand D = S.defOf(I.Ops[0]);
+    MOperand NZ = RZ();
+    NZ.Neg = true;
+    if (DT == Type::F32) {
+      S.emit("FADD.SAT", {D, RZ(), gpr(T)});
+    } else if (DT == Type::F16) {
+      MOperand TV = gpr(T), Z = NZ;
+      TV.Text = Z.Text = ".H0_H0";
+      S.emit("HADD2.SAT", {D, TV, Z});
+    } else {
+      unsigned Lo = dminmax(S, true, pair(constPair(S, 0)), pair(T));
+      unsigned Hi = dminmax(S, false, pair(Lo), pair(constPair(S, 0x3ff00000)));
+      copyPair(S, D, pair(Hi));
+    }
+    return SelResult::Done;
+  }
+  return selectConvertFloatInner(S, I);
+}
+
+namespace {
+SelResult selectConvertFloatInner(ISel &S, const ptx::Instruction &I) {
   Type DT = I.Types[0], ST = I.Types[1];
   if (ptx::isInteger(ST) && ptx::isFloat(DT))
     return intToFloat(S, I);
@@ -435,3 +508,4 @@ SelResult codegen::selectConvertFloat(ISel &S, const ptx::Instruction &I) {
     return floatToFloat(S, I);
   return S.unsupported(I);
 }
+} // namespace
