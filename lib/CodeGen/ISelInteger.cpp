@@ -163,6 +163,32 @@ static SelResult selectAddSub(ISel &S, const ptx::Instruction &I) {
   return SelResult::Done;
 }
 
+/// IMAD d, a, b, c with b possibly an immediate. nvdisasm prints some
+/// immediates under other names (IMAD.MOV for 0 and 1, IMAD.IADD for 1,
+/// IMAD.SHL for a power of two with c = RZ), so those become MOV, IADD3 and
+/// SHF.L.U32, which compute the same low word.
+static void emitImad(ISel &S, const MOperand &D, const MOperand &A,
+                     const MOperand &B, const MOperand &C) {
+  if (!isImm(B)) {
+    S.emit("IMAD", {D, A, B, C});
+    return;
+  }
+  uint32_t V = uint32_t(B.Imm);
+  bool CZero = C.K == MOperand::Kind::Reg && C.Phys && C.Reg == 255;
+  if (V == 0) {
+    S.emit("MOV", {D, CZero ? RZ() : C});
+  } else if (V == 1) {
+    if (CZero)
+      S.emit("MOV", {D, A});
+    else
+      S.emit("IADD3", {D, A, C, RZ()});
+  } else if (CZero && (V & (V - 1)) == 0) {
+    S.emit("SHF.L.U32", {D, A, uImm(llvm::countr_zero(V)), RZ()});
+  } else {
+    S.emit("IMAD", {D, A, sImm(V), C});
+  }
+}
+
 /// mul/mad on 64-bit values: .lo from three 32-bit products.
 static SelResult mulLo64(ISel &S, const ptx::Instruction &I, bool Mad) {
   Type T = I.Types[0];
@@ -171,8 +197,8 @@ static SelResult mulLo64(ISel &S, const ptx::Instruction &I, bool Mad) {
   MOperand B = src64(S, I.Ops[2], T);
   MOperand C = Mad ? src64(S, I.Ops[3], T, false) : RZ2();
   MOperand T1 = newReg(S), T2 = newReg(S);
-  S.emit("IMAD", {dst(T1), word(A, 1), asS(word(B, 0)), RZ()});
-  S.emit("IMAD", {dst(T2), word(A, 0), asS(word(B, 1)), T1});
+  emitImad(S, dst(T1), word(A, 1), asS(word(B, 0)), RZ());
+  emitImad(S, dst(T2), word(A, 0), asS(word(B, 1)), T1);
   S.emit("IMAD.WIDE.U32", {D, word(A, 0), asS(word(B, 0)), C});
   S.emit("IADD3", {defWord(D, 1, false), word(D, 1), T2, RZ()});
   return SelResult::Done;
@@ -205,19 +231,19 @@ static SelResult selectMul(ISel &S, const ptx::Instruction &I) {
                              Sgn, false, false)
                      : RZ();
     if (Wide) {
-      S.emit("IMAD", {D, A, asS(B), C});
+      emitImad(S, D, A, asS(B), C);
       return SelResult::Done;
     }
     MOperand R = newReg(S);
     if (Hi) {
       MOperand P = newReg(S);
-      S.emit("IMAD", {dst(P), A, asS(B), RZ()});
+      emitImad(S, dst(P), A, asS(B), RZ());
       S.emit(Sgn ? "SHF.R.S32.HI" : "SHF.R.U32.HI",
              {dst(R), RZ(), uImm(0x10), P});
       if (Mad)
         S.emit("IADD3", {dst(R), R, C, RZ()});
     } else {
-      S.emit("IMAD", {dst(R), A, asS(B), C});
+      emitImad(S, dst(R), A, asS(B), C);
     }
     finishResult(S, D, R, T);
     return SelResult::Done;
@@ -236,7 +262,10 @@ static SelResult selectMul(ISel &S, const ptx::Instruction &I) {
   }
   const char *Op = Hi ? (Sgn ? "IMAD.HI" : "IMAD.HI.U32") : "IMAD";
   if (!Mad) {
-    S.emit(Op, {D, A, asS(B), RZ()});
+    if (Hi)
+      S.emit(Op, {D, A, asS(B), RZ()});
+    else
+      emitImad(S, D, A, B, RZ());
     return SelResult::Done;
   }
   MOperand C = src32(S, I.Ops[3], T, Sgn, false);
@@ -254,13 +283,16 @@ static SelResult selectMul(ISel &S, const ptx::Instruction &I) {
       S.emit(Op, {dst(P), A, asS(B), RZ()});
       S.emit("IADD3", {D, P, C, RZ()});
     } else {
-      S.emit("IMAD", {D, A, asS(B), C});
+      emitImad(S, D, A, asS(B), C);
     }
     return SelResult::Done;
   }
   // mad.cc / madc: the product, then an add in the carry chain.
   MOperand P = newReg(S);
-  S.emit(Op, {dst(P), A, asS(B), RZ()});
+  if (Hi)
+    S.emit(Op, {dst(P), A, asS(B), RZ()});
+  else
+    emitImad(S, dst(P), A, B, RZ());
   bool Inv = false;
   MOperand CF = carryFlag(S, Inv);
   llvm::SmallVector<MOperand, 6> Ops{D};
@@ -297,7 +329,7 @@ static SelResult selectMul24(ISel &S, const ptx::Instruction &I) {
   MOperand A = ext24(I.Ops[1]), B = ext24(I.Ops[2]);
   MOperand C = Mad ? src32(S, I.Ops[3], T, Sgn, false) : RZ();
   if (!I.hasMod(".hi")) {
-    S.emit("IMAD", {D, A, B, C});
+    emitImad(S, D, A, B, C);
     return SelResult::Done;
   }
   MOperand W = newReg(S, 2);
@@ -357,17 +389,21 @@ static SelResult selectMinMax(ISel &S, const ptx::Instruction &I) {
   // 8/16-bit: on extended values, which keeps the result normalized.
   MOperand A = src32(S, I.Ops[1], T, Sgn, false);
   MOperand B = src32(S, I.Ops[2], T, Sgn);
+  // The form table spells an unsigned immediate 0xfffffff0 where nvdisasm
+  // prints -0x10: keep such immediates in a register.
+  if (!Sgn && isImm(B) && (B.Imm & 0x80000000))
+    B = inReg(S, B);
   std::string Op = S.isSm90() ? "VIMNMX" : "IMNMX";
   if (!Sgn)
     Op += ".U32";
   if (Relu) {
     // max(min/max(a, b), 0): VIMNMX.RELU is not in the SASS form table.
     MOperand R = newReg(S);
-    S.emit(Op, {dst(R), A, asS(B), Max ? notPT() : PT()});
+    S.emit(Op, {dst(R), A, Sgn ? asS(B) : asU(B), Max ? notPT() : PT()});
     S.emit(Op, {D, R, RZ(), notPT()});
     return SelResult::Done;
   }
-  S.emit(Op, {D, A, asS(B), Max ? notPT() : PT()});
+  S.emit(Op, {D, A, Sgn ? asS(B) : asU(B), Max ? notPT() : PT()});
   return SelResult::Done;
 }
 
@@ -443,7 +479,8 @@ static SelResult selectLogic(ISel &S, const ptx::Instruction &I, Type T) {
       S.emit("MOV", {defWord(D, 1, false), RZ()});
       return SelResult::Done;
     }
-    MOperand A = src32(S, I.Ops[1], T, false, false, false);
+    // Narrow values: zero-extended, whatever the register's upper bits.
+    MOperand A = src32(S, I.Ops[1], T, false, false);
     S.emit("ISETP.EQ.U32.AND", {dst(P), PT(), A, RZ(), PT()});
     S.emit("SEL", {D, RZ(), uImm(1), notP(P)});
     return SelResult::Done;
