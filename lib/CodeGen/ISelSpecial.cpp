@@ -146,6 +146,13 @@ std::optional<MOperand> ISel::specialReg(const Operand &O) {
     return G(T);
   }
   if (isSm90()) {
+    // The reserved shared window (the first KB on sm_90), as ptxas reads it.
+    if (N == "%reserved_smem_offset_begin")
+      return materialize(imm(0));
+    if (N == "%reserved_smem_offset_cap")
+      return materialize(imm(0x400));
+    if (N == "%reserved_smem_offset_end")
+      return Bank0(0x68);
     if (N == "%cluster_ctarank")
       return S2R("SR_CgaCtaId");
     if (N == "%cluster_nctarank")

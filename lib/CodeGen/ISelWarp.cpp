@@ -254,9 +254,10 @@ static SelResult selectElect(ISel &S, const ptx::Instruction &I) {
     return S.error(I, "elect.sync requires sm_90 or higher");
   if (I.Ops.size() != 2)
     return S.unsupported(I);
+  // Only the threads of the mask execute it (PTX), so after the WARPSYNC
+  // the active threads are the mask, which ELECT picks from (ptxas emits
+  // the same ELECT for every mask).
   Mask M = memberMask(S, I.Ops[1]);
-  if (!M.All)
-    return S.unsupported(I, "member mask other than 0xffffffff");
   emitWarpSync(S, M.M, /*Auto=*/true);
   const Operand &D = I.Ops[0];
   std::optional<MOperand> P;
