@@ -16,10 +16,15 @@ the symbol directives (.global/.type/.size/.other) and BRX target lists.
 first `//---` section line on (nvdisasm 12.4 misreads the CUDA 13 header
 flags, so the header lines are not compared). By default the listing is
 checked on a whole-program cubin; --listing-c checks the relocatable (-c)
-one (relocated operands `32@lo(sym)`, `c[`(sym)]`, ...). Known gaps with
--c: the column of `(*"..."*)` annotations is sometimes a few characters
-off (nvdisasm measures lines before it settles some operands), and
-IMAD.U32 vs IMAD.MOV.U32 with a relocated constant. Prints `listings: N equal,
+one (relocated operands `32@lo(sym)`, `c[`(sym)]`, ...). Known gap with
+-c: the column of the `(*"..."*)` annotations (BRX targets, YIELD
+relocators) is sometimes a few characters off: nvdisasm aligns them on a
+width it measures before some operands are final; whole-program listings
+align on the widest line, which sass-dis reproduces. Results of the last
+full run (ptxas 13.0, nvdisasm 12.4, corpus -O3), listings equal:
+whole-program sm_75 46/46, sm_80 49/49, sm_86 49/49, sm_89 49/49, sm_90
+50/50, sm_90a 52/52; -c sm_75 31/46, sm_80 41/49, sm_90a 50/52 (all
+differences are that column). Prints `listings: N equal,
 M differ` (per cubin) and the first differing lines.
 
 Exit status: 0 all equal, 1 mismatches, 77 (skipped) when ptxas or

@@ -248,6 +248,9 @@ bool printLine(const Section &S, size_t K, const Options &O,
       };
     Text = print(I, P);
     if (BankReloc) {
+      // With a relocated constant nvdisasm does not use the IMAD.MOV alias.
+      if (StringRef(Text).contains("IMAD.MOV.U32 "))
+        Text.replace(Text.find("IMAD.MOV.U32 "), 13, "IMAD.U32 ");
       // nvdisasm drops the bank of a relocated constant: c[`(sym)].
       size_t C = Text.find("c[0x");
       size_t E = C == std::string::npos ? C : Text.find("][", C);
