@@ -107,6 +107,8 @@ Machine::Machine(const Program &P, const Function &K, GlobalMemory &Mem,
                  const LaunchConfig &C, const std::map<unsigned, uint64_t> &SA)
     : P(P), K(K), Mem(Mem), C(C), SecAddr(SA) {
   setupBanks();
+  Family.assign(K.Code.size(), 0);
+  Memo.assign(K.Code.size(), 0);
 }
 
 static bool isSM90(sass::Arch A) { return A >= sass::Arch::SM90; }
@@ -270,10 +272,14 @@ bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
     Wp.Blocked = 0;
     Ready = Live;
   }
+  // Branch-free over all 32 lanes: the compiler vectorizes these.
   uint32_t PC = ~0u;
-  FOR_LANES(Ready, L) PC = std::min(PC, Wp.PC[L]);
+  for (unsigned L = 0; L < 32; ++L)
+    PC = std::min(PC, (Ready >> L & 1) ? Wp.PC[L] : ~0u);
   uint32_t M = 0;
-  FOR_LANES(Ready, L) if (Wp.PC[L] == PC) M |= 1u << L;
+  for (unsigned L = 0; L < 32; ++L)
+    M |= uint32_t(Wp.PC[L] == PC) << L;
+  M &= Ready;
   if (PC / 16 >= K.Code.size()) {
     Err = fmt::format("PC {:#x} outside {}", PC, K.Name);
     return false;
@@ -298,16 +304,33 @@ bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
     }
   }
   bool Handled = false, Advance = true;
-  (void)T;
-  if (!execControl(D, M, G, Handled, Advance))
-    return false;
-  if (!Handled && G) {
-    if (!execInt(D, G, Handled) || (!Handled && !execUniform(D, G, Handled)) ||
-        (!Handled && !execFloat(D, G, Handled)) ||
-        (!Handled && !execMem(D, G, Handled)) ||
-        (!Handled && !execWarp(D, M, G, Handled)))
+  CurIdx = PC / 16;
+  // The family that executes an instruction is found once (string
+  // compares of the mnemonic) and remembered.
+  uint8_t &Fam = Family[CurIdx];
+  auto run = [&](unsigned F) {
+    switch (F) {
+    case 1: return execControl(D, M, G, Handled, Advance);
+    case 2: return execInt(D, G, Handled);
+    case 3: return execUniform(D, G, Handled);
+    case 4: return execFloat(D, G, Handled);
+    case 5: return execMem(D, G, Handled);
+    default: return execWarp(D, M, G, Handled);
+    }
+  };
+  if (Fam) {
+    if ((Fam == 1 || G) && !run(Fam))
       return false;
-    if (!Handled)
+  } else {
+    for (unsigned F = 1; F <= 6 && !Handled; ++F) {
+      if (F > 1 && !G)
+        break;
+      if (!run(F))
+        return false;
+      if (Handled)
+        Fam = uint8_t(F);
+    }
+    if (!Handled && G)
       return unsupported(D);
   }
   if (Advance)

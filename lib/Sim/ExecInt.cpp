@@ -107,9 +107,13 @@ uint32_t prmt(uint32_t A, uint32_t Sel, uint32_t C, unsigned Mode) {
 
 bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
   StringRef Mn = D.Mnemonic;
-  IOp Op = intOp(Mn);
-  if (Mn == "S2UR")
-    Op = IOp::S2R;
+  IOp Op;
+  if (uint8_t M = Memo[CurIdx]) {
+    Op = IOp(M - 1);
+  } else {
+    Op = Mn == "S2UR" ? IOp::S2R : intOp(Mn);
+    Memo[CurIdx] = uint8_t(unsigned(Op) + 1);
+  }
   if (Op == IOp::None)
     return true;
   Handled = true;
@@ -132,7 +136,10 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
       setR64(X.Reg, L, V);
     }
   };
-  auto v = [&](unsigned I, unsigned L) { return src(O[I], L, D); };
+  fetch(D, unsigned(O.size()));
+  auto v = [&](unsigned I, unsigned L) {
+    return I < 6 ? Val[I][L] : src(O[I], L, D);
+  };
   bool Signed = !D.has("U32");
 
   switch (Op) {

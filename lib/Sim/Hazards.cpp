@@ -456,7 +456,9 @@ void Checker::step(unsigned Idx, State &St) {
         S.Prod = int32_t(Idx);
       }
     }
-  if (Reporting && getenv("HAZ_DEBUG") && F.Name == getenv("HAZ_DEBUG")) {
+  // HAZ_DEBUG=<function>: print the pending state after each instruction.
+  static const char *Debug = getenv("HAZ_DEBUG");
+  if (Reporting && Debug && F.Name == Debug) {
     std::string Msg = fmt::format("{:#06x} {}:", Idx * 16, D.text());
     for (unsigned K = 0; K < 256; ++K)
       if (St.S[K].RSB || St.S[K].WSB)

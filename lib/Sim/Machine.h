@@ -70,6 +70,11 @@ public:
   bool Ok = true;
   bool Trace = false;
   unsigned TraceThread = 0;
+  /// Per instruction: the family that executes it (0 = not known yet)
+  /// and a family-private memo (the integer op), so that mnemonics are
+  /// compared once per instruction, not once per execution.
+  std::vector<uint8_t> Family, Memo;
+  unsigned CurIdx = 0;
 
   bool fail(const DecodedInstr &D, const std::string &Why);
   bool unsupported(const DecodedInstr &D) {
@@ -149,6 +154,38 @@ public:
       W->UR[R] = V;
   }
   uint32_t firstLane(uint32_t M) const { return M ? __builtin_ctz(M) : 0; }
+  /// Source values of up to 6 operands for all lanes, fetched with one
+  /// dispatch on the operand kind per operand (the hot path of ALU ops).
+  uint32_t Val[6][32];
+  void fetch(const DecodedInstr &D, unsigned N) {
+    for (unsigned I = 0; I < N && I < D.Ops.size() && I < 6; ++I) {
+      const Operand &O = D.Ops[I];
+      uint32_t *Out = Val[I];
+      switch (O.Kind) {
+      case OpKind::R:
+        if (O.Reg == 255)
+          std::memset(Out, 0, 128);
+        else
+          std::memcpy(Out, W->R[O.Reg], 128);
+        break;
+      case OpKind::Const:
+        if (O.IdxKind != OpKind::R) {
+          uint32_t V = constAt(O, 0, D);
+          for (unsigned L = 0; L < 32; ++L)
+            Out[L] = V;
+          break;
+        }
+        for (unsigned L = 0; L < 32; ++L)
+          Out[L] = constAt(O, L, D);
+        break;
+      default: {
+        uint32_t V = src(O, 0, D);
+        for (unsigned L = 0; L < 32; ++L)
+          Out[L] = V;
+      }
+      }
+    }
+  }
 
   // --- families (Exec*.cpp); each returns false on error -------------------
   // M: lanes that issue; G: those whose guard holds (they take effect).
