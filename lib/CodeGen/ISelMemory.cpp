@@ -407,8 +407,19 @@ static std::optional<MOperand> windowAddr(ISel &S, const Operand &A,
     std::optional<uint64_t> Off = sharedVarOffset(S, A.Var);
     if (!Off)
       return std::nullopt;
-    M.NoReg = true;
     M.Imm = int64_t(*Off) + A.Value;
+    if (S.isSm90()) {
+      // As ptxas: the CTA's rank in its cluster in bits 24 and up
+      // (S2R SR_CgaCtaId; LEA), like the addresses mov gives.
+      unsigned Rank = S.tmp(), Base = S.tmp();
+      S.emit("S2R", {def(vreg(Rank, RegClass::GPR)), text("SR_CgaCtaId")});
+      S.emit("LEA", {def(vreg(Base, RegClass::GPR)), vreg(Rank, RegClass::GPR),
+                     RZ(), imm(0x18)});
+      M.Reg = Base;
+      M.RC = RegClass::GPR;
+      return M;
+    }
+    M.NoReg = true;
     return M;
   }
   if (Sp == Space::Local && A.Var->Space == StateSpace::Local) {
