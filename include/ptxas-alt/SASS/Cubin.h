@@ -7,9 +7,10 @@
 // Just enough ELF to find the `.text.<function>` sections of a cubin for
 // the disassembler: section headers and names, for both the CUDA 13 (OSABI
 // 0x41, ABI 8) and CUDA 12 (OSABI 0x33, ABI 7) headers. The arch is taken
-// from e_flags. For nvdisasm's labelled listing it also reads the symbol
-// table and the indirect-branch targets of `.nv.info.<function>`. A full
-// cubin model is lib/Object's job; this stays small.
+// from e_flags. For nvdisasm's labelled listing (listCubin, below) it also
+// reads the symbol table, the relocations of the code and the
+// indirect-branch targets of `.nv.info.<function>`. A full cubin model is
+// lib/Object's job; this stays small.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXAS_ALT_SASS_CUBIN_H
@@ -80,6 +81,26 @@ struct CubinInfo {
 /// Parses Data (which must outlive the result). Returns false with Err set
 /// when the bytes are not a 64-bit little-endian ELF.
 bool readCubin(llvm::StringRef Data, CubinInfo &Info, std::string &Err);
+
+struct ListingOptions {
+  bool PrintControl = false; ///< append the control notation "{stall=...}"
+  bool PrintHex = false;     ///< append the instruction words
+};
+
+/// Appends to Out what `nvdisasm -c` 12.4 prints for the code of a cubin
+/// read by readCubin, from its first `//---` section line on: symbol
+/// directives, `.L_x_N` labels numbered as nvdisasm numbers them (branch,
+/// BSSY, call targets, indirect-branch targets, function ends), relocated
+/// operands (`32@lo(sym)`, `c[`(sym)]`, ...), BRX target annotations, and
+/// the undefined symbols. Decodes as arch A. Returns false when some word
+/// did not decode (it is listed as a comment).
+bool listCubin(const CubinInfo &Info, Arch A, const ListingOptions &O,
+               std::string &Out);
+
+/// Appends `nvdisasm -b SMxx` output for raw instruction bytes (absolute
+/// branch targets). Returns false when some word did not decode.
+bool listRaw(Arch A, llvm::StringRef Bytes, const ListingOptions &O,
+             std::string &Out);
 
 } // namespace ptxas::sass
 
