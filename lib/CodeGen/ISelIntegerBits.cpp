@@ -461,6 +461,74 @@ SelResult selectVideo(ISel &S, const ptx::Instruction &I) {
   return SelResult::Done;
 }
 
+/// fns.b32 d, mask, base, offset: the |offset|-th set bit of mask from
+/// base upwards (offset > 0) or downwards (offset < 0); mask[base] ? base
+/// : -1 for offset 0; -1 when there is none. Branch-free: the candidate
+/// bits (bit-reversed for a downward search) and a binary search of the
+/// n-th set bit with POPC over halves, bytes, nibbles, pairs and bits.
+SelResult selectFns(ISel &S, const ptx::Instruction &I) {
+  MOperand D = S.defOf(I.Ops[0]);
+  MOperand Mask = reg32(S, I.Ops[1]);
+  MOperand Base = reg32(S, I.Ops[2]);
+  MOperand Off = reg32(S, I.Ops[3], Type::S32);
+  auto R = [&] { return newReg(S); };
+  auto Pr = [&] { return newPred(S); };
+  // Candidate bits.
+  MOperand Up = R(), Inv = R(), Down = R(), MU = R(), MD = R(), MDR = R();
+  // All ones from a LOP3 (a MOV of the immediate is folded into SHF's
+  // first source, which has no immediate form).
+  MOperand Ones = R();
+  S.emit("LOP3.LUT", {dst(Ones), RZ(), RZ(), RZ(), uImm(0xff), notPT()});
+  S.emit("SHF.L.U32", {dst(Up), Ones, Base, RZ()});
+  S.emit("IADD3", {dst(Inv), negR(Base), sImm(0x1f), RZ()});
+  S.emit("SHF.R.U32.HI", {dst(Down), RZ(), Inv, Ones});
+  S.emit("LOP3.LUT", {dst(MU), Mask, Up, RZ(), uImm(0xc0), notPT()});
+  S.emit("LOP3.LUT", {dst(MD), Mask, Down, RZ(), uImm(0xc0), notPT()});
+  S.emit("BREV", {dst(MDR), MD});
+  MOperand Neg = Pr();
+  S.emit("ISETP.LT.AND", {dst(Neg), PT(), Off, RZ(), PT()});
+  MOperand M = R();
+  S.emit("SEL", {dst(M), MDR, MU, Neg});
+  // n = |offset|; found when popc(m) >= n.
+  MOperand N = R(), Cnt = R(), Found = Pr();
+  S.emit("IABS", {dst(N), Off});
+  S.emit("POPC", {dst(Cnt), M});
+  S.emit("ISETP.GE.U32.AND", {dst(Found), PT(), Cnt, N, PT()});
+  // Binary search: k = n, r = 0.
+  MOperand K = N, Pos = RZ();
+  for (unsigned W : {16u, 8u, 4u, 2u, 1u}) {
+    MOperand Low = R(), C = R(), P = Pr(), K2 = R(), M2 = R(), Pos2 = R(),
+             KS = R(), MS = R(), PS = R();
+    S.emit("LOP3.LUT", {dst(Low), M, uImm((1u << W) - 1), RZ(), uImm(0xc0),
+                        notPT()});
+    S.emit("POPC", {dst(C), Low});
+    S.emit("ISETP.LT.U32.AND", {dst(P), PT(), C, K, PT()});
+    S.emit("IADD3", {dst(K2), K, negR(C), RZ()});
+    S.emit("SHF.R.U32.HI", {dst(M2), RZ(), uImm(W), M});
+    S.emit("IADD3", {dst(Pos2), Pos, sImm(W), RZ()});
+    S.emit("SEL", {dst(KS), K2, K, P});
+    S.emit("SEL", {dst(MS), M2, M, P});
+    S.emit("SEL", {dst(PS), Pos2, Pos, P});
+    K = KS;
+    M = MS;
+    Pos = PS;
+  }
+  // Downward: the position in the reversed word counts from bit 31.
+  MOperand RevPos = R(), Res = R(), Res2 = R();
+  S.emit("IADD3", {dst(RevPos), negR(Pos), sImm(0x1f), RZ()});
+  S.emit("SEL", {dst(Res), RevPos, Pos, Neg});
+  S.emit("SEL", {dst(Res2), Res, uImm(0xffffffff), Found});
+  // offset == 0: mask[base] ? base : -1.
+  MOperand Bit = R(), One = Pr(), Zero = Pr(), Res0 = R();
+  S.emit("SHF.R.U32.HI", {dst(Bit), RZ(), Base, Mask});
+  S.emit("LOP3.LUT", {dst(Bit), Bit, uImm(1), RZ(), uImm(0xc0), notPT()});
+  S.emit("ISETP.NE.U32.AND", {dst(One), PT(), Bit, RZ(), PT()});
+  S.emit("SEL", {dst(Res0), Base, uImm(0xffffffff), One});
+  S.emit("ISETP.EQ.AND", {dst(Zero), PT(), Off, RZ(), PT()});
+  S.emit("SEL", {D, Res0, Res2, Zero});
+  return SelResult::Done;
+}
+
 } // namespace
 
 SelResult intsel::selectBits(ISel &S, const ptx::Instruction &I) {
@@ -491,6 +559,6 @@ SelResult intsel::selectBits(ISel &S, const ptx::Instruction &I) {
   if (M == "sad")
     return selectSad(S, I);
   if (M == "fns")
-    return S.unsupported(I);
+    return selectFns(S, I);
   return SelResult::NotMine;
 }

@@ -232,7 +232,8 @@ results masked in the same LOP3), shl/shr on 16/32/64-bit values (SHF;
 gen('bits.ptx', '''
 popc, clz, bfind (.shiftamt, 64-bit from the two words), brev, bfe, bfi
 (byte-extracted position/length as ptxas does), prmt modes, lop3 (also with
-a predicate result), shf, dp4a/dp2a (IDP), sad (VABSDIFF), szext, bmsk.''', [
+a predicate result), shf, dp4a/dp2a (IDP), sad (VABSDIFF), szext, bmsk,
+vabsdiff4/vabsdiff2 (unsigned), fns (branch-free POPC binary search).''', [
  ('popc_b32', 'popc.b32 %r10, %r1;'),
  ('popc_b64', 'popc.b64 %r10, %rd1;'),
  ('clz_b32', 'clz.b32 %r10, %r1;'),
@@ -285,6 +286,8 @@ a predicate result), shf, dp4a/dp2a (IDP), sad (VABSDIFF), szext, bmsk.''', [
  ('vabsdiff4_add', 'vabsdiff4.u32.u32.u32.add %r10, %r1, %r2, %r3;'),
  ('vabsdiff4', 'vabsdiff4.u32.u32.u32 %r10, %r1, %r2, %r3;'),
  ('vabsdiff2_add', 'vabsdiff2.u32.u32.u32.add %r10, %r1, %r2, %r3;'),
+ ('fns', 'fns.b32 %r10, %r1, %r2, %r3;'),
+ ('fns_imm', 'fns.b32 %r10, %r1, 31, -3;'),
 ], version='8.4')
 gen('compare-select.ptx', '''
 setp/set on integer operands with every comparison (signed, unsigned and
