@@ -60,7 +60,8 @@ unsigned countViolations(sass::Arch A, const Function &F) {
 ///    written by the latest instruction of its block that set write
 ///    scoreboard b (no other wait on b in between): drop the bit;
 ///  * stall: instruction P has a fixed-latency result that the very next
-///    instruction reads: set P's stall to 0 (no latency is zero cycles);
+///    instruction reads (and that one waits on no scoreboard): set P's
+///    stall to 0 (no latency is zero cycles);
 ///  * yield: P (stall >= 12, bit 109 clear) protects such a read: set bit
 ///    109, which the H200 was seen not to honour.
 /// The checker must report every mutant.
@@ -124,9 +125,11 @@ void mutate(sass::Arch A, Function &F, MutStats &M,
       }
     }
     // Stalls and bit 109 on a fixed-latency producer read right away.
+    // (The consumer must wait on nothing: a wait on a scoreboard set just
+    // before lets time pass too.)
     if (K + 1 < N && !F.Bad[K + 1] && !resultTiming(A, *I.I.F).Scoreboarded &&
         I.I.F->Class != sass::Sched::TENSOR && reads(F.Code[K + 1], I) &&
-        Ctl.Stall > 0) {
+        Ctl.Stall > 0 && F.Code[K + 1].I.Ctl.Wait == 0) {
       sass::Control New = Ctl;
       New.Stall = 0;
       tryMut(1, K, New);
