@@ -350,13 +350,74 @@ SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
   return emitDirectCall(S, I, F, Rets, Args);
 }
 
+/// Dispatch block \p D tests for site \p Site and otherwise branches to
+/// block \p To.
+static void appendTest(ISel &S, unsigned D, const MOperand &RA, unsigned Site,
+                       unsigned To) {
+  MFunction &MF = S.mf();
+  unsigned P = S.tmp(RegClass::Pred);
+  MInstr Cmp;
+  Cmp.Op = "ISETP.NE.U32.AND";
+  Cmp.Ops = {def(vreg(P, RegClass::Pred)), PT(), RA, imm(Site), PT()};
+  MF.Blocks[D].Instrs.push_back(std::move(Cmp));
+  MInstr Br;
+  Br.Op = "BRA";
+  Br.Ops = {label(To)};
+  Br.Guard = vreg(P, RegClass::Pred);
+  MF.Blocks[D].Instrs.push_back(std::move(Br));
+  MF.Blocks[To].IsBranchTarget = true;
+}
+
+/// Appends dispatch block \p New (about to be created) to the chain of
+/// \p F's return sites: the chain's end (the dispatch block without a
+/// test) tests for its own site and otherwise goes on to \p New.
+static void linkDispatch(ISel &S, llvm::StringRef F, const MOperand &RA,
+                         unsigned New) {
+  MFunction &MF = S.mf();
+  std::string Prefix = dispatchName(F);
+  for (unsigned B = 0; B != MF.Blocks.size(); ++B) {
+    llvm::StringRef L = MF.Blocks[B].Label;
+    if (!L.starts_with(Prefix) || (!MF.Blocks[B].Instrs.empty() &&
+                                   MF.Blocks[B].Instrs.back().Op == "BRA"))
+      continue;
+    unsigned Site = 0;
+    if (L.drop_front(Prefix.size()).getAsInteger(10, Site))
+      continue;
+    MF.Blocks.emplace_back(); // so that New exists for appendTest
+    appendTest(S, B, RA, Site, New);
+    MF.Blocks.pop_back();
+    return;
+  }
+}
+
 static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
                                 const ptx::Function *F, const Operand *Rets,
                                 const Operand *Args) {
   const object::CodeRequest &Req = S.request();
-  if (F == Req.F || llvm::is_contained(Active, F))
-    return S.unsupported(I, "recursive call");
   MFunction &MF = S.mf();
+  // Direct recursion: F calls itself while its body is being selected into
+  // a kernel (F's entry is block 0 of the blocks selected so far). Mutual
+  // recursion is not supported.
+  bool Recursive = F == Req.F;
+  if (!Recursive && llvm::is_contained(Active, F))
+    return S.unsupported(I, "mutually recursive call");
+  if (Recursive && returnAddressVReg(MF, F->Name) < 0) {
+    // The writer's standalone copy of F (never executed).
+    S.emit("BPT.TRAP", {imm(1)});
+    return SelResult::Done;
+  }
+  unsigned RecId = 0;
+  if (Recursive) {
+    // Save/restore markers around the call, expanded by the reconvergence
+    // pass (Reconverge.cpp) once liveness is known: the values of this
+    // activation that the inner one overwrites go to the stack.
+    for (const MBlock &B : MF.Blocks)
+      if (llvm::StringRef(B.Label).starts_with(dispatchName(F->Name)))
+        ++RecId;
+    RecId += 0x10000 + 1;
+    MInstr &Sv = S.emit("$RECSAVE", {imm(RecId)});
+    Sv.Implicit.push_back(text(F->Name));
+  }
 
   // Arguments into the callee's parameters.
   size_t NArgs = Args ? Args->Elems.size() : 0;
@@ -406,12 +467,14 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
   for (unsigned B = 0; B != MF.Blocks.size(); ++B)
     if (llvm::StringRef(MF.Blocks[B].Label).starts_with(dispatchName(F->Name)))
       Dispatch.push_back(B);
-  unsigned Site = unsigned(Dispatch.size()) + 1;
+  unsigned Site = Recursive ? RecId : unsigned(Dispatch.size()) + 1;
   S.emit("MOV", {def(RAOp), imm(Site)});
   unsigned CallBlock = S.currentBlock();
 
   unsigned Entry = 0;
-  if (!First) {
+  if (Recursive) {
+    Entry = 0;
+  } else if (!First) {
     for (unsigned B = 0; B != MF.Blocks.size(); ++B)
       if (MF.Blocks[B].Label == entryName(F->Name))
         Entry = B;
@@ -423,7 +486,10 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
     Call.Implicit.push_back(vreg(P, RegClass::GPR, MF.VRegs[P].Size));
   Call.Implicit.push_back(RAOp);
 
-  if (First) {
+  if (Recursive) {
+    MF.Blocks[CallBlock].ExtraSuccs.push_back(Entry);
+    linkDispatch(S, F->Name, RAOp, unsigned(MF.Blocks.size()));
+  } else if (First) {
     // Select the callee's body on its own block list, then append it.
     std::vector<MBlock> Saved = std::move(MF.Blocks);
     MF.Blocks.clear();
@@ -518,26 +584,32 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
     // The CALL's block continues in the callee (its fallthrough into the
     // next block is never taken; liveness sees one edge too many).
     MF.Blocks[CallBlock].ExtraSuccs.push_back(Entry);
-    // The previous last site now tests for its number and otherwise goes
-    // on to this site's dispatch block (created next).
-    unsigned Prev = Dispatch.back();
-    unsigned P = S.tmp(RegClass::Pred);
-    MBlock &PB = MF.Blocks[Prev];
-    MInstr Cmp;
-    Cmp.Op = "ISETP.NE.U32.AND";
-    Cmp.Ops = {def(vreg(P, RegClass::Pred)), PT(), RAOp, imm(Site - 1), PT()};
-    PB.Instrs.push_back(std::move(Cmp));
-    MInstr Br;
-    Br.Op = "BRA";
-    Br.Ops = {label(unsigned(MF.Blocks.size()))};
-    Br.Guard = vreg(P, RegClass::Pred);
-    PB.Instrs.push_back(std::move(Br));
+    // The last site of the chain now tests for its number and otherwise
+    // goes on to this site's dispatch block (created next).
+    linkDispatch(S, F->Name, RAOp, unsigned(MF.Blocks.size()));
   }
   // This site's dispatch block (falls through to the return block) and the
   // return block, where the caller goes on.
   unsigned D = S.newBlock(dispatchName(F->Name) + std::to_string(Site));
   MF.Blocks[D].IsBranchTarget = true;
+  if (First) {
+    // Recursive sites inside the body come after this one in the chain.
+    unsigned Head = 0;
+    for (unsigned B = 0; B != D && !Head; ++B)
+      if (llvm::StringRef(MF.Blocks[B].Label).starts_with(dispatchName(F->Name)))
+        Head = B;
+    if (Head)
+      appendTest(S, D, RAOp, Site, Head);
+  }
   S.newBlock();
+  if (Recursive) {
+    MInstr &Rs = S.emit("$RECRESTORE", {imm(RecId)});
+    Rs.Implicit.push_back(text(F->Name));
+    // The results come back from the inner activation: never restored.
+    for (const ptx::Variable *V : F->Returns)
+      for (unsigned C = 0; C != numChunks(V); ++C)
+        Rs.Implicit.push_back(text("$result:" + std::to_string(paramVReg(S, V, C))));
+  }
   for (size_t K = 0; K != NRets; ++K) {
     const Operand &R = Rets->Elems[K];
     const ptx::Variable *RVar = F->Returns[K];
