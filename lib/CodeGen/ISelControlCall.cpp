@@ -44,6 +44,8 @@
 //===----------------------------------------------------------------------===//
 #include "ISel.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include "fmt/format.h"
 
 using namespace ptxas;
@@ -223,6 +225,8 @@ SelResult codegen::selectParamAccess(ISel &S, const ptx::Instruction &I) {
 namespace {
 /// Functions whose bodies are being selected (recursion check).
 thread_local std::vector<const ptx::Function *> Active;
+/// Site numbers of recursive calls (unique, above the ordinary ones).
+thread_local unsigned NextRecId = 0x10000;
 } // namespace
 
 /// Copies \p Words words of vreg \p From (register operand) to \p To.
@@ -398,9 +402,10 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
   // Direct recursion: F calls itself while its body is being selected into
   // a kernel (F's entry is block 0 of the blocks selected so far). Mutual
   // recursion is not supported.
-  bool Recursive = F == Req.F;
-  if (!Recursive && llvm::is_contained(Active, F))
-    return S.unsupported(I, "mutually recursive call");
+  bool Recursive = F == Req.F || llvm::is_contained(Active, F);
+  // Mutual recursion: F's entry is in an enclosing selection; the CALL is
+  // fixed up when F's body is appended.
+  bool Mutual = Recursive && F != Req.F;
   if (Recursive && returnAddressVReg(MF, F->Name) < 0) {
     // The writer's standalone copy of F (never executed).
     S.emit("BPT.TRAP", {imm(1)});
@@ -411,10 +416,7 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
     // Save/restore markers around the call, expanded by the reconvergence
     // pass (Reconverge.cpp) once liveness is known: the values of this
     // activation that the inner one overwrites go to the stack.
-    for (const MBlock &B : MF.Blocks)
-      if (llvm::StringRef(B.Label).starts_with(dispatchName(F->Name)))
-        ++RecId;
-    RecId += 0x10000 + 1;
+    RecId = ++NextRecId;
     MInstr &Sv = S.emit("$RECSAVE", {imm(RecId)});
     Sv.Implicit.push_back(text(F->Name));
   }
@@ -485,9 +487,12 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
   for (unsigned P : CalleeParams)
     Call.Implicit.push_back(vreg(P, RegClass::GPR, MF.VRegs[P].Size));
   Call.Implicit.push_back(RAOp);
+  if (Mutual)
+    Call.Implicit.push_back(text("$entry$" + F->Name.str()));
 
   if (Recursive) {
-    MF.Blocks[CallBlock].ExtraSuccs.push_back(Entry);
+    if (!Mutual)
+      MF.Blocks[CallBlock].ExtraSuccs.push_back(Entry);
     linkDispatch(S, F->Name, RAOp, unsigned(MF.Blocks.size()));
   } else if (First) {
     // Select the callee's body on its own block list, then append it.
@@ -512,12 +517,22 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
     }
     unsigned Base = unsigned(MF.Blocks.size());
     unsigned Disp = Base + unsigned(Body.size());
+    std::string EntryMark = "$entry$" + F->Name.str();
     for (MBlock &B : Body) {
       for (MInstr &In : B.Instrs) {
         bool IsReturn = isReturnBranch(In);
+        bool IsEntry = llvm::any_of(In.Implicit, [&](const MOperand &O) {
+          return O.K == MOperand::Kind::Text && O.Text == EntryMark;
+        });
+        if (IsEntry) {
+          llvm::erase_if(In.Implicit, [&](const MOperand &O) {
+            return O.K == MOperand::Kind::Text && O.Text == EntryMark;
+          });
+          B.ExtraSuccs.push_back(0); // + Base below
+        }
         for (MOperand &O : In.Ops)
           if (O.K == MOperand::Kind::Label)
-            O.Block = IsReturn ? Disp : O.Block + Base;
+            O.Block = IsReturn ? Disp : IsEntry ? Base : O.Block + Base;
         if (IsReturn) // resolved: enclosing selections must not see it
           llvm::erase_if(In.Implicit, [](const MOperand &O) {
             return O.K == MOperand::Kind::Text && O.Text == "$return";
@@ -593,13 +608,31 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
   unsigned D = S.newBlock(dispatchName(F->Name) + std::to_string(Site));
   MF.Blocks[D].IsBranchTarget = true;
   if (First) {
-    // Recursive sites inside the body come after this one in the chain.
-    unsigned Head = 0;
-    for (unsigned B = 0; B != D && !Head; ++B)
-      if (llvm::StringRef(MF.Blocks[B].Label).starts_with(dispatchName(F->Name)))
-        Head = B;
-    if (Head)
-      appendTest(S, D, RAOp, Site, Head);
+    // Recursive sites inside the body (possibly several chains, one per
+    // nested selection) come after this one: link the chains in order.
+    std::string Prefix = dispatchName(F->Name);
+    llvm::SmallVector<unsigned, 8> Ds;
+    for (unsigned B = 0; B != D; ++B)
+      if (llvm::StringRef(MF.Blocks[B].Label).starts_with(Prefix))
+        Ds.push_back(B);
+    llvm::DenseSet<unsigned> Targeted;
+    for (unsigned B : Ds)
+      if (!MF.Blocks[B].Instrs.empty() && MF.Blocks[B].Instrs.back().Op == "BRA")
+        Targeted.insert(MF.Blocks[B].Instrs.back().Ops[0].Block);
+    unsigned Tail = D;
+    unsigned TailSite = Site;
+    for (unsigned Head : Ds) {
+      if (Targeted.count(Head))
+        continue;
+      appendTest(S, Tail, RAOp, TailSite, Head);
+      // Walk this chain to its end.
+      Tail = Head;
+      while (!MF.Blocks[Tail].Instrs.empty() &&
+             MF.Blocks[Tail].Instrs.back().Op == "BRA")
+        Tail = MF.Blocks[Tail].Instrs.back().Ops[0].Block;
+      llvm::StringRef L = MF.Blocks[Tail].Label;
+      L.drop_front(Prefix.size()).getAsInteger(10, TailSite);
+    }
   }
   S.newBlock();
   if (Recursive) {
