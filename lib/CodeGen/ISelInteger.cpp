@@ -84,12 +84,11 @@ static SelResult selectAddSub(ISel &S, const ptx::Instruction &I) {
     }
     if (Bits != 32)
       return S.unsupported(I);
-    // Carry chains keep the subtraction as a + ~b + carry, which is what
-    // the SASS carry of IADD3 -b / ~b means (not-borrow).
+    // CC.CF is the SASS carry, as ptxas keeps it: sub.cc leaves the carry
+    // of a + ~b + 1 (not a borrow), addc adds CF, subc is a + ~b + CF.
     A = inReg(S, A);
     B = inReg(S, B);
-    bool Inv = false;
-    MOperand CF = carryFlag(S, Inv);
+    MOperand CF = carryFlag(S);
     llvm::SmallVector<MOperand, 6> Ops{D};
     if (CarryOut)
       Ops.push_back(def(CF, !CarryIn));
@@ -97,14 +96,10 @@ static SelResult selectAddSub(ISel &S, const ptx::Instruction &I) {
       Ops.append({A, Sub ? negR(B) : B, RZ()});
       S.emit("IADD3", llvm::ArrayRef<MOperand>(Ops));
     } else {
-      // PTX CF is a carry for addc and a borrow for subc.
-      bool WantInv = Sub;
-      MOperand Cin = Inv == WantInv ? CF : notP(CF);
+      MOperand Cin = CF;
       Ops.append({A, Sub ? invR(B) : B, RZ(), Cin, notPT()});
       S.emit("IADD3.X", llvm::ArrayRef<MOperand>(Ops));
     }
-    if (CarryOut)
-      setCarryKind(S, Sub);
     return SelResult::Done;
   }
   // 64-bit: low word with carry out, high word with carry in.
@@ -137,8 +132,7 @@ static SelResult selectAddSub(ISel &S, const ptx::Instruction &I) {
                        notPT()});
     return SelResult::Done;
   }
-  bool Inv = false;
-  MOperand CF = carryFlag(S, Inv);
+  MOperand CF = carryFlag(S);
   // The carry between the words is CF itself only when CF is written.
   MOperand P = CarryOut ? CF : newPred(S);
   bool First = !aliases(D, {A, B});
@@ -149,7 +143,7 @@ static SelResult selectAddSub(ISel &S, const ptx::Instruction &I) {
     S.emit("IADD3", {defWord(D, 0, First), def(P), word(A, 0),
                      Sub ? negR(BLo) : BLo, RZ()});
   } else {
-    MOperand Cin = Inv == Sub ? CF : notP(CF);
+    MOperand Cin = CF;
     S.emit("IADD3.X", {defWord(D, 0, First), def(P, !CarryOut), word(A, 0),
                        Sub ? invR(BLo) : BLo, RZ(), Cin, notPT()});
   }
@@ -158,8 +152,6 @@ static SelResult selectAddSub(ISel &S, const ptx::Instruction &I) {
     Hi.push_back(def(CF, false));
   Hi.append({word(A, 1), BHi, RZ(), P, notPT()});
   S.emit("IADD3.X", llvm::ArrayRef<MOperand>(Hi));
-  if (CarryOut)
-    setCarryKind(S, Sub);
   return SelResult::Done;
 }
 
@@ -204,6 +196,42 @@ static SelResult mulLo64(ISel &S, const ptx::Instruction &I, bool Mad) {
   return SelResult::Done;
 }
 
+/// mad.cc/madc on 64-bit values: the product's low or high half, then a
+/// 64-bit add of c in the carry chain.
+static SelResult madCarry64(ISel &S, const ptx::Instruction &I) {
+  Type T = I.Types[0];
+  bool CarryIn = I.Mnemonic == "madc", CarryOut = I.hasMod(".cc");
+  MOperand D = S.defOf(I.Ops[0]);
+  MOperand A = src64(S, I.Ops[1], T, false), B = src64(S, I.Ops[2], T, false);
+  MOperand C = src64(S, I.Ops[3], T, false);
+  MOperand P = newReg(S, 2);
+  if (I.hasMod(".hi")) {
+    if (!emitMulHi64(S, dst(P), A, B, isSigned(T)))
+      return S.unsupported(I);
+  } else {
+    MOperand T1 = newReg(S), T2 = newReg(S);
+    S.emit("IMAD", {dst(T1), word(A, 1), word(B, 0), RZ()});
+    S.emit("IMAD", {dst(T2), word(A, 0), word(B, 1), T1});
+    S.emit("IMAD.WIDE.U32", {dst(P), word(A, 0), word(B, 0), RZ2()});
+    S.emit("IADD3", {defWord(P, 1, false), word(P, 1), T2, RZ()});
+  }
+  MOperand CF = carryFlag(S);
+  MOperand K = CarryOut ? CF : newPred(S);
+  bool First = !aliases(D, {C});
+  if (CarryIn)
+    S.emit("IADD3.X", {defWord(D, 0, First), def(K, !CarryOut), word(P, 0),
+                       word(C, 0), RZ(), CF, notPT()});
+  else
+    S.emit("IADD3", {defWord(D, 0, First), def(K), word(P, 0), word(C, 0),
+                     RZ()});
+  llvm::SmallVector<MOperand, 7> Hi{defWord(D, 1, false)};
+  if (CarryOut)
+    Hi.push_back(def(CF, false));
+  Hi.append({word(P, 1), word(C, 1), RZ(), K, notPT()});
+  S.emit("IADD3.X", llvm::ArrayRef<MOperand>(Hi));
+  return SelResult::Done;
+}
+
 static SelResult selectMul(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
   bool Mad = M == "mad" || M == "madc";
@@ -214,8 +242,10 @@ static SelResult selectMul(ISel &S, const ptx::Instruction &I) {
   bool Wide = I.hasMod(".wide"), Hi = I.hasMod(".hi");
   bool Sat = I.hasMod(".sat");
   if (Bits == 64) {
-    if (CarryIn || CarryOut || Sat)
+    if (Sat)
       return S.unsupported(I);
+    if (CarryIn || CarryOut)
+      return madCarry64(S, I);
     if (Hi)
       return selectMulHi64(S, I);
     return mulLo64(S, I, Mad);
@@ -293,20 +323,17 @@ static SelResult selectMul(ISel &S, const ptx::Instruction &I) {
     S.emit(Op, {dst(P), A, asS(B), RZ()});
   else
     emitImad(S, dst(P), A, B, RZ());
-  bool Inv = false;
-  MOperand CF = carryFlag(S, Inv);
+  MOperand CF = carryFlag(S);
   llvm::SmallVector<MOperand, 6> Ops{D};
   if (CarryOut)
     Ops.push_back(def(CF, !CarryIn));
   if (CarryIn) {
-    Ops.append({P, C, RZ(), Inv ? notP(CF) : CF, notPT()});
+    Ops.append({P, C, RZ(), CF, notPT()});
     S.emit("IADD3.X", llvm::ArrayRef<MOperand>(Ops));
   } else {
     Ops.append({P, C, RZ()});
     S.emit("IADD3", llvm::ArrayRef<MOperand>(Ops));
   }
-  if (CarryOut)
-    setCarryKind(S, false);
   return SelResult::Done;
 }
 

@@ -100,11 +100,11 @@ void setResult(ISel &S, const MOperand &D, const MOperand &V, ptx::Type T);
 MOperand resultReg(ISel &S, const MOperand &D, ptx::Type T);
 void finishResult(ISel &S, const MOperand &D, const MOperand &R, ptx::Type T);
 
-/// The PTX .cc carry flag of the current function (one predicate).
-/// Inverted: the predicate holds the SASS carry of a subtraction (not a
-/// borrow), i.e. the negation of PTX's CC.CF.
-MOperand carryFlag(ISel &S, bool &Inverted);
-void setCarryKind(ISel &S, bool Inverted);
+/// The PTX .cc carry flag of the current function (one predicate), kept
+/// as ptxas keeps it: the SASS carry of the last .cc instruction (after
+/// sub.cc the carry of a + ~b + 1, i.e. not-borrow); addc adds it, subc
+/// computes a + ~b + CF.
+MOperand carryFlag(ISel &S);
 
 /// Emits a sequence written in nvdisasm syntax (the way ptxas prints it),
 /// with template registers R0..R63 and P0..P6 mapped to fresh virtual
@@ -126,6 +126,9 @@ SelResult selectCompare(ISel &S, const ptx::Instruction &I); // ISelIntegerCmp.c
 SelResult selectBits(ISel &S, const ptx::Instruction &I);    // ISelIntegerBits.cpp
 SelResult selectDivRem(ISel &S, const ptx::Instruction &I);  // ISelIntegerDiv.cpp
 SelResult selectMulHi64(ISel &S, const ptx::Instruction &I); // ISelIntegerDiv.cpp
+/// D (a fresh pair def) = the high 64 bits of A * B.
+bool emitMulHi64(ISel &S, const MOperand &D, const MOperand &A,
+                 const MOperand &B, bool Sgn);
 
 } // namespace ptxas::codegen::intsel
 

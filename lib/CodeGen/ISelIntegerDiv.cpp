@@ -494,6 +494,12 @@ SelResult intsel::selectDivRem(ISel &S, const ptx::Instruction &I) {
   return SelResult::Done;
 }
 
+bool intsel::emitMulHi64(ISel &S, const MOperand &D, const MOperand &A,
+                         const MOperand &B, bool Sgn) {
+  return emitSeq(S, Sgn ? MulHiS64 : MulHiU64, {{4, A, 2}, {6, B, 2}},
+                 {{4, D, 2}});
+}
+
 SelResult intsel::selectMulHi64(ISel &S, const ptx::Instruction &I) {
   Type T = I.Types[0];
   bool Sgn = isSigned(T);

@@ -166,29 +166,19 @@ namespace {
 struct CarryState {
   const MFunction *MF = nullptr;
   unsigned VReg = 0;
-  size_t NumVRegsAtCreate = 0;
-  bool Inverted = false;
 };
 thread_local CarryState CC;
 } // namespace
 
-MOperand intsel::carryFlag(ISel &S, bool &Inverted) {
+MOperand intsel::carryFlag(ISel &S) {
   MFunction &MF = S.mf();
   if (CC.MF != &MF || CC.VReg >= MF.VRegs.size() ||
       MF.VRegs[CC.VReg].Name != "%cc.cf" ||
       MF.VRegs[CC.VReg].RC != RegClass::Pred) {
     CC.MF = &MF;
     CC.VReg = MF.newVReg(RegClass::Pred, 1, "%cc.cf");
-    CC.Inverted = false;
   }
-  Inverted = CC.Inverted;
   return vreg(CC.VReg, RegClass::Pred);
-}
-
-void intsel::setCarryKind(ISel &S, bool Inverted) {
-  bool Old;
-  carryFlag(S, Old);
-  CC.Inverted = Inverted;
 }
 
 //===-- Sequences in nvdisasm syntax --------------------------------------===//

@@ -120,9 +120,10 @@ IADD3 + IADD3.X with the carry in a predicate; 16-bit results normalized
  ('sub_sat', 'sub.sat.s32 %r10, %r1, %r2;'),
 ])
 gen('carry.ptx', '''
-Carry chains: add.cc/addc/sub.cc/subc/mad.cc/madc keep PTX's CC.CF in one
-predicate; after sub.cc it holds the SASS carry (not-borrow), so a consumer
-of the other kind reads it negated.''', [
+Carry chains: add.cc/addc/sub.cc/subc/mad.cc/madc keep CC.CF in one
+predicate as ptxas does: the SASS carry of the last .cc instruction (after
+sub.cc that of a + ~b + 1, not a borrow); addc adds it, subc is a + ~b + CF.
+64-bit mad.cc/madc: the product half, then a two-word add in the chain.''', [
  ('addcc_u32', 'add.cc.u32 %r10, %r1, %r2;\n  addc.u32 %r11, %r2, %r3;'),
  ('addcc_chain', 'add.cc.u32 %r10, %r1, %r2;\n  addc.cc.u32 %r11, %r2, %r3;\n  addc.u32 %r12, %r1, %r3;\n  st.global.u32 [%rd19+84], %r12;'),
  ('subcc_u32', 'sub.cc.u32 %r10, %r1, %r2;\n  subc.u32 %r11, %r2, %r3;'),
@@ -130,6 +131,7 @@ of the other kind reads it negated.''', [
  ('addcc_s64', 'add.cc.s64 %rd10, %rd1, %rd2;\n  addc.s64 %rd11, %rd2, %rd3;'),
  ('subcc_s64', 'sub.cc.s64 %rd10, %rd1, %rd2;\n  subc.cc.s64 %rd11, %rd2, %rd3;\n  addc.u32 %r10, %r1, 0;'),
  ('madcc', 'mad.lo.cc.u32 %r10, %r1, %r2, %r3;\n  madc.hi.u32 %r11, %r1, %r2, 0;'),
+ ('madc_u64', 'mad.lo.cc.u64 %rd10, %rd1, %rd2, %rd3;\n  madc.hi.u64 %rd11, %rd1, %rd2, %rd3;'),
  ('madc_chain', 'mad.lo.cc.u32 %r10, %r1, %r2, %r3;\n  madc.hi.cc.u32 %r11, %r1, %r2, %r3;\n  madc.lo.u32 %r12, %r2, %r3, %r1;\n  st.global.u32 [%rd19+84], %r12;'),
 ])
 gen('mul-mad.ptx', '''
