@@ -35,6 +35,7 @@ for op in ['add.s32 D, %a, %b', 'sub.s32 D, %a, %b', 'sub.s32 D, 7, %a',
            'vabsdiff2.u32.u32.u32 D, %a, %b, %c',
            'sub.cc.u32 %x, %a, %b;\n  addc.u32 D, %c, 0', 'add.cc.u32 %x, %a, %b;\n  subc.u32 D, %c, %a', 'sub.cc.u32 %x, %a, %b;\n  subc.cc.u32 %x, %b, %c;\n  addc.u32 D, %c, %a',
            'mad.lo.cc.u32 %x, %a, %b, %c;\n  madc.hi.cc.u32 %x, %a, %b, %x;\n  madc.lo.u32 D, %b, %c, %a',
+           'mov.u32 D, %c;\n  @%p div.s32 D, %a, %dv', 'mov.u32 D, %b;\n  @!%q rem.u32 D, %a, %b', 'mov.u32 D, %b;\n  @%p mul.hi.u32 D, %a, %c', 'mov.u32 D, %a;\n  @%q bfind.u64 D, %A',
            'fns.b32 D, %a, %s, %dv', 'fns.b32 D, %a, %b, %dv', 'fns.b32 D, %a, 31, -3', 'fns.b32 D, %a, %s, 0',
            'set.lt.u32.s32 D, %a, %b', 'set.ge.f32.u32 D, %a, %b', 'set.ne.and.u32.u32 D, %a, %b, %p', 'set.lt.s32.s64 D, %A, %B',
            'selp.b32 D, %a, %b, %p', 'selp.b32 D, 5, %b, %q', 'slct.s32.s32 D, %a, %b, %c', 'slct.u32.f32 D, %a, %b, %c',
@@ -56,6 +57,7 @@ for op in ['add.s64 D, %A, %B', 'sub.s64 D, %A, %B', 'add.s64 D, %A, 100', 'sub.
            'shr.s64 D, %A, 3', 'shl.b64 D, %A, 3', 'brev.b64 D, %A', 'bfe.u64 D, %A, %s, %b', 'bfe.s64 D, %A, %s, %c', 'bfe.s64 D, %A, %b, %s',
            'bfi.b64 D, %A, %B, %s, %b', 'bfi.b64 D, %A, %B, 8, 20', 'sad.s64 D, %A, %B, %C', 'sad.u64 D, %A, %B, %C',
            'add.cc.s64 %X, %A, %B;\n  addc.u64 D, %C, %A', 'sub.cc.s64 %X, %A, %B;\n  subc.cc.u64 %X, %C, %B;\n  addc.u64 D, %A, 5', 'mad.lo.cc.u64 %X, %A, %B, %C;\n  madc.hi.cc.u64 %X, %A, %B, %X;\n  madc.lo.u64 D, %B, %C, %A',
+           'mov.b64 D, %C;\n  @%p div.u64 D, %A, %B', 'mov.b64 D, %C;\n  @!%p mul.lo.s64 D, %A, %B', 'mov.b64 D, %C;\n  @%q shl.b64 D, %A, %s',
            'selp.b64 D, %A, %B, %p', 'selp.b64 D, 5, %B, %p', 'slct.b64.s32 D, %A, %B, %c']:
     L(op)
 for op in ['add.s16 D, %h, %g', 'sub.u16 D, %h, %g', 'mul.lo.s16 D, %h, %g', 'mul.hi.s16 D, %h, %g', 'mul.hi.u16 D, %h, %g',
