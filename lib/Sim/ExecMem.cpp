@@ -272,8 +272,10 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
   bool Cas = D.has("CAS") || D.has("CAST");
   bool Is64 = D.has("64") || D.has("S64") || D.has("F64");
   bool F32 = D.has("F32"), F64 = D.has("F64"), Sg = D.has("S32") || D.has("S64");
-  if (D.has("F16x2") || D.has("BF16x2") || D.has("ARRIVE") || D.has("POPC"))
+  if (D.has("F16x2") || D.has("BF16x2") || D.has("ARRIVE"))
     return unsupported(D);
+  // ATOMS.POPC.INC: the warp-aggregated increment (each lane adds one).
+  bool PopcInc = D.has("POPC") && D.has("INC");
   unsigned Sz = Is64 ? 8 : 4;
   bool HasDst = Mn != "RED" && Mn != "REDG";
   unsigned DI = Mn == "ATOMS" ? 0 : 1; // ATOM/ATOMG: P81 first
@@ -290,8 +292,11 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
       return false;
     uint64_t Old = 0;
     std::memcpy(&Old, P, Sz);
-    const Operand &VO = O[MI + 1];
-    uint64_t V = Is64 ? src64(VO, L, D) : src(VO, L, D);
+    uint64_t V = 1;
+    if (!PopcInc) {
+      const Operand &VO = O[MI + 1];
+      V = Is64 ? src64(VO, L, D) : src(VO, L, D);
+    }
     uint64_t New = Old;
     if (Cas) {
       uint64_t Swp = Is64 ? src64(O[MI + 2], L, D) : src(O[MI + 2], L, D);
@@ -318,7 +323,7 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
           return X < Y;
         return Is64 ? int64_t(X) < int64_t(Y) : int32_t(X) < int32_t(Y);
       };
-      if (D.has("ADD")) New = Old + V;
+      if (D.has("ADD") || PopcInc) New = Old + V;
       else if (D.has("MIN")) New = lt(V, Old) ? V : Old;
       else if (D.has("MAX")) New = lt(Old, V) ? V : Old;
       else if (D.has("INC")) New = uint32_t(Old) >= uint32_t(V) ? 0 : Old + 1;

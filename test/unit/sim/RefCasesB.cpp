@@ -321,6 +321,76 @@ std::vector<Case> casesB() {
            S += double(A[I]) * double(B[I]);
          near(C, "result", std::vector<double>{S}, 1e-9);
        }},
+      {"shared_mem_tiles.transpose_padded",
+       [](const Ctx &C) {
+         auto In = C.in<float>("in");
+         int W = C.scalar<int>("w"), H = C.scalar<int>("h");
+         std::vector<float> O(size_t(W) * H);
+         for (int Y = 0; Y < H; ++Y)
+           for (int X = 0; X < W; ++X)
+             O[size_t(X) * H + Y] = In[size_t(Y) * W + X];
+         C.expect("out", O);
+       }},
+      {"atomics_shared.histogram_privatized",
+       [](const Ctx &C) {
+         auto D = C.in<uint32_t>("data");
+         int NB = C.scalar<int>("nbins");
+         std::vector<uint32_t> H(NB, 0);
+         for (int I = 0; I < C.scalar<int>("n"); ++I)
+           ++H[D[I] % unsigned(NB)];
+         C.expect("hist", H);
+       }},
+      {"atomics_global.histogram_global",
+       [](const Ctx &C) {
+         auto D = C.in<uint8_t>("data");
+         std::vector<uint32_t> H(256, 0);
+         uint64_t T = 0;
+         for (int I = 0; I < C.scalar<int>("n"); ++I)
+           ++H[D[I]], T += D[I];
+         C.expect("hist", H);
+         C.expect("total", std::vector<uint64_t>{T});
+       }},
+      {"atomics_global.compact_positive",
+       [](const Ctx &C) {
+         auto In = C.in<float>("in");
+         int K = 0;
+         for (int I = 0; I < C.scalar<int>("n"); ++I)
+           K += In[I] > 0.f;
+         C.expect("count", std::vector<int32_t>{K});
+       }},
+      {"atomics_global.float_max",
+       [](const Ctx &C) {
+         auto V = C.in<float>("v");
+         float M = -1000;
+         for (int I = 0; I < C.scalar<int>("n"); ++I)
+           M = std::max(M, V[I]);
+         C.expect("m1", std::vector<float>{M});
+         C.expect("m2", std::vector<float>{M});
+       }},
+      {"local_arrays.local_histogram",
+       [](const Ctx &C) {
+         auto D = C.in<uint8_t>("data");
+         std::vector<uint32_t> H(64, 0);
+         for (int I = 0; I < C.scalar<int>("n"); ++I)
+           ++H[D[I] >> 2];
+         C.expect("hist", H);
+       }},
+      {"local_arrays.sieve_local",
+       [](const Ctx &C) {
+         int Base = C.scalar<int>("base");
+         std::vector<int32_t> P(C.grid() * C.block());
+         for (size_t T = 0; T < P.size(); ++T) {
+           int Lo = Base + int(T) * 1024, K = 0;
+           for (int V = Lo; V < Lo + 1024; ++V) {
+             bool Prime = V >= 2;
+             for (int D = 2; D * D <= V && Prime; ++D)
+               Prime = V % D != 0;
+             K += Prime;
+           }
+           P[T] = K;
+         }
+         C.expect("primesCount", P);
+       }},
   };
 }
 
