@@ -174,6 +174,19 @@ struct Contractor {
     return Mul && allUsesFuse(MulAt, Depth);
   }
 
+  /// No instruction outside (From, To) reads \p T: the uses seen in that
+  /// stretch are all there are (the value does not live across a branch).
+  bool noReadsOutside(const Operand &T, size_t From, size_t To) const {
+    for (size_t K = 0; K != Body.size(); ++K) {
+      if (K > From && K < To)
+        continue;
+      const ptx::Stmt &St = Body[K];
+      if (St.K == ptx::Stmt::Kind::Instr && St.I && reads(*St.I, T))
+        return false;
+    }
+    return true;
+  }
+
   /// Every use of the mul at \p MulAt is an add that contracts it.
   bool allUsesFuse(size_t MulAt, unsigned Depth) const {
     if (Depth == 0)
@@ -185,7 +198,7 @@ struct Contractor {
         return false;
       const ptx::Stmt &St = Body[K];
       if (St.K == ptx::Stmt::Kind::Label)
-        return false;
+        return noReadsOutside(T, MulAt, K);
       if (St.K != ptx::Stmt::Kind::Instr || !St.I)
         continue;
       const ptx::Instruction &U = *St.I;
@@ -201,8 +214,8 @@ struct Contractor {
         return true;
       if ((U.Mnemonic == "ret" || U.Mnemonic == "exit") && !U.Guard)
         return true;
-      if (U.Mnemonic == "bra" || U.Mnemonic == "brx" || U.Mnemonic == "call")
-        return false;
+      if (U.Mnemonic == "bra" || U.Mnemonic == "brx")
+        return noReadsOutside(T, MulAt, K + 1);
     }
     return true;
   }
