@@ -250,8 +250,18 @@ static bool baseIsReg(const Operand &A) {
 /// Loads the 64-bit address of a global variable (constant bank 4).
 static std::optional<MOperand> globalVarAddress(ISel &S,
                                                 const ptx::Variable *V) {
-  if (!S.request().Addrs)
-    return std::nullopt;
+  if (!S.request().Addrs) {
+    // -c: the linker patches the two 32-bit halves (R_CUDA_ABS32_LO_32 /
+    // _HI_32 on the MOV immediates), as ISelBasic's mov does.
+    unsigned T = S.tmp(RegClass::GPR, 2);
+    for (unsigned W = 0; W != 2; ++W) {
+      MInstr &M = S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, W), W == 0),
+                                 imm(0)});
+      M.RelocType = W ? 57 : 56;
+      M.RelocSym = V->Name.str();
+    }
+    return vreg(T, RegClass::GPR, 2);
+  }
   uint32_t Slot = S.request().Addrs->slot(V->Name);
   unsigned T = S.tmp(RegClass::GPR, 2);
   if (S.isSm90()) {
@@ -326,7 +336,9 @@ static MOperand rzIfZero(const MOperand &M) {
 
 /// Byte offset of a module .const variable in bank 3.
 static std::optional<uint64_t> const3Offset(ISel &S, const ptx::Variable *V) {
-  if (!S.request().Module || V->ConstBank > 0)
+  // In -c mode (no bank-4 table) .const operands need relocations the
+  // linker resolves; not generated yet.
+  if (!S.request().Module || V->ConstBank > 0 || !S.request().Addrs)
     return std::nullopt;
   for (const object::VarPlacement &P : S.request().Module->Vars)
     if (P.V == V && P.In == object::DataContainer::Const3)
