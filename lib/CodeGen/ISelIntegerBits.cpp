@@ -4,10 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// popc, clz, bfind (.shiftamt), brev, bfe, bfi, prmt (all modes), lop3,
-// shf (l/r, clamp/wrap), dp4a/dp2a and sad. 32-bit forms are single SASS
-// instructions or ptxas's short sequences; 64-bit forms work on the two
-// words (bfe/bfi.b64 are ptxas's sequences).
+// popc, clz, bfind (.shiftamt), brev, bfe, bfi, prmt (all modes), lop3
+// (also with a predicate result), shf (l/r, clamp/wrap), dp4a/dp2a, sad,
+// szext, bmsk, fns, and the unsigned default-selector forms of vabsdiff4 /
+// vabsdiff2 (the only video instructions selected). 32-bit forms are single
+// SASS instructions or ptxas's short sequences; 64-bit forms work on the two
+// words (bfe/bfi.b64 are ptxas's sequences). Forms missing from the SASS
+// form table are rewritten: LOP3.LUT.PAND as LOP3 + PLOP3, SGXT.W as
+// LOP3 (width & 31) + SGXT.
 //
 //===----------------------------------------------------------------------===//
 #include "ISelIntegerCommon.h"
@@ -434,14 +438,137 @@ PRMT R11, R0, 0x5410, R11 ;
 PRMT R11, R11, 0x3210, R10 ;
 )";
 
-/// The SIMD video forms with unsigned operands and default selectors.
+// vabsdiff4.s32.s32.s32 (a = R10, b = R11, c = R0, result R13)
+const char *VAbsDiff4S = R"(
+PRMT R12, R10, 0x3210, R11 ;
+PRMT R10, R10, 0x7654, R11 ;
+PRMT R11, R12, 0x7650, RZ ;
+PRMT R14, R10, 0x7650, RZ ;
+PRMT R13, R12, 0x7651, RZ ;
+PRMT R15, R10, 0x7651, RZ ;
+PRMT R11, R11, 0x8880, RZ ;
+PRMT R14, R14, 0x8880, RZ ;
+PRMT R13, R13, 0x8880, RZ ;
+PRMT R16, R15, 0x8880, RZ ;
+IMAD.IADD R14, R11, 0x1, -R14 ;
+PRMT R11, R12, 0x7652, RZ ;
+PRMT R12, R12, 0x7653, RZ ;
+IMAD.IADD R16, R13, 0x1, -R16 ;
+PRMT R13, R10, 0x7652, RZ ;
+PRMT R10, R10, 0x7653, RZ ;
+PRMT R11, R11, 0x8880, RZ ;
+PRMT R12, R12, 0x8880, RZ ;
+PRMT R13, R13, 0x8880, RZ ;
+PRMT R15, R10, 0x8880, RZ ;
+IMAD.MOV.U32 R10, RZ, RZ, R11 ;
+IABS R14, R14 ;
+IMAD.MOV.U32 R11, RZ, RZ, R12 ;
+IABS R16, R16 ;
+IMAD.MOV.U32 R12, RZ, RZ, R15 ;
+IMAD.IADD R10, R10, 0x1, -R13 ;
+PRMT R13, R14, 0x7650, RZ ;
+IMAD.IADD R11, R11, 0x1, -R12 ;
+IABS R10, R10 ;
+PRMT R13, R16, 0x7604, R13 ;
+IABS R12, R11 ;
+PRMT R13, R10, 0x7054, R13 ;
+PRMT R13, R12, 0x654, R13 ;
+PRMT R13, R13, 0x3210, R0 ;
+)";
+// vabsdiff4.s32.s32.s32.add (a = R10, b = R11, c = R0, result R11)
+const char *VAbsDiff4SAdd = R"(
+PRMT R12, R10, 0x3210, R11 ;
+PRMT R10, R10, 0x7654, R11 ;
+PRMT R11, R12, 0x7650, RZ ;
+PRMT R14, R10, 0x7650, RZ ;
+PRMT R13, R12, 0x7651, RZ ;
+PRMT R15, R10, 0x7651, RZ ;
+PRMT R11, R11, 0x8880, RZ ;
+PRMT R14, R14, 0x8880, RZ ;
+PRMT R13, R13, 0x8880, RZ ;
+PRMT R16, R15, 0x8880, RZ ;
+IMAD.IADD R14, R11, 0x1, -R14 ;
+PRMT R11, R12, 0x7652, RZ ;
+PRMT R12, R12, 0x7653, RZ ;
+IMAD.IADD R16, R13, 0x1, -R16 ;
+PRMT R13, R10, 0x7653, RZ ;
+PRMT R10, R10, 0x7652, RZ ;
+PRMT R11, R11, 0x8880, RZ ;
+PRMT R12, R12, 0x8880, RZ ;
+PRMT R15, R13, 0x8880, RZ ;
+PRMT R13, R10, 0x8880, RZ ;
+IMAD.MOV.U32 R10, RZ, RZ, R11 ;
+IABS R14, R14 ;
+IMAD.MOV.U32 R11, RZ, RZ, R12 ;
+IABS R16, R16 ;
+IMAD.MOV.U32 R12, RZ, RZ, R15 ;
+IMAD.IADD R10, R10, 0x1, -R13 ;
+IMAD.IADD R11, R11, 0x1, -R12 ;
+IMAD.MOV.U32 R12, RZ, RZ, R14 ;
+IABS R10, R10 ;
+IMAD.MOV.U32 R13, RZ, RZ, R16 ;
+IABS R11, R11 ;
+IADD3 R0, R13, R0, R12 ;
+IADD3 R11, R11, R0, R10 ;
+)";
+// vabsdiff2.s32.s32.s32 (a = R10, b = R11, c = R0, result R11)
+const char *VAbsDiff2S = R"(
+PRMT R12, R10, 0x3210, R11 ;
+PRMT R10, R10, 0x7654, R11 ;
+LOP3.LUT R11, R12, 0xffff0000, RZ, 0xc0, !PT ;
+LOP3.LUT R13, R10, 0xffff0000, RZ, 0xc0, !PT ;
+PRMT R14, R12, 0x9910, RZ ;
+PRMT R15, R10, 0x9910, RZ ;
+SHF.R.U32.HI R11, RZ, 0x10, R11 ;
+IMAD.MOV.U32 R10, RZ, RZ, R14 ;
+SHF.R.U32.HI R12, RZ, 0x10, R13 ;
+IMAD.MOV.U32 R13, RZ, RZ, R15 ;
+PRMT R11, R11, 0x9910, RZ ;
+PRMT R12, R12, 0x9910, RZ ;
+IMAD.IADD R13, R10, 0x1, -R13 ;
+IMAD.MOV.U32 R10, RZ, RZ, R11 ;
+IMAD.MOV.U32 R11, RZ, RZ, R12 ;
+IABS R13, R13 ;
+IMAD.IADD R10, R10, 0x1, -R11 ;
+IMAD.MOV.U32 R11, RZ, RZ, R13 ;
+IABS R12, R10 ;
+PRMT R10, R11, 0x7610, RZ ;
+IMAD.MOV.U32 R11, RZ, RZ, R12 ;
+PRMT R11, R10, 0x5410, R11 ;
+PRMT R11, R11, 0x3210, R0 ;
+)";
+// vabsdiff2.s32.s32.s32.add (a = R10, b = R11, c = R0, result R11)
+const char *VAbsDiff2SAdd = R"(
+PRMT R12, R10, 0x3210, R11 ;
+PRMT R10, R10, 0x7654, R11 ;
+LOP3.LUT R11, R12, 0xffff0000, RZ, 0xc0, !PT ;
+LOP3.LUT R13, R10, 0xffff0000, RZ, 0xc0, !PT ;
+PRMT R12, R12, 0x9910, RZ ;
+SHF.R.U32.HI R13, RZ, 0x10, R13 ;
+SHF.R.U32.HI R11, RZ, 0x10, R11 ;
+PRMT R14, R10, 0x9910, RZ ;
+IMAD.MOV.U32 R10, RZ, RZ, R12 ;
+PRMT R15, R13, 0x9910, RZ ;
+PRMT R11, R11, 0x9910, RZ ;
+IMAD.MOV.U32 R13, RZ, RZ, R14 ;
+IMAD.MOV.U32 R12, RZ, RZ, R15 ;
+IMAD.IADD R10, R10, 0x1, -R13 ;
+IMAD.IADD R11, R11, 0x1, -R12 ;
+IABS R10, R10 ;
+IABS R11, R11 ;
+IADD3 R11, R11, R0, R10 ;
+)";
+
+/// The SIMD video forms with u32 or s32 operands and default selectors.
 SelResult selectVideo(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
   if (M != "vabsdiff4" && M != "vabsdiff2")
     return S.unsupported(I);
+  bool Sgn = I.Types.size() == 3 && I.Types[0] == Type::S32 &&
+             I.Types[1] == Type::S32 && I.Types[2] == Type::S32;
   for (Type T : I.Types)
-    if (T != Type::U32)
-      return S.unsupported(I, "signed operands");
+    if (T != Type::U32 && !Sgn)
+      return S.unsupported(I, "mixed operand types");
   for (const Operand &O : I.Ops)
     if (!O.Selector.empty())
       return S.unsupported(I, "byte/half selectors");
@@ -451,6 +578,15 @@ SelResult selectVideo(ISel &S, const ptx::Instruction &I) {
   MOperand D = S.defOf(I.Ops[0]);
   MOperand A = reg32(S, I.Ops[1]), B = reg32(S, I.Ops[2]);
   MOperand C = reg32(S, I.Ops[3]);
+  if (Sgn) {
+    bool Four = M == "vabsdiff4";
+    const char *Seq = Four ? (Add ? VAbsDiff4SAdd : VAbsDiff4S)
+                           : (Add ? VAbsDiff2SAdd : VAbsDiff2S);
+    unsigned Out = Four && !Add ? 13 : 11;
+    if (!emitSeq(S, Seq, {{10, A, 1}, {11, B, 1}, {0, C, 1}}, {{Out, D, 1}}))
+      return S.unsupported(I);
+    return SelResult::Done;
+  }
   if (M == "vabsdiff4") {
     S.emit(Add ? "VABSDIFF4.U8.ACC" : "VABSDIFF4.U8", {D, A, B, C});
     return SelResult::Done;

@@ -235,7 +235,7 @@ gen('bits.ptx', '''
 popc, clz, bfind (.shiftamt, 64-bit from the two words), brev, bfe, bfi
 (byte-extracted position/length as ptxas does), prmt modes, lop3 (also with
 a predicate result), shf, dp4a/dp2a (IDP), sad (VABSDIFF), szext, bmsk,
-vabsdiff4/vabsdiff2 (unsigned), fns (branch-free POPC binary search).''', [
+vabsdiff4/vabsdiff2 (u32: VABSDIFF4 / ptxas's sequence; s32: ptxas's sequences), fns (branch-free POPC binary search).''', [
  ('popc_b32', 'popc.b32 %r10, %r1;'),
  ('popc_b64', 'popc.b64 %r10, %rd1;'),
  ('clz_b32', 'clz.b32 %r10, %r1;'),
@@ -288,6 +288,8 @@ vabsdiff4/vabsdiff2 (unsigned), fns (branch-free POPC binary search).''', [
  ('vabsdiff4_add', 'vabsdiff4.u32.u32.u32.add %r10, %r1, %r2, %r3;'),
  ('vabsdiff4', 'vabsdiff4.u32.u32.u32 %r10, %r1, %r2, %r3;'),
  ('vabsdiff2_add', 'vabsdiff2.u32.u32.u32.add %r10, %r1, %r2, %r3;'),
+ ('vabsdiff4_s32', 'vabsdiff4.s32.s32.s32.add %r10, %r1, %r2, %r3;'),
+ ('vabsdiff2_s32', 'vabsdiff2.s32.s32.s32 %r10, %r1, %r2, %r3;'),
  ('fns', 'fns.b32 %r10, %r1, %r2, %r3;'),
  ('fns_imm', 'fns.b32 %r10, %r1, 31, -3;'),
 ], version='8.4')
