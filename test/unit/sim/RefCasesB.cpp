@@ -391,6 +391,32 @@ std::vector<Case> casesB() {
          }
          C.expect("primesCount", P);
        }},
+      {"cub_block_primitives.block_sum_128x4",
+       [](const Ctx &C) {
+         auto In = C.in<float>("in");
+         int N = C.scalar<int>("n");
+         std::vector<float> O(C.grid(), 0);
+         for (int I = 0; I < N; ++I)
+           O[I / 512] += In[I];
+         near(C, "out", O, 1e-4);
+       }},
+      {"cub_block_primitives.block_max_raking",
+       [](const Ctx &C) {
+         auto In = C.in<int32_t>("in");
+         int N = C.scalar<int>("n");
+         std::vector<int32_t> O(C.grid(), INT32_MIN);
+         for (int I = 0; I < N; ++I)
+           O[I / 256] = std::max(O[I / 256], In[I]);
+         C.expect("out", O);
+       }},
+      {"cub_block_primitives.single_block_scan",
+       [](const Ctx &C) {
+         auto In = C.in<int32_t>("in"), O = C.in<int32_t>("out");
+         int S = 0;
+         for (int I = 0; I < C.scalar<int>("n"); ++I)
+           O[I] = S, S += In[I];
+         C.expect("out", O);
+       }},
   };
 }
 
