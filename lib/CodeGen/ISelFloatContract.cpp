@@ -11,7 +11,7 @@
 // for sub (negating the product or the addend). When both addends are
 // such products the first one is contracted; `add t, t` is not.
 //
-// The decision is made on the PTX body: the addend's last definition in
+// Not at -O0 (nor does ptxas). The decision is made on the PTX body: the addend's last definition in
 // the same straight-line stretch (no label in between) must be that mul,
 // unguarded, and neither mul source may be written between the two.
 //
@@ -228,6 +228,9 @@ const ptx::Instruction *fl::contractableMul(ISel &S,
                                             unsigned OpIdx) {
   if ((Add.Mnemonic != "add" && Add.Mnemonic != "sub") || hasRounding(Add) ||
       Add.Ops.size() != 3)
+    return nullptr;
+  // ptxas -O0 does not contract.
+  if (S.options().OptLevel == 0)
     return nullptr;
   const ptx::Function *F = S.request().F;
   if (!F)
