@@ -32,8 +32,10 @@
 //              (Not for MEMBAR.SC: its place in the SC order can make
 //              writes that land after the first invalidation visible.)
 //  F3 entry:   in a kernel, fence groups and CCTL.IVALLs of the entry block
-//              before its first memory instruction are removed: there is
-//              no earlier access of the thread for them to order.
+//              (when no branch returns to it) before its first memory
+//              instruction are removed: there is no earlier access of the
+//              thread for them to order, so nothing can force them after
+//              another thread's fence in the SC order either.
 //  F4 exit:    fence groups and CCTL.IVALLs followed in their block only by
 //              non-memory instructions and an unguarded EXIT are removed:
 //              there is no later access of the thread for them to order.
@@ -222,7 +224,7 @@ std::string codegen::minimizeFences(MFunction &MF, const CodeGenOptions &Opts) {
       }
 
     // F3: the kernel's entry, before any memory instruction.
-    if (BI == 0 && MF.IsKernel)
+    if (BI == 0 && MF.IsKernel && !B.IsBranchTarget)
       for (Item &It : Items) {
         if (It.K == Item::Mem)
           break;
