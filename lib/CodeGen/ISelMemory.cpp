@@ -334,6 +334,21 @@ static MOperand rzIfZero(const MOperand &M) {
   return M;
 }
 
+/// c[B][R+off] with a negative offset: the offset goes into the index
+/// register (the Const printer has no "+-" spelling the SASS parser takes).
+static MOperand nonNegativeIndex(ISel &S, MOperand C) {
+  if (C.K != MOperand::Kind::Const || C.NoReg || C.Imm >= 0)
+    return C;
+  unsigned T = S.tmp();
+  S.emit("IADD3", {def(vreg(T, RegClass::GPR)),
+                   vreg(C.Reg, RegClass::GPR, 1, C.Sub), imm(C.Imm, true),
+                   RZ()});
+  C.Reg = T;
+  C.Sub = 0;
+  C.Imm = 0;
+  return C;
+}
+
 /// Byte offset of a module .const variable in bank 3.
 static std::optional<uint64_t> const3Offset(ISel &S, const ptx::Variable *V) {
   // In -c mode (no bank-4 table) .const operands need relocations the
@@ -458,7 +473,7 @@ static std::optional<MOperand> constAddr(ISel &S, const Operand &A) {
     C.Sub = B.Sub;
     C.RC = RegClass::GPR;
     C.NoReg = false;
-    return C;
+    return nonNegativeIndex(S, C);
   }
   if (!A.hasAddressBase())
     return C;
@@ -839,6 +854,7 @@ static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
     C.Sub = B.Sub;
     C.RC = RegClass::GPR;
     C.NoReg = false;
+    C = nonNegativeIndex(S, C);
     if (Bytes == 16 || (VW > 1 && EB < 32 && Bytes > 2)) {
       // One LDC per element (LDC has no 128-bit form).
       if (I.Ops[0].K != Operand::Kind::Vector)
