@@ -137,10 +137,6 @@ SelResult minMax(ISel &S, const ptx::Instruction &I, bool Max) {
   if (I.hasMod(".NaN"))
     Op += ".NAN";
   bool XorSign = I.hasMod(".xorsign");
-  if (XorSign) // ptxas: FMNMX.XORSIGN |a|, |b|
-    return S.unsupported(I, "the SASS table has no FMNMX.XORSIGN");
-  if (XorSign)
-    Op += ".XORSIGN";
   MOperand D = S.defOf(I.Ops[0]);
   MOperand A = fsrc(S, I.Ops[1], T);
   MOperand B = fsrc(S, I.Ops[2], T);
@@ -151,9 +147,23 @@ SelResult minMax(ISel &S, const ptx::Instruction &I, bool Max) {
       A = S.srcReg(I.Ops[1], T);
   }
   if (XorSign) {
+    // ptxas: FMNMX.XORSIGN |a|, |b|, which the SASS table does not have.
+    // The same value: min/max of the magnitudes, then the XOR of the signs
+    // unless the result is a NaN.
     if (B.K != MOperand::Kind::Reg)
       B = S.srcReg(I.Ops[2], T);
-    A.Abs = B.Abs = true;
+    MOperand AA = A, AB = B;
+    AA.Abs = AB.Abs = true;
+    unsigned M = S.tmp(), Sg = S.tmp(), P = S.tmp(RegClass::Pred);
+    S.emit(Op, {def(gpr(M)), AA, AB, Max ? notPT() : PT()});
+    S.emit("LOP3.LUT", {def(gpr(Sg)), A, imm(0x80000000), B, imm(0x48),
+                        notPT()});
+    S.emit("FSETP.NUM.AND", {def(preg(P)), PT(), gpr(M), gpr(M), PT()});
+    MInstr &Or = S.emit("LOP3.LUT", {def(gpr(M), false), gpr(M), gpr(Sg), RZ(),
+                                     imm(0xfc), notPT()});
+    Or.Guard = preg(P);
+    S.emit("MOV", {D, gpr(M)});
+    return SelResult::Done;
   }
   S.emit(Op, {D, A, B, Max ? notPT() : PT()});
   return SelResult::Done;
