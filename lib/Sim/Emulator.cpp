@@ -400,7 +400,8 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
   if (Mn == "NOP" || Mn == "DEPBAR" || Mn == "MEMBAR" || Mn == "ERRBAR" ||
       Mn == "CGAERRBAR" || Mn == "CCTL" || Mn == "NANOSLEEP" ||
       Mn == "YIELD" || Mn == "PREEXIT" || Mn == "FENCE" ||
-      Mn == "LDGDEPBAR" || Mn == "ENDCOLLECTIVE" ||
+      Mn == "LDGDEPBAR" || Mn == "ENDCOLLECTIVE" || Mn == "ACQBULK" ||
+      Mn == "UCGABAR_ARV" || Mn == "UCGABAR_WAIT" || // clusters of one CTA
       (Mn == "BPT" && !D.has("TRAP"))) {
     return true;
   }
@@ -502,6 +503,14 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
     FOR_LANES(G, L) Wp.PC[L] = W->R[D.Ops[0].Reg][L];
     FOR_LANES(M & ~G, L) Wp.PC[L] += 16;
     Advance = false;
+    return true;
+  }
+  if (Mn == "LEPC") {
+    // The address a CALL.ABS returns to (sm_90: the target operand; before:
+    // this instruction's own address).
+    int64_t T = target();
+    uint64_t V = T >= 0 ? uint64_t(T) : D.addr();
+    FOR_LANES(G, L) setR64(D.Ops[0].Reg, L, V);
     return true;
   }
   if (Mn == "BRX" || Mn == "BRXU") {

@@ -22,7 +22,7 @@ namespace {
 enum class IOp {
   None, IADD3, IMAD, ISETP, LEA, LOP3, SHF, IMNMX, VIMNMX, VIMNMX3, SEL,
   PLOP3, VIADD, VIADDMNMX, IABS, POPC, FLO, BREV, PRMT, SGXT, BMSK, MOV,
-  P2R, R2P, IDP, I2I, S2R, CS2R, R2UR, UP2UR, ELECT, VABSDIFF
+  P2R, R2P, IDP, I2I, S2R, CS2R, R2UR, UP2UR, ELECT, VABSDIFF, VABSDIFF4
 };
 
 IOp intOp(StringRef M) {
@@ -42,7 +42,7 @@ IOp intOp(StringRef M) {
       .Case("P2R", IOp::P2R).Case("R2P", IOp::R2P).Case("IDP", IOp::IDP)
       .Case("I2I", IOp::I2I).Case("S2R", IOp::S2R).Case("CS2R", IOp::CS2R)
       .Case("R2UR", IOp::R2UR).Case("UP2UR", IOp::UP2UR)
-      .Case("ELECT", IOp::ELECT).Case("VABSDIFF", IOp::VABSDIFF)
+      .Case("ELECT", IOp::ELECT).Case("VABSDIFF", IOp::VABSDIFF).Case("VABSDIFF4", IOp::VABSDIFF4)
       .Default(IOp::None);
 }
 
@@ -478,6 +478,22 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
       int64_t X = U ? int64_t(A) : int64_t(int32_t(A));
       int64_t Y = U ? int64_t(B) : int64_t(int32_t(B));
       uint32_t R = uint32_t(X > Y ? X - Y : Y - X) + v(4, L);
+      setD(O[0], L, R);
+    }
+    return true;
+  }
+  case IOp::VABSDIFF4: {
+    // |a_i - b_i| per byte: summed (+ C) with .ACC (vabsdiff4.add), else
+    // packed (C is then PTX's merge source; every byte is selected).
+    bool S8 = D.modAt(73) == 1, Acc = D.has("ACC");
+    FOR_LANES(G, L) {
+      uint32_t A = v(2, L), B = v(3, L), R = Acc ? v(4, L) : 0;
+      for (int I = 0; I < 4; ++I) {
+        int X = S8 ? int8_t(A >> 8 * I) : uint8_t(A >> 8 * I);
+        int Y = S8 ? int8_t(B >> 8 * I) : uint8_t(B >> 8 * I);
+        uint32_t Dv = uint32_t(X > Y ? X - Y : Y - X);
+        R += Acc ? Dv : (Dv & 0xff) << (8 * I);
+      }
       setD(O[0], L, R);
     }
     return true;

@@ -417,6 +417,34 @@ std::vector<Case> casesB() {
            O[I] = S, S += In[I];
          C.expect("out", O);
        }},
+      {"sgemm_tiled.sgemm_naive",
+       [](const Ctx &C) {
+         int M = C.scalar<int>("M"), N = C.scalar<int>("N"), K = C.scalar<int>("K");
+         auto A = C.in<float>("A"), B = C.in<float>("B"), Cm = C.in<float>("C");
+         float Al = C.scalar<float>("alpha"), Be = C.scalar<float>("beta");
+         for (int R = 0; R < M; ++R)
+           for (int Cc = 0; Cc < N; ++Cc) {
+             float Acc = 0;
+             for (int Kk = 0; Kk < K; ++Kk)
+               Acc = std::fma(A[R * K + Kk], B[Kk * N + Cc], Acc);
+             Cm[R * N + Cc] = std::fma(Al, Acc, Be * Cm[R * N + Cc]);
+           }
+         C.expect("C", Cm, 4);
+       }},
+      {"sgemm_tiled.dgemm_tiled16",
+       [](const Ctx &C) {
+         int M = C.scalar<int>("M"), N = C.scalar<int>("N"), K = C.scalar<int>("K");
+         auto A = C.in<double>("A"), B = C.in<double>("B"), Cm = C.in<double>("C");
+         for (int R = 0; R < M; ++R)
+           for (int Cc = 0; Cc < N; ++Cc) {
+             double Acc = 0;
+             for (int Kk = 0; Kk < (K + 15) / 16 * 16; ++Kk)
+               Acc = std::fma(Kk < K ? A[R * K + Kk] : 0.0,
+                              Kk < K ? B[Kk * N + Cc] : 0.0, Acc);
+             Cm[R * N + Cc] = Acc;
+           }
+         C.expect("C", Cm);
+       }},
   };
 }
 
