@@ -96,6 +96,7 @@ Error Emulator::launch(const Function &K, const LaunchConfig &C,
   Machine M(P, K, Mem, C, SectionAddr);
   M.Trace = Trace;
   M.TraceThread = TraceThread;
+  M.TracePCs = TracePCs;
   return M.run(Stats, InstrLimit);
 }
 
@@ -305,6 +306,9 @@ bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
   }
   bool Handled = false, Advance = true;
   CurIdx = PC / 16;
+  if (TracePCs && Wp.Id == 0 && !T.Id[0] && !T.Id[1] && !T.Id[2] &&
+      TracePCs->size() < (1u << 24))
+    TracePCs->push_back(PC);
   // The family that executes an instruction is found once (string
   // compares of the mnemonic) and remembered.
   uint8_t &Fam = Family[CurIdx];

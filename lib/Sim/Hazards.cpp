@@ -149,6 +149,16 @@ public:
       : A(A), F(F), Out(Out), Opts(Opts) {}
 
   void run();
+  /// Dynamic mode: one path, the executed one.
+  void runTrace(llvm::ArrayRef<uint32_t> PCs) {
+    Reported.assign(F.Code.size(), false);
+    Reporting = true;
+    State St;
+    St.Valid = true;
+    for (uint32_t PC : PCs)
+      if (PC / 16 < F.Code.size())
+        step(PC / 16, St);
+  }
 
 private:
   Arch A;
@@ -525,6 +535,12 @@ void Checker::run() {
   }
 }
 } // namespace
+
+void checkHazardsOnTrace(Arch A, const Function &F,
+                         llvm::ArrayRef<uint32_t> PCs,
+                         std::vector<Violation> &Out) {
+  Checker(A, F, Out, HazardOptions()).runTrace(PCs);
+}
 
 void checkHazards(Arch A, const Function &F, std::vector<Violation> &Out,
                   const HazardOptions &Opts) {

@@ -70,6 +70,7 @@ public:
   bool Ok = true;
   bool Trace = false;
   unsigned TraceThread = 0;
+  std::vector<uint32_t> *TracePCs = nullptr;
   /// Per instruction: the family that executes it (0 = not known yet)
   /// and a family-private memo (the integer op), so that mnemonics are
   /// compared once per instruction, not once per execution.

@@ -38,7 +38,8 @@ struct Run {
   double Secs = 0;
 };
 
-int runOne(const std::string &Path, const LaunchSpec &S, bool Hazards,
+int runOne(const std::string &Path, const LaunchSpec &S,
+           const std::string &Hazards,
            Run &R) {
   auto P = loadProgramFile(Path);
   if (!P) {
@@ -51,7 +52,7 @@ int runOne(const std::string &Path, const LaunchSpec &S, bool Hazards,
     errs() << Path << ": no kernel '" << S.Kernel << "'\n";
     return 2;
   }
-  if (Hazards) {
+  if (Hazards == "static" || Hazards == "both") {
     std::vector<Violation> V;
     checkHazards(R.P->A, *K, V);
     for (const Violation &X : V)
@@ -68,11 +69,24 @@ int runOne(const std::string &Path, const LaunchSpec &S, bool Hazards,
   }
   // CPU time: the machines these run on are shared.
   std::clock_t T0 = std::clock();
+  std::vector<uint32_t> PCs;
+  bool Dyn = Hazards == "dynamic" || Hazards == "both";
+  if (Dyn)
+    R.E->TracePCs = &PCs;
   if (Error Er = runSpec(*R.E, *K, S, R.B, &R.St)) {
     errs() << Path << ": " << toString(std::move(Er)) << "\n";
     return 1;
   }
   R.Secs = double(std::clock() - T0) / CLOCKS_PER_SEC;
+  if (Dyn) {
+    std::vector<Violation> V;
+    checkHazardsOnTrace(R.P->A, *K, PCs, V);
+    for (const Violation &X : V)
+      errs() << fmt::format("{}: hazard on the executed path at {:#06x}: {}\n",
+                            Path, X.Addr, X.Message);
+    if (!V.empty())
+      return 1;
+  }
   return 0;
 }
 } // namespace
@@ -80,13 +94,18 @@ int runOne(const std::string &Path, const LaunchSpec &S, bool Hazards,
 int main(int Argc, char **Argv) {
   CLI::App App{"Run a cubin kernel in the ptxas-alt CPU emulator"};
   std::string Cubin, Kernel, SpecPath, Other, OutPath;
-  bool Hazards = false, Stats = false;
+  std::string Hazards;
+  bool Stats = false;
   unsigned PrintN = 16;
   App.add_option("cubin", Cubin, "cubin file")->required();
   App.add_option("--kernel", Kernel, "kernel (mangled name); default: the spec's");
   App.add_option("--spec", SpecPath, "launch spec")->required();
   App.add_option("--compare", Other, "second cubin to run and diff against");
-  App.add_flag("--check-hazards", Hazards, "check control codes first");
+  App.add_option("--check-hazards", Hazards,
+                 "check control codes: static (all paths, before the run), "
+                 "dynamic (the path warp 0 of CTA 0 executed) or both")
+      ->expected(0, 1)
+      ->default_str("static");
   App.add_option("--print", PrintN, "elements of each output to print");
   App.add_option("--out", OutPath, "write all output elements to this file");
   App.add_flag("--stats", Stats, "print instruction counts and speed");

@@ -80,6 +80,9 @@ public:
   /// Prints every instruction lane 0 of CTA 0 executes, with its results.
   bool Trace = false;
   unsigned TraceThread = 0; ///< thread (of CTA 0) that Trace follows
+  /// When set, the PCs warp 0 of CTA 0 issues are recorded here (for the
+  /// dynamic hazard check).
+  std::vector<uint32_t> *TracePCs = nullptr;
 
 private:
   const Program &P;

@@ -63,6 +63,12 @@ struct HazardOptions {
 void checkHazards(sass::Arch A, const Function &F, std::vector<Violation> &Out,
                   const HazardOptions &Opts = {});
 
+/// Dynamic mode: checks the path a warp executed (the PCs it issued, in
+/// order, e.g. Emulator::TracePCs), with no joins: exact for that path.
+void checkHazardsOnTrace(sass::Arch A, const Function &F,
+                         llvm::ArrayRef<uint32_t> PCs,
+                         std::vector<Violation> &Out);
+
 /// Checks every function of a program.
 std::vector<Violation> checkHazards(const Program &P,
                                     const HazardOptions &Opts = {});
