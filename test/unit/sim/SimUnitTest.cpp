@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/SASS/Instr.h"
 #include "ptxas-alt/Sim/Decoded.h"
+#include "ptxas-alt/Sim/Hazards.h"
 #include "ptxas-alt/Sim/Spec.h"
 
 #include <gtest/gtest.h>
@@ -73,6 +74,83 @@ TEST(SimSpec, ParsesEveryKind) {
   auto Bad = parseSpec("kernel k\nparam x buffer q32 3\n");
   EXPECT_FALSE(bool(Bad));
   llvm::consumeError(Bad.takeError());
+}
+
+} // namespace
+
+namespace {
+
+/// A function from assembly lines with control notation.
+Function assemble(sass::Arch A, std::initializer_list<const char *> Lines) {
+  Function F;
+  F.Name = "test";
+  uint64_t Addr = 0;
+  for (const char *L : Lines) {
+    std::string Err;
+    auto I = sass::parse(A, L, Addr, Err);
+    EXPECT_TRUE(I.has_value()) << L << ": " << Err;
+    F.Code.push_back(decodeView(*I));
+    F.Bad.push_back(false);
+    Addr += 16;
+  }
+  return F;
+}
+
+unsigned violations(sass::Arch A, const Function &F) {
+  std::vector<Violation> V;
+  checkHazards(A, F, V);
+  return unsigned(V.size());
+}
+
+TEST(SimHazards, H200Measurements) {
+  // ../shared/docs/hopper-measurements.md: ISETP -> @P0 EXIT needs 13;
+  // stall 12 was wrong; bit 109 on the stall-13 ISETP was wrong too.
+  auto Mk = [](const char *Ctl) {
+    std::string I = std::string("ISETP.GE.AND P0, PT, R7, UR4, PT ; ") + Ctl;
+    return assemble(sass::Arch::SM90a, {I.c_str(), "@P0 EXIT ; {stall=5 yield=1}",
+                                        "EXIT ; {stall=5 yield=1}"});
+  };
+  EXPECT_EQ(violations(sass::Arch::SM90a, Mk("{stall=13 yield=0}")), 0u);
+  EXPECT_EQ(violations(sass::Arch::SM90a, Mk("{stall=12 yield=0}")), 1u);
+  EXPECT_EQ(violations(sass::Arch::SM90a, Mk("{stall=13 yield=1}")), 1u);
+  // FFMA -> STG data: 5 is enough, 3 is not (measured: >= 4-5).
+  auto St = [](const char *Ctl) {
+    std::string I = std::string("FFMA R7, R2, UR6, R7 ; ") + Ctl;
+    return assemble(sass::Arch::SM90a,
+                    {I.c_str(), "STG.E desc[UR4][R4.64], R7 ; {stall=1 yield=1}",
+                     "EXIT ; {stall=5 yield=1}"});
+  };
+  EXPECT_EQ(violations(sass::Arch::SM90a, St("{stall=5 yield=0}")), 0u);
+  EXPECT_EQ(violations(sass::Arch::SM90a, St("{stall=3 yield=0}")), 1u);
+}
+
+TEST(SimHazards, ScoreboardsAndDepbar) {
+  sass::Arch A = sass::Arch::SM90;
+  // A load waited for, and one whose wait is missing.
+  Function Ok = assemble(A, {"LDG.E R2, desc[UR4][R4.64] ; {stall=1 wb=2}",
+                             "IADD3 R3, R2, 0x1, RZ ; {stall=1 wait=0x04}",
+                             "EXIT ; {stall=5 yield=1}"});
+  EXPECT_EQ(violations(A, Ok), 0u);
+  Function Bad = assemble(A, {"LDG.E R2, desc[UR4][R4.64] ; {stall=1 wb=2}",
+                              "IADD3 R3, R2, 0x1, RZ ; {stall=1}",
+                              "EXIT ; {stall=5 yield=1}"});
+  EXPECT_EQ(violations(A, Bad), 1u);
+  // DEPBAR.LE SB2, 1: the older of two loads on SB2 is done.
+  Function Dep = assemble(A, {"LDG.E R2, desc[UR4][R4.64] ; {stall=1 wb=2}",
+                              "LDG.E R6, desc[UR4][R8.64] ; {stall=1 wb=2}",
+                              "DEPBAR.LE SB2, 0x1 ; {stall=1}",
+                              "IADD3 R3, R2, 0x1, RZ ; {stall=1}",
+                              "IADD3 R7, R6, 0x1, RZ ; {stall=1}",
+                              "EXIT ; {stall=5 yield=1}"});
+  std::vector<Violation> V;
+  checkHazards(A, Dep, V);
+  ASSERT_EQ(V.size(), 1u); // only the younger load's reader
+  EXPECT_EQ(V[0].Addr, 0x40u);
+  // A store's data register overwritten before its read scoreboard.
+  Function War = assemble(A, {"STG.E desc[UR4][R4.64], R7 ; {stall=1 rb=0}",
+                              "MOV R7, 0x1 ; {stall=1}",
+                              "EXIT ; {stall=5 yield=1}"});
+  EXPECT_EQ(violations(A, War), 1u);
 }
 
 } // namespace
