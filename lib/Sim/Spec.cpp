@@ -200,7 +200,7 @@ static void store(ElemType T, uint8_t *P, double V, StringRef Text = "") {
   }
 }
 
-static std::vector<uint8_t> generate(const ParamSpec &P) {
+std::vector<uint8_t> generateBuffer(const ParamSpec &P) {
   unsigned ES = elemSize(P.Type);
   std::vector<uint8_t> B(P.Count * ES + P.Pad, 0);
   std::mt19937_64 Rng(P.Seed);
@@ -236,6 +236,13 @@ static std::vector<uint8_t> generate(const ParamSpec &P) {
   return B;
 }
 
+void scalarBytes(const ParamSpec &P, uint8_t Out[8]) {
+  std::memset(Out, 0, 8);
+  double V = 0;
+  num(P.Value, V);
+  store(P.Type, Out, V, P.Value);
+}
+
 Error runSpec(Emulator &E, const Function &K, const LaunchSpec &S,
               RunBuffers &Out, RunStats *Stats) {
   auto Layout = E.paramLayout(K);
@@ -256,7 +263,7 @@ Error runSpec(Emulator &E, const Function &K, const LaunchSpec &S,
     const ParamSpec &P = S.Params[I];
     auto [Off, Sz] = Layout[I];
     if (P.IsBuffer) {
-      std::vector<uint8_t> Init = generate(P);
+      std::vector<uint8_t> Init = generateBuffer(P);
       uint64_t A = E.mem().alloc(Init.size());
       std::copy(Init.begin(), Init.end(), E.mem().region(A).begin());
       Out.Addr.push_back(A);

@@ -30,6 +30,9 @@ ap.add_argument('--cache', default=None, help='directory for cubins')
 ap.add_argument('--filter', default='')
 ap.add_argument('--check-hazards', action='store_true')
 ap.add_argument('-j', type=int, default=2)
+ap.add_argument('--gpu', action='store_true',
+                help='also run each spec on the GPU (sass-run --gpu) for the '
+                     'targets the device runs, and compare with the emulator')
 a = ap.parse_args()
 
 ptxas = shutil.which('ptxas')
@@ -76,6 +79,8 @@ def run_spec(path):
             cmd = [a.sass_run, c, '--spec', path, '--compare', ref]
         if a.check_hazards:
             cmd.append('--check-hazards')
+        if a.gpu:
+            cmd.append('--gpu')
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         n += 1
         if r.returncode:

@@ -11,13 +11,16 @@
 // output buffers (or writes them, one element per line, to --out). With
 // --compare, runs the same spec on a second cubin and diffs the outputs
 // within the spec's tolerances (exit 1 when they differ). With
-// --check-hazards, the control codes of the kernel are checked first
-// (sass-hazards) and any violation fails the run.
+// --check-hazards, the control codes of the kernel are checked (statically
+// before the run, or on the executed path) and any violation fails the
+// run. With --gpu, the spec also runs on a GPU through the CUDA driver and
+// the outputs are compared with the emulator's.
 //
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/Sim/Hazards.h"
 #include "ptxas-alt/Sim/Spec.h"
 
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
@@ -109,6 +112,10 @@ int main(int Argc, char **Argv) {
   App.add_option("--print", PrintN, "elements of each output to print");
   App.add_option("--out", OutPath, "write all output elements to this file");
   App.add_flag("--stats", Stats, "print instruction counts and speed");
+  bool Gpu = false;
+  App.add_flag("--gpu", Gpu,
+               "also run on the GPU (CUDA driver) and compare with the "
+               "emulator");
   CLI11_PARSE(App, Argc, Argv);
 
   auto S = parseSpecFile(SpecPath);
@@ -145,6 +152,27 @@ int main(int Argc, char **Argv) {
         outs() << " " << formatElem(P.Type, &A.B.Final[I][K * ES]);
       outs() << (P.Count > PrintN ? " ...\n" : "\n");
     }
+  }
+  if (Gpu) {
+    // The same spec on the GPU, compared with the emulator's outputs.
+    auto MB = llvm::MemoryBuffer::getFile(Cubin, false, false);
+    if (!MB) {
+      errs() << Cubin << ": cannot read\n";
+      return 2;
+    }
+    const Function *K = A.P->find(S->Kernel);
+    RunBuffers G;
+    if (Error Er = runSpecOnGpu((*MB)->getBuffer(), *K,
+                                A.E->paramLayout(*K), *S, G)) {
+      errs() << "gpu: " << toString(std::move(Er)) << "\n";
+      return 2;
+    }
+    std::string D = compareOutputs(*S, A.B, G);
+    if (!D.empty()) {
+      outs() << "emulator and GPU differ:\n" << D;
+      return 1;
+    }
+    outs() << "emulator and GPU outputs equal\n";
   }
   if (Other.empty())
     return 0;

@@ -65,6 +65,18 @@ struct RunBuffers {
 llvm::Error runSpec(Emulator &E, const Function &K, const LaunchSpec &S,
                     RunBuffers &Out, RunStats *Stats = nullptr);
 
+/// The generated initial contents of a buffer parameter, and the bytes of
+/// a scalar one (for other backends than the emulator).
+std::vector<uint8_t> generateBuffer(const ParamSpec &P);
+void scalarBytes(const ParamSpec &P, uint8_t Out[8]);
+
+/// Runs the spec on a real GPU through the CUDA driver (libcuda.so.1,
+/// loaded at run time; no CUDA headers needed to build). Fails with a
+/// clear message when there is no driver or no device.
+llvm::Error runSpecOnGpu(llvm::StringRef CubinBytes, const Function &K,
+                         const std::vector<std::pair<uint32_t, uint32_t>> &Layout,
+                         const LaunchSpec &S, RunBuffers &Out);
+
 /// Compares the output buffers of two runs; returns "" when equal within
 /// tolerance, else a description of the first differences.
 std::string compareOutputs(const LaunchSpec &S, const RunBuffers &A,
