@@ -346,6 +346,43 @@ std::vector<Case> casesA() {
          }
          C.expect("q", Q), C.expect("dq", DQ);
        }},
+      {"fft_nbody.bit_reverse_permute",
+       [](const Ctx &C) {
+         auto In = C.in<double>("in");
+         int LogN = C.scalar<int>("logn");
+         std::vector<double> O(In.size(), 0);
+         for (unsigned I = 0; I < (1u << LogN); ++I) {
+           unsigned R = 0;
+           for (int B = 0; B < LogN; ++B)
+             R |= (I >> B & 1) << (LogN - 1 - B);
+           // v * (1 + 0i): (x*1 - y*0, x*0 + y*1), signed zeros included.
+           O[2 * R] = std::fma(In[2 * I], 1.0, -(In[2 * I + 1] * 0.0));
+           O[2 * R + 1] = std::fma(In[2 * I], 0.0, In[2 * I + 1] * 1.0);
+         }
+         C.expect("out", O);
+       }},
+      {"coop_groups_tiles.cg_reduce_scan",
+       [](const Ctx &C) {
+         auto In = C.in<int32_t>("in");
+         auto Sums = C.in<int32_t>("sums"), Scans = C.in<int32_t>("scans");
+         auto FMax = C.in<float>("fmax_out");
+         int N = C.scalar<int>("n");
+         for (int W = 0; W * 32 < N; ++W) {
+           int S = 0, Mx = INT32_MIN, Ex = 0;
+           unsigned Bits = 0;
+           float F = -INFINITY;
+           for (int L = 0; L < 32; ++L) {
+             int I = W * 32 + L, V = I < N ? In[I] : 0;
+             if (I < N)
+               Scans[I] = Ex + (Ex + V); // exclusive + inclusive
+             Ex += V, S += V, Mx = std::max(Mx, V), Bits ^= unsigned(V);
+             F = std::max(F, float(V) * 0.5f);
+           }
+           Sums[W] = S + Mx + int(Bits);
+           FMax[W] = F;
+         }
+         C.expect("sums", Sums), C.expect("scans", Scans), C.expect("fmax_out", FMax);
+       }},
   };
 }
 
