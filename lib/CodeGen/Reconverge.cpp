@@ -669,6 +669,65 @@ std::string expandRecursion(MFunction &MF) {
   return "";
 }
 
+/// Guarded PTX instructions that became several SASS instructions were put
+/// behind `@!p BRA skip` by selection. ptxas predicates such sequences
+/// instead of branching; so do we (the warp then does not diverge, and no
+/// WARPSYNC or convergence barrier is needed after them): a block ending in
+/// a conditional branch over exactly one straight-line block of at most 4
+/// instructions (not to an exit), which nothing else enters and which does not write the
+/// guard, gets the guard on each instruction and loses the branch.
+void predicateShortSkips(MFunction &MF) {
+  CFG G(MF);
+  for (size_t B = 0; B + 2 < MF.Blocks.size(); ++B) {
+    MBlock &Head = MF.Blocks[B];
+    if (Head.Instrs.empty())
+      continue;
+    MInstr &Br = Head.Instrs.back();
+    if (Br.Op != "BRA" || !Br.hasGuard() || Br.Guard.RC != RegClass::Pred ||
+        Br.Ops.empty() || Br.Ops[0].K != MOperand::Kind::Label ||
+        Br.Ops[0].Block != B + 2)
+      continue;
+    MBlock &Body = MF.Blocks[B + 1];
+    if (Body.IsBranchTarget || Body.Instrs.empty() || Body.Instrs.size() > 4 ||
+        !Body.ExtraSuccs.empty() || G.Pred[B + 1].size() != 1)
+      continue;
+    // A branch to an exit becomes a guarded EXIT (MachineOpt), as ptxas.
+    const MBlock &Skip = MF.Blocks[B + 2];
+    if (!Skip.Instrs.empty() && (Skip.Instrs.front().Op == "EXIT" ||
+                                 llvm::StringRef(Skip.Instrs.front().Op)
+                                     .starts_with("RET")))
+      continue;
+    bool Ok = true;
+    for (const MInstr &I : Body.Instrs) {
+      llvm::StringRef Op = I.Op;
+      if (I.hasGuard() || isTerminator(Op) || Op.starts_with("WARPSYNC") ||
+          Op.starts_with("BAR") || Op.starts_with("CALL") ||
+          Op.starts_with("BSSY") || Op.starts_with("BSYNC") ||
+          Op.starts_with("$") || Op.starts_with("SHFL") ||
+          Op.starts_with("VOTE") || Op.starts_with("MATCH") ||
+          Op.starts_with("REDUX") || Op.starts_with("ELECT") ||
+          Op.starts_with("B2R") || Op.starts_with("NANOSLEEP"))
+        Ok = false;
+      for (const MOperand &O : I.Ops)
+        if (O.K == MOperand::Kind::Reg && O.IsDef && O.RC == Br.Guard.RC &&
+            O.Phys == Br.Guard.Phys && O.Reg == Br.Guard.Reg)
+          Ok = false; // writes the guard
+      for (const MOperand &O : I.Implicit)
+        if (O.K == MOperand::Kind::Reg && O.IsDef)
+          Ok = false;
+    }
+    if (!Ok)
+      continue;
+    for (MInstr &I : Body.Instrs) {
+      I.Guard = Br.Guard;
+      I.GuardNeg = !Br.GuardNeg;
+      for (MOperand &O : I.Ops)
+        O.Undef = false;
+    }
+    Head.Instrs.pop_back();
+  }
+}
+
 } // namespace
 
 std::string codegen::insertReconvergence(MFunction &MF) {
@@ -676,6 +735,7 @@ std::string codegen::insertReconvergence(MFunction &MF) {
     return "";
   if (std::string E = expandRecursion(MF); !E.empty())
     return E;
+  predicateShortSkips(MF);
   // sm_90: ptxas relies on WARPSYNC alone.
   if (MF.A < sass::Arch::SM90)
     wrapRegions(MF);
