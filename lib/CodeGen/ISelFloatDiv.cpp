@@ -42,7 +42,7 @@ SelResult codegen::selectFloatDiv(ISel &S, const ptx::Instruction &I) {
     std::string R = rndSuffix(I);
     Key += R.empty() ? ".rn" : llvm::StringRef(R).lower();
   }
-  if (I.hasMod(".ftz"))
+  if (I.hasMod(".ftz") && T == Type::F32) // .ftz means nothing for f64
     Key += ".ftz";
   Key += T == Type::F32 ? ".f32" : ".f64";
   llvm::StringRef Text = lookup(Key);

@@ -137,6 +137,34 @@ SelResult compare(ISel &S, const ptx::Instruction &I, bool SetP) {
   }
   Type DT = I.Types[0];
   MOperand D = S.defOf(I.Ops[0]);
+  if (isBF(T)) {
+    // ptxas: HSET2.BF16_V2, which the SASS table does not have: compare
+    // with HSETP2.BF16_V2 (the first predicate is the low lane) and build
+    // each lane's value.
+    uint32_t Lane;
+    if (!ptx::isFloat(DT))
+      Lane = isScalar(T) ? 0xffffffff : 0xffff;
+    else if (DT == Type::F16 || DT == Type::F16x2)
+      Lane = 0x3c00;
+    else if (DT == Type::BF16 || DT == Type::BF16x2)
+      Lane = 0x3f80;
+    else
+      return S.unsupported(I);
+    unsigned P = S.tmp(RegClass::Pred), Q = S.tmp(RegClass::Pred);
+    S.emit("HSETP2" + Mid, {def(preg(P)), isScalar(T) ? PT() : def(preg(Q)),
+                            A, B, Src3});
+    MOperand NP = preg(P), NQ = preg(Q);
+    NP.Not = NQ.Not = true;
+    if (isScalar(T)) {
+      S.emit("SEL", {D, RZ(), imm(Lane), NP});
+      return SelResult::Done;
+    }
+    unsigned Lo = S.tmp(), Hi = S.tmp();
+    S.emit("SEL", {def(gpr(Lo)), RZ(), imm(Lane), NP});
+    S.emit("SEL", {def(gpr(Hi)), RZ(), imm(Lane), NQ});
+    S.emit("PRMT", {D, gpr(Lo), imm(0x5410), gpr(Hi)});
+    return SelResult::Done;
+  }
   if (ptx::isFloat(DT)) {
     if (DT != Type::F16 && DT != Type::F16x2 && DT != Type::BF16 &&
         DT != Type::BF16x2)
