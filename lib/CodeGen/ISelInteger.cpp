@@ -417,9 +417,13 @@ static SelResult selectMinMax(ISel &S, const ptx::Instruction &I) {
   MOperand A = src32(S, I.Ops[1], T, Sgn, false);
   MOperand B = src32(S, I.Ops[2], T, Sgn);
   // The form table spells an unsigned immediate 0xfffffff0 where nvdisasm
-  // prints -0x10: keep such immediates in a register.
-  if (!Sgn && isImm(B) && (B.Imm & 0x80000000))
-    B = inReg(S, B);
+  // prints -0x10: keep such immediates in a register (set by a LOP3, as a
+  // MOV would be folded back into the immediate).
+  if (!Sgn && isImm(B) && (B.Imm & 0x80000000)) {
+    MOperand R = newReg(S);
+    S.emit("LOP3.LUT", {dst(R), RZ(), uImm(B.Imm), RZ(), uImm(0xcc), notPT()});
+    B = R;
+  }
   std::string Op = S.isSm90() ? "VIMNMX" : "IMNMX";
   if (!Sgn)
     Op += ".U32";

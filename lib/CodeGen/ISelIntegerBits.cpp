@@ -308,7 +308,14 @@ SelResult selectDp(ISel &S, const ptx::Instruction &I) {
   MOperand A = reg32(S, I.Ops[1]);
   MOperand B = src32(S, I.Ops[2], Type::B32, false, true, false);
   MOperand C = reg32(S, I.Ops[3]);
-  S.emit(Op, {D, A, asU(B), C});
+  if (isImm(B)) {
+    // IDP's immediate form does not encode (nvdisasm rejects the word);
+    // a LOP3 sets the register (a MOV would be folded back).
+    MOperand R = newReg(S);
+    S.emit("LOP3.LUT", {dst(R), RZ(), uImm(B.Imm), RZ(), uImm(0xcc), notPT()});
+    B = R;
+  }
+  S.emit(Op, {D, A, B, C});
   return SelResult::Done;
 }
 
