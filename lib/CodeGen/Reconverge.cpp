@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 
 using namespace ptxas;
 using namespace ptxas::codegen;
@@ -414,9 +415,27 @@ void dropConvergedWarpSyncs(MFunction &MF) {
     for (const MInstr &I : B.Instrs)
       if (I.Op == "BSSY" && I.Ops[0].K == MOperand::Kind::Reg)
         BarConv[I.Ops[0].Reg] = true;
+  // Within a block (no branch), lanes a WARPSYNC converged stay converged:
+  // a later automatic WARPSYNC of the same mask (the same immediate, or the
+  // same virtual register not written in between) is dropped too, as ptxas
+  // emits one WARPSYNC for a run of shuffles.
+  auto SameMask = [](const MInstr &A, const MInstr &B) {
+    if (A.Ops.size() != B.Ops.size())
+      return false;
+    if (A.Ops.empty())
+      return A.Op == B.Op; // WARPSYNC.ALL
+    const MOperand &X = A.Ops[0], &Y = B.Ops[0];
+    if (X.K != Y.K)
+      return false;
+    if (X.K == MOperand::Kind::Imm)
+      return X.Imm == Y.Imm;
+    return X.K == MOperand::Kind::Reg && X.Phys == Y.Phys && X.Reg == Y.Reg &&
+           X.Sub == Y.Sub;
+  };
   auto Walk = [&](unsigned B, bool C, bool Rewrite) {
     std::vector<MInstr> Keep;
     auto &Is = MF.Blocks[B].Instrs;
+    std::optional<MInstr> Last; // the last WARPSYNC still in force
     for (MInstr &I : Is) {
       if (I.Op == "BSSY" && I.Ops[0].K == MOperand::Kind::Reg)
         BarConv[I.Ops[0].Reg] = C;
@@ -424,10 +443,24 @@ void dropConvergedWarpSyncs(MFunction &MF) {
         auto It = BarConv.find(I.Ops[0].Reg);
         C = It != BarConv.end() && It->second;
       }
-      if (llvm::StringRef(I.Op).starts_with("CALL"))
+      if (llvm::StringRef(I.Op).starts_with("CALL")) {
         C = false;
+        Last.reset();
+      }
       if (Rewrite && C && isAutoWarpSync(I))
         continue;
+      bool IsSync = llvm::StringRef(I.Op).starts_with("WARPSYNC");
+      if (Rewrite && IsSync && isAutoWarpSync(I) && Last && SameMask(*Last, I))
+        continue;
+      if (IsSync) {
+        Last = I;
+      } else if (Last && !Last->Ops.empty() &&
+                 Last->Ops[0].K == MOperand::Kind::Reg) {
+        for (const MOperand &O : I.Ops)
+          if (O.K == MOperand::Kind::Reg && O.IsDef &&
+              O.Phys == Last->Ops[0].Phys && O.Reg == Last->Ops[0].Reg)
+            Last.reset();
+      }
       if (Rewrite)
         Keep.push_back(std::move(I));
     }
