@@ -116,12 +116,6 @@ static bool isFuncParam(ISel &S, const ptx::Variable *V) {
   return V && V->Space == ptx::StateSpace::Param && !S.kernelParamOffset(V);
 }
 
-static MOperand notPT() {
-  MOperand P = PT();
-  P.Not = true;
-  return P;
-}
-
 /// ld.param / st.param of a .func parameter or a call's .param variable.
 SelResult codegen::selectParamAccess(ISel &S, const ptx::Instruction &I) {
   bool Load = I.Mnemonic == "ld";
