@@ -31,11 +31,18 @@
 // copies argument variables into the callee's parameters and its returns
 // back.
 //
-// Not yet supported (clear errors): recursion (needs a stack frame per
-// activation), indirect calls through .callprototype, calls to functions
-// without a body (vprintf/malloc/free through bank 4 and the system-call
-// ABI), -c mode (calls need relocations), parameters over 16 bytes and
-// sub-word .param accesses at unaligned offsets.
+// Recursion (direct and mutual): a recursive call branches to the one copy
+// of the body; $RECSAVE/$RECRESTORE markers around it are expanded by the
+// reconvergence pass once liveness is known: the values of the activation
+// that the inner one overwrites (and its return-site number) are stored
+// below a stack pointer of their own, a copy of R1 taken in the prologue.
+//
+// Not yet supported (clear errors): system calls (vprintf, malloc, free,
+// __assertfail: bank 4, LEPC and the real ABI, plus EXTERNS and
+// SYSCALL_OFFSETS from the writer), indirect calls (implemented as a
+// compare-and-call dispatch, disabled until the writer fills the function
+// entries of .nv.constant4), -c mode (calls need relocations).
+// brx.idx is a compare-and-branch chain (ptxas: BRX through a bank-2 table).
 //
 // The writer still copies each callee separately after the kernel
 // ($k$f symbols); those copies are compiled standalone (no caller: they

@@ -22,9 +22,12 @@
 //     blocks; the code after a BSYNC whose BSSY ran converged) and deletes
 //     the automatic WARPSYNCs there, as ptxas does in straight-line code.
 //
-// Explicit bar.warp.sync instructions are never deleted. The pass is only
-// an optimisation for correctness purposes: without it every automatic
-// WARPSYNC stays, which is correct but slower.
+// Explicit bar.warp.sync instructions are never deleted; a run of automatic
+// WARPSYNCs of one mask inside a block keeps only the first. Before that,
+// short guarded sequences that selection put behind a branch are predicated
+// instead (no divergence), and the save/restore markers of recursive calls
+// are expanded (ISelControlCall.cpp). Without the pass every automatic
+// WARPSYNC stays (correct but slower), but recursive calls do not encode.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXAS_ALT_LIB_CODEGEN_RECONVERGE_H
