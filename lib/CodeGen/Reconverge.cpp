@@ -761,6 +761,33 @@ void predicateShortSkips(MFunction &MF) {
   }
 }
 
+/// SHFL's predicate result when nothing reads it becomes PT, as ptxas
+/// prints it (and no variable-latency predicate write is left to track).
+void dropUnusedShflPredicates(MFunction &MF) {
+  llvm::BitVector Used(MF.VRegs.size());
+  auto Note = [&](const MOperand &O) {
+    if (O.K == MOperand::Kind::Reg && !O.Phys && !O.IsDef &&
+        O.Reg < Used.size())
+      Used.set(O.Reg);
+  };
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs) {
+      if (I.hasGuard())
+        Note(I.Guard);
+      for (const MOperand &O : I.Ops)
+        Note(O);
+      for (const MOperand &O : I.Implicit)
+        Note(O);
+    }
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs)
+      if (llvm::StringRef(I.Op).starts_with("SHFL") && !I.Ops.empty() &&
+          I.Ops[0].K == MOperand::Kind::Reg && I.Ops[0].IsDef &&
+          !I.Ops[0].Phys && I.Ops[0].RC == RegClass::Pred &&
+          !Used.test(I.Ops[0].Reg))
+        I.Ops[0] = PT();
+}
+
 } // namespace
 
 std::string codegen::insertReconvergence(MFunction &MF) {
@@ -769,6 +796,7 @@ std::string codegen::insertReconvergence(MFunction &MF) {
   if (std::string E = expandRecursion(MF); !E.empty())
     return E;
   predicateShortSkips(MF);
+  dropUnusedShflPredicates(MF);
   // sm_90: ptxas relies on WARPSYNC alone.
   if (MF.A < sass::Arch::SM90)
     wrapRegions(MF);
