@@ -788,6 +788,37 @@ void dropUnusedShflPredicates(MFunction &MF) {
         I.Ops[0] = PT();
 }
 
+/// WARPSYNC of a register that only ever holds 0xffffffff (PTX code often
+/// moves -1 into a register for the mask): the all-lanes form.
+void constantMasks(MFunction &MF) {
+  std::vector<int> State(MF.VRegs.size(), 0); // 0 none, 1 all-ones, -1 other
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs)
+      for (const MOperand &O : I.Ops) {
+        if (O.K != MOperand::Kind::Reg || !O.IsDef || O.Phys ||
+            O.Reg >= State.size())
+          continue;
+        bool Ones = I.Op == "MOV" && I.Ops.size() == 2 && !I.hasGuard() &&
+                    I.Ops[1].K == MOperand::Kind::Imm &&
+                    uint32_t(I.Ops[1].Imm) == 0xffffffffu &&
+                    MF.VRegs[O.Reg].Size == 1;
+        State[O.Reg] = Ones && State[O.Reg] >= 0 ? 1 : -1;
+      }
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs) {
+      if (I.Op != "WARPSYNC" || I.Ops.size() != 1 ||
+          I.Ops[0].K != MOperand::Kind::Reg || I.Ops[0].Phys ||
+          I.Ops[0].Reg >= State.size() || State[I.Ops[0].Reg] != 1)
+        continue;
+      if (MF.A >= sass::Arch::SM90) {
+        I.Op = "WARPSYNC.ALL";
+        I.Ops.clear();
+      } else {
+        I.Ops[0] = imm(0xffffffff);
+      }
+    }
+}
+
 } // namespace
 
 std::string codegen::insertReconvergence(MFunction &MF) {
@@ -797,6 +828,7 @@ std::string codegen::insertReconvergence(MFunction &MF) {
     return E;
   predicateShortSkips(MF);
   dropUnusedShflPredicates(MF);
+  constantMasks(MF);
   // sm_90: ptxas relies on WARPSYNC alone.
   if (MF.A < sass::Arch::SM90)
     wrapRegions(MF);
