@@ -189,7 +189,7 @@ SelResult mufu(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
   if (M != "ex2" && M != "tanh")
     return S.unsupported(I);
-  if (S.isSm75() && (M == "tanh" || isBF(T)))
+  if (S.isSm75() && isBF(T))
     return S.unsupported(I);
   if (isBF(T))
     return S.unsupported(I, "the SASS table has no MUFU .BF16");
