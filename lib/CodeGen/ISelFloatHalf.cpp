@@ -96,7 +96,7 @@ SelResult absNeg(ISel &S, const ptx::Instruction &I, bool Abs) {
 
 SelResult minMax(ISel &S, const ptx::Instruction &I, bool Max) {
   Type T = I.Types[0];
-  if (S.isSm75() || I.hasMod(".xorsign") || I.Ops.size() != 3)
+  if (S.isSm75() || I.Ops.size() != 3)
     return S.unsupported(I);
   if (I.hasMod(".ftz") || I.hasMod(".NaN"))
     return S.unsupported(I, "the SASS table has no HMNMX2 .FTZ/.NAN");
@@ -105,6 +105,37 @@ SelResult minMax(ISel &S, const ptx::Instruction &I, bool Max) {
     Op += ".BF16_V2";
   MOperand NotPT = PT();
   NotPT.Not = true;
+  if (I.hasMod(".xorsign")) {
+    // ptxas: HMNMX2.XORSIGN, not in the SASS table. Per lane: min/max of
+    // the magnitudes, then the XOR of the signs unless the lane is NaN.
+    // Both lanes are computed; a scalar uses the low one.
+    MOperand A = S.srcReg(I.Ops[1], Type::B32);
+    MOperand B = S.srcReg(I.Ops[2], Type::B32);
+    MOperand AA = A, AB = B;
+    AA.Abs = AB.Abs = true;
+    unsigned M = S.tmp(), Sg = S.tmp(), Num = S.tmp();
+    S.emit(Op, {def(gpr(M)), AA, AB, Max ? NotPT : PT()});
+    S.emit("LOP3.LUT", {def(gpr(Sg)), A, imm(0x80008000), B, imm(0x48),
+                        NotPT});
+    if (isBF(T) && !S.isSm90())
+      return S.unsupported(I, "the SASS table encodes HSETP2.BF16_V2 for sm_90 only");
+    if (!isBF(T)) {
+      S.emit("HSET2.NUM.AND", {def(gpr(Num)), gpr(M), RZ(), PT()});
+    } else {
+      unsigned P = S.tmp(RegClass::Pred), Q = S.tmp(RegClass::Pred);
+      unsigned Lo = S.tmp(), Hi = S.tmp();
+      S.emit("HSETP2.BF16_V2.NUM.AND",
+             {def(preg(P)), def(preg(Q)), gpr(M), RZ(), PT()});
+      MOperand NP = preg(P), NQ = preg(Q);
+      NP.Not = NQ.Not = true;
+      S.emit("SEL", {def(gpr(Lo)), RZ(), imm(0xffff), NP});
+      S.emit("SEL", {def(gpr(Hi)), RZ(), imm(0xffff), NQ});
+      S.emit("PRMT", {def(gpr(Num)), gpr(Lo), imm(0x5410), gpr(Hi)});
+    }
+    S.emit("LOP3.LUT", {S.defOf(I.Ops[0]), gpr(M), gpr(Sg), gpr(Num),
+                        imm(0xf8), NotPT});
+    return SelResult::Done;
+  }
   S.emit(Op, {S.defOf(I.Ops[0]), hsrc(S, I.Ops[1], T), hsrc(S, I.Ops[2], T),
               Max ? NotPT : PT()});
   return SelResult::Done;
