@@ -207,6 +207,22 @@ std::string ControlPass::run() {
       for (unsigned S = 0; S != 6; ++S)
         if (Wait >> S & 1 && SBBusy[S])
           Req = std::max(Req, SBSetCycle[S] + 2);
+      // A call enters code that assumes nothing: every fixed-latency
+      // result is complete before it issues (the callee's entry is a
+      // branch target and waits on every scoreboard).
+      // The CALL also waits on every scoreboard in use: the code after
+      // it (reached on return) must not see anything pending from before.
+      if (llvm::StringRef(I.Op).starts_with("CALL")) {
+        for (RegState &R : Regs)
+          if (R.Prod)
+            Req = std::max(Req, R.ProdCycle +
+                                    int64_t(sass::maxFixedLatency(MF.A)));
+        for (unsigned S = 0; S != 6; ++S)
+          if (SBBusy[S]) {
+            Wait |= uint8_t(1u << S);
+            Req = std::max(Req, SBSetCycle[S] + 2);
+          }
+      }
       if (Req > Now)
         addStall(Done, Req - Now);
       for (unsigned S = 0; S != 6; ++S)
@@ -258,10 +274,14 @@ std::string ControlPass::run() {
         for (const Access &A : Acc) {
           RegState &R = Regs[A.Idx];
           if (A.IsDef) {
-            // A predicate result is known once the sources are read: with
-            // a separate read scoreboard it is tracked there (as ptxas's
-            // code and the hazard checker's model have it).
-            R.WSB = int8_t(A.Pred ? ReadSB : Free);
+            // The predicate result of a memory instruction (atomics, QSPC)
+            // is known once the sources are read: with a separate read
+            // scoreboard it is tracked there (as ptxas's code and the
+            // hazard checker's model have it); SHFL/DSETP/... predicates
+            // come with the write scoreboard.
+            bool MemPred = A.Pred && (I.Enc.F->Class == sass::Sched::ATOM ||
+                                      I.Enc.F->Class == sass::Sched::MEM);
+            R.WSB = int8_t(MemPred ? ReadSB : Free);
             R.Prod = nullptr;
           } else {
             R.RSBMask |= uint8_t(1u << ReadSB);

@@ -22,9 +22,9 @@ using namespace ptxas::codegen;
 
 static std::string parseInto(const MFunction &MF, MInstr &I, uint64_t Addr) {
   std::string Text = renderInstr(MF, I);
-  std::string Err;
-  std::optional<sass::Instr> P = sass::parse(MF.A, Text, Addr, Err);
-  if (!P)
+  std::optional<sass::Instr> P;
+  std::string Err = checkRoundTrip(MF.A, Text, Addr, P);
+  if (!Err.empty())
     return fmt::format("internal error: cannot encode '{}' for {}: {}", Text,
                        sass::archName(MF.A).str(), Err);
   sass::Control Ctl = I.Enc.Ctl;

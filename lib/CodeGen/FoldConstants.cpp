@@ -107,6 +107,10 @@ void codegen::foldConstantOperands(MFunction &MF) {
           if (Old.Neg || Old.Abs)
             continue;
           uint32_t V = uint32_t(C.Imm);
+          // nvdisasm shows IMADs with a 0 or 1 multiplier under other
+          // names (IMAD.MOV, IMAD.IADD); keep those in a register.
+          if (llvm::StringRef(I.Op).starts_with("IMAD") && V <= 1)
+            continue;
           llvm::SmallVector<MOperand, 2> Tries;
           if (V == 0)
             Tries.push_back(RZ());

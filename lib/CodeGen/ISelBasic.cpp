@@ -16,8 +16,10 @@ using namespace ptxas;
 using namespace ptxas::codegen;
 
 namespace ptxas::codegen {
-/// Frame offset of a function-body .local variable (ISelMemory.cpp).
+// Variable layout lookups, ISelMemory.cpp.
 std::optional<uint32_t> localVarOffset(ISel &S, const ptx::Variable *V);
+std::optional<uint64_t> sharedVarOffset(ISel &S, const ptx::Variable *V);
+bool movSymbolAddress(ISel &S, const ptx::Variable *V, MOperand D);
 } // namespace ptxas::codegen
 using ptx::Operand;
 using ptx::Type;
@@ -63,18 +65,13 @@ static SelResult movPred(ISel &S, const ptx::Instruction &I) {
 
 /// `mov r, sharedvar`: the variable's shared-window address. Static
 /// variables have their layout offset; dynamic (.extern) shared memory
-/// starts after them, 16-aligned. On sm_90 a shared::cta address also
+/// starts after them at its own alignment. On sm_90 a shared::cta address also
 /// carries the CTA's rank in its cluster in bits 24 and up
 /// (LEA r, SR_CgaCtaId, off, 0x18), as ptxas computes it.
 static SelResult movSharedAddress(ISel &S, const ptx::Instruction &I,
                                   const MOperand &D, unsigned Words,
                                   const ptx::Variable *V) {
-  std::optional<uint64_t> Off = S.sharedOffset(V);
-  const object::KernelLayout *K = S.request().Kernel;
-  if (!Off && K && V->Link == ptx::Linkage::Extern) {
-    uint64_t End = std::max<uint64_t>(K->SharedSize, S.isSm90() ? 0x400 : 0);
-    Off = (End + 15) / 16 * 16;
-  }
+  std::optional<uint64_t> Off = sharedVarOffset(S, V);
   if (!Off)
     return S.unsupported(I, "address of this shared variable");
   MOperand Lo = D;
@@ -173,6 +170,9 @@ static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
     const ptx::Variable *V = Src.Var;
     if (V && V->Space == ptx::StateSpace::Shared)
       return movSharedAddress(S, I, D, Words, V);
+    // A .const variable's address is its offset in bank 3.
+    if (V && V->Space == ptx::StateSpace::Const && movSymbolAddress(S, V, D))
+      return SelResult::Done;
     if (V && V->Space == ptx::StateSpace::Local) {
       // A local-window address: the frame below R1 (ISelMemory lays it
       // out); the upper word of a 64-bit local address is zero.
@@ -225,8 +225,9 @@ static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
       return SelResult::Done;
     }
     MOperand V = S.src(Src, T);
-    copyWords(S, D, V, 1);
-    if (Words == 2)
+    unsigned Have = V.K == MOperand::Kind::Reg ? V.Width : 1;
+    copyWords(S, D, V, std::min(Have, Words));
+    if (Words == 2 && Have == 1)
       S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
     return SelResult::Done;
   }

@@ -40,15 +40,8 @@ std::optional<MOperand> ISel::specialReg(const Operand &O) {
     emit("CS2R.32", {def(G(T)), text(SR)});
     return G(T);
   };
-  // 64-bit special registers: mov (ISelBasic) copies one word of a special
-  // register and zeroes the other, which would silently lose the high word,
-  // so they are refused until it copies the whole register.
-  auto Wide64 = [&]() -> bool {
-    Failed = true;
-    Diags.error(O.Loc, "not yet supported: 64-bit special register " + N +
-                           " (mov copies one word of special registers)");
-    return false;
-  };
+  // 64-bit special registers are register pairs; mov copies both words.
+  auto Wide64 = [] { return true; };
   auto CS2R64 = [&](llvm::StringRef SR) {
     unsigned T = tmp(RegClass::GPR, 2);
     emit("CS2R", {def(vreg(T, RegClass::GPR, 2)), text(SR)});

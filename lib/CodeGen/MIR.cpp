@@ -7,6 +7,8 @@
 
 #include "fmt/format.h"
 
+#include <cstring>
+
 using namespace ptxas;
 using namespace ptxas::codegen;
 
@@ -211,10 +213,50 @@ std::string codegen::renderInstr(const MFunction &MF, const MInstr &I) {
   return OperandPrinter{MF, false}.instr(I);
 }
 
-bool codegen::hasForm(const MFunction &MF, const MInstr &I) {
+std::string codegen::printInstr(const MFunction &MF, const MInstr &I) {
+  return OperandPrinter{MF, true}.instr(I);
+}
+
+/// nvdisasm spellings that mean the same bits: `[0x0]` is `[RZ]`, and
+/// IMAD.SHL / IMAD.MOV are how nvdisasm shows some IMADs.
+static std::string normalizeSpelling(llvm::StringRef Text) {
+  std::string S = Text.trim().str();
+  if (llvm::StringRef(S).starts_with("@PT "))
+    S.erase(0, 4); // the always-true guard is not printed
+  for (size_t P; (P = S.find("[0x0]")) != std::string::npos;)
+    S.replace(P, 5, "[RZ]");
+  for (const char *Alias : {"IMAD.SHL ", "IMAD.MOV "})
+    for (size_t P; (P = S.find(Alias)) != std::string::npos;)
+      S.replace(P, strlen(Alias), "IMAD ");
+  for (size_t P; (P = S.find(" ,")) != std::string::npos;)
+    S.erase(P, 1);
+  return S;
+}
+
+std::string codegen::checkRoundTrip(sass::Arch A, llvm::StringRef Text,
+                                    uint64_t Addr,
+                                    std::optional<sass::Instr> &Parsed) {
   std::string Err;
-  return sass::parse(MF.A, OperandPrinter{MF, false, true}.instr(I), 0, Err)
-      .has_value();
+  Parsed = sass::parse(A, Text, Addr, Err);
+  if (!Parsed)
+    return Err;
+  std::optional<sass::Instr> Back = sass::decode(A, sass::encode(*Parsed), Addr);
+  if (!Back)
+    return "the encoding does not decode";
+  std::string Want = normalizeSpelling(Text);
+  std::string Got = normalizeSpelling(sass::print(*Back));
+  if (Want != Got)
+    return "encodes as '" + sass::print(*Back) + "'";
+  // Keep the decoder's view: it is what nvdisasm prints for these bits.
+  Back->Ctl = Parsed->Ctl;
+  Parsed = Back;
+  return "";
+}
+
+bool codegen::hasForm(const MFunction &MF, const MInstr &I) {
+  std::optional<sass::Instr> P;
+  return checkRoundTrip(MF.A, OperandPrinter{MF, false, true}.instr(I), 0, P)
+      .empty();
 }
 
 void codegen::printMFunction(const MFunction &MF, llvm::raw_ostream &OS) {

@@ -40,15 +40,23 @@ static bool isPure(const MInstr &I) {
 }
 
 static bool removeDeadCode(MFunction &MF) {
-  RegIndex RI;
-  RI.NumVRegs = unsigned(MF.VRegs.size());
-  llvm::BitVector Used(RI.size());
+  // A register is live when some instruction reads it; the implicit read
+  // of a partial definition (one word of a pair) does not count, so a
+  // pair nobody reads dies with all of its word-wise definitions.
+  llvm::BitVector Used(MF.VRegs.size());
+  auto Mark = [&](const MOperand &O) {
+    if (O.isVirtualReg() && !(O.K == MOperand::Kind::Reg && O.IsDef))
+      Used.set(O.Reg);
+  };
   for (const MBlock &B : MF.Blocks)
-    for (const MInstr &I : B.Instrs)
-      forEachReg(MF, RI, I, [&](unsigned R, bool IsDef, bool) {
-        if (!IsDef)
-          Used.set(R);
-      });
+    for (const MInstr &I : B.Instrs) {
+      if (I.hasGuard())
+        Mark(I.Guard);
+      for (const MOperand &O : I.Ops)
+        Mark(O);
+      for (const MOperand &O : I.Implicit)
+        Mark(O);
+    }
   bool Changed = false;
   for (MBlock &B : MF.Blocks) {
     std::vector<MInstr> Keep;
@@ -117,9 +125,9 @@ static void simplifyBranches(MFunction &MF) {
         Target <= Next)
       Instrs.pop_back();
   }
-  // Branch-target flags follow the remaining branches.
-  for (MBlock &Bl : MF.Blocks)
-    Bl.IsBranchTarget = false;
+  // Blocks stay branch targets even when the branch that made them one
+  // went (other mechanisms, like the call sequences' returns, set the flag
+  // too); every remaining label marks its block.
   for (MBlock &Bl : MF.Blocks)
     for (MInstr &I : Bl.Instrs)
       for (MOperand &O : I.Ops)
@@ -127,13 +135,38 @@ static void simplifyBranches(MFunction &MF) {
           MF.Blocks[O.Block].IsBranchTarget = true;
 }
 
+/// IMADs whose multiplier is 0 or 1 are plain moves and adds; nvdisasm
+/// shows those encodings under other names (IMAD.MOV, IMAD.IADD), so they
+/// are written as what they are.
+static void canonicalizeMultiplies(MFunction &MF) {
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs) {
+      if (I.Op != "IMAD" || I.Ops.size() != 4 || !I.Implicit.empty())
+        continue;
+      const MOperand &Mul = I.Ops[2];
+      bool Zero = (Mul.K == MOperand::Kind::Imm && Mul.Imm == 0) ||
+                  (Mul.isReg() && Mul.Phys && Mul.Reg == zeroReg(Mul.RC));
+      bool One = Mul.K == MOperand::Kind::Imm && Mul.Imm == 1 && !Mul.Neg;
+      if (Zero && !I.Ops[3].Neg) {
+        I.Op = "MOV";
+        I.Ops = {I.Ops[0], I.Ops[3]};
+      } else if (One && I.Ops[1].isReg() && I.Ops[3].isReg()) {
+        I.Op = "IADD3";
+        I.Ops = {I.Ops[0], I.Ops[1], I.Ops[3], RZ()};
+      }
+    }
+}
+
 std::string codegen::optimizeMachine(MFunction &MF, const CodeGenOptions &Opts) {
   dropUnusedDescriptor(MF);
+  canonicalizeMultiplies(MF);
   if (Opts.OptLevel == 0)
     return "";
   simplifyBranches(MF);
   combineInstructions(MF);
+  eliminateCommonSubexpressions(MF);
   foldConstantOperands(MF);
+  canonicalizeMultiplies(MF);
   while (removeDeadCode(MF))
     ;
   return "";

@@ -24,6 +24,8 @@ std::string optimizeMachine(MFunction &MF, const CodeGenOptions &Opts);
 /// Reads kernel-constant values straight from their constant bank where a
 /// form allows it (FoldConstants.cpp).
 void foldConstantOperands(MFunction &MF);
+/// Local common-subexpression elimination (CSE.cpp).
+void eliminateCommonSubexpressions(MFunction &MF);
 /// Local combining of address arithmetic (Peephole.cpp).
 void combineInstructions(MFunction &MF);
 /// List scheduling inside each block, before allocation (Schedule.cpp).

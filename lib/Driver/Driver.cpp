@@ -60,6 +60,7 @@ struct FunctionReport {
 /// `-v`: ptxas's resource lines, in its format and order.
 static void printResourceUsage(const ptx::Module &M, ptx::SmTarget Arch,
                                const std::vector<FunctionReport> &Reports,
+                               uint64_t AddressTableBytes,
                                llvm::raw_ostream &OS) {
   object::ModuleLayout L;
   object::LayoutOptions LO;
@@ -68,8 +69,13 @@ static void printResourceUsage(const ptx::Module &M, ptx::SmTarget Arch,
   object::layoutModule(M, LO, L, Quiet);
   uint64_t Gmem = L.GlobalSize + L.GlobalInit.size();
   OS << "ptxas info    : " << Gmem << " bytes gmem";
-  if (!L.Const3.empty())
-    OS << ", " << L.Const3.size() << " bytes cmem[3]";
+  // sm_90 lists no module constant banks on this line.
+  if (Arch.Version < 90) {
+    if (!L.Const3.empty())
+      OS << ", " << L.Const3.size() << " bytes cmem[3]";
+    if (AddressTableBytes)
+      OS << ", " << AddressTableBytes << " bytes cmem[4]";
+  }
   OS << "\n";
   for (const FunctionReport &R : Reports) {
     bool Entry = R.F->IsEntry;
@@ -217,6 +223,7 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
     CO.NoFenceOpt = D->NoFenceOpt;
     CO.Listing = &llvm::outs();
     std::vector<FunctionReport> Reports;
+    uint64_t AddressTableBytes = 0;
     auto Provider = [&](const object::CodeRequest &Req) {
       auto T0 = std::chrono::steady_clock::now();
       object::FunctionCode FC = D->PlaceholderCode
@@ -225,6 +232,8 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
       double Ms = std::chrono::duration<double, std::milli>(
                       std::chrono::steady_clock::now() - T0)
                       .count();
+      if (Req.Addrs)
+        AddressTableBytes = 8 * Req.Addrs->Symbols.size();
       if (!Req.AsSubfunction || !Req.Kernel)
         Reports.push_back({Req.F, Req.Kernel, FC, Ms});
       else if (!Reports.empty())
@@ -234,7 +243,8 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
     std::vector<uint8_t> Bytes;
     bool Ok = object::writeCubin(*R.M, WO, Provider, Bytes, Diags);
     if (D->Verbose && Ok)
-      printResourceUsage(*R.M, *D->Arch, Reports, llvm::errs());
+      printResourceUsage(*R.M, *D->Arch, Reports, AddressTableBytes,
+                         llvm::errs());
     if (!Ok) {
       Failed = true;
       continue;

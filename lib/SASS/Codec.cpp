@@ -152,6 +152,8 @@ std::string formatFloat(double D, bool IsDouble) {
     return D < 0 ? "-INF " : "+INF ";
   if (std::isnan(D))
     return std::signbit(D) ? "-QNAN " : "+QNAN ";
+  if (D == 0 && std::signbit(D))
+    return "-0.0"; // nvdisasm 12.4 (seen on FMUL immediates)
   // nvdisasm: 20 significant digits ("%.20g"), except that magnitudes from
   // 2^31 up (bracketed by golden data: 2^27 prints plainly, 2^31 not) are printed with 20 decimals in exponent form ("%.20e").
   char Buf[64];

@@ -153,8 +153,16 @@ void printMFunction(const MFunction &MF, llvm::raw_ostream &OS);
 /// Renders one instruction in nvdisasm syntax. Registers must be physical.
 /// \p Addr is the instruction's byte address (for branch targets).
 std::string renderInstr(const MFunction &MF, const MInstr &I);
-/// True when the SASS table has a form for \p I (virtual registers are
-/// rendered as placeholders); lets passes try operand rewrites.
+/// One instruction as printMFunction shows it (virtual registers as %vN).
+std::string printInstr(const MFunction &MF, const MInstr &I);
+/// Parses \p Text and checks that its encoding decodes back to the same
+/// text (up to nvdisasm's equivalent spellings): a form that accepted the
+/// text but cannot hold one of its fields is caught here, never emitted.
+/// Returns "" or the reason; \p Parsed receives the parse.
+std::string checkRoundTrip(sass::Arch A, llvm::StringRef Text, uint64_t Addr,
+                           std::optional<sass::Instr> &Parsed);
+/// True when the SASS table has a faithful form for \p I (virtual
+/// registers are rendered as placeholders); lets passes try rewrites.
 bool hasForm(const MFunction &MF, const MInstr &I);
 /// Checks structural invariants; returns "" or a description of the first
 /// violation.
