@@ -816,7 +816,9 @@ static bool genericLdStEncodes(ISel &S) {
   int &C = Cache[unsigned(S.arch())];
   if (!C) {
     bool Ok = true;
-    for (const char *T : {"LD.E R0, [R2.64+0x4]", "ST.E [R2.64+0x4], R0"}) {
+    // The descriptor (UR4) sits at bit 32 in LD and at bit 64 in ST.
+    for (auto [T, DescPos] : {std::pair{"LD.E R0, [R2.64+0x4]", 32u},
+                              std::pair{"ST.E [R2.64+0x4], R0", 64u}}) {
       std::string Err;
       std::optional<sass::Instr> In = sass::parse(S.arch(), T, 0, Err);
       if (!In) {
@@ -824,7 +826,7 @@ static bool genericLdStEncodes(ISel &S) {
         continue;
       }
       sass::Word128 W = sass::encode(*In);
-      Ok &= W.get(91, 1) == 1 && W.get(32, 6) == 4;
+      Ok &= W.get(91, 1) == 1 && W.get(DescPos, 6) == 4;
     }
     C = Ok ? 1 : -1;
   }
