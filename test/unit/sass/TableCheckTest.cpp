@@ -148,6 +148,14 @@ TEST_P(TableCheck, RandomRoundTrips) {
       std::string Err;
       auto P = parse(GetParam(), Text, D->Addr, Err);
       ASSERT_TRUE(P) << Text << ": " << Err;
+      // The parser may prefer a twin form that prints alike but keeps a
+      // hidden descriptor (sm_80-89 LD/ST, the one ptxas emits): the text
+      // does not determine the bits then either.
+      bool TwinHidden = false;
+      for (const Item &It : P->F->Items)
+        TwinHidden |= It.Kind == ItemKind::Hidden;
+      if (P->F != D->F && TwinHidden)
+        continue;
       EXPECT_EQ(encode(*P), W) << Text << "\n  form " << D->F->Source;
       EXPECT_EQ(print(*P), print(*D));
       ++Checked;
