@@ -51,7 +51,10 @@ namespace {
 /// What -v reports about one compiled function.
 struct FunctionReport {
   const ptx::Function *F;
-  const object::KernelLayout *Kernel;
+  // Copied from the kernel's layout, which lives only while the cubin is
+  // built.
+  bool HasKernel = false;
+  uint64_t SharedSize = 0, Bank0Size = 0;
   object::FunctionCode Code;
   double Millis = 0; ///< code generation time (with copied subfunctions)
 };
@@ -95,10 +98,10 @@ static void printResourceUsage(const ptx::Module &M, ptx::SmTarget Arch,
       uint32_t Stack = std::max(R.Code.MinStackSize, R.Code.FrameSize);
       if (Stack)
         OS << ", " << Stack << " bytes cumulative stack size";
-      if (R.Kernel && R.Kernel->SharedSize > Reserved)
-        OS << ", " << R.Kernel->SharedSize - Reserved << " bytes smem";
-      if (R.Kernel && Arch.Version < 90)
-        OS << ", " << R.Kernel->Bank0Size << " bytes cmem[0]";
+      if (R.HasKernel && R.SharedSize > Reserved)
+        OS << ", " << R.SharedSize - Reserved << " bytes smem";
+      if (R.HasKernel && Arch.Version < 90)
+        OS << ", " << R.Bank0Size << " bytes cmem[0]";
     }
     OS << "\n";
     OS << "ptxas info    : Compile time = " << llvm::format("%.3f", R.Millis)
@@ -235,7 +238,9 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
       if (Req.Addrs)
         AddressTableBytes = 8 * Req.Addrs->Symbols.size();
       if (!Req.AsSubfunction || !Req.Kernel)
-        Reports.push_back({Req.F, Req.Kernel, FC, Ms});
+        Reports.push_back({Req.F, Req.Kernel != nullptr,
+                           Req.Kernel ? Req.Kernel->SharedSize : 0,
+                           Req.Kernel ? Req.Kernel->Bank0Size : 0, FC, Ms});
       else if (!Reports.empty())
         Reports.back().Millis += Ms;
       return FC;
