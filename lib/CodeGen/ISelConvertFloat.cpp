@@ -93,7 +93,8 @@ SelResult intToFloat(ISel &S, const ptx::Instruction &I) {
   MOperand D = dst(S, I);
   std::string Src = SB == 32 && isSignedT(ST) ? "" : "." + intName(ST);
   if (DT == Type::F32) {
-    if (SB == 32 && S.sm() >= 86) {
+    // I2FP has no .RP rounding (nvdisasm reads it as INVALID2): I2F then.
+    if (SB == 32 && S.sm() >= 86 && R != ".RP") {
       S.emit("I2FP.F32." + intName(ST) + R, {D, X});
       return SelResult::Done;
     }
