@@ -93,8 +93,9 @@ SelResult intToFloat(ISel &S, const ptx::Instruction &I) {
   MOperand D = dst(S, I);
   std::string Src = SB == 32 && isSignedT(ST) ? "" : "." + intName(ST);
   if (DT == Type::F32) {
-    // I2FP has no .RP rounding (nvdisasm reads it as INVALID2): I2F then.
-    if (SB == 32 && S.sm() >= 86 && R != ".RP") {
+    // I2FP rounds only to nearest or to zero (nvdisasm reads .RM/.RP as
+    // INVALID1/2): I2F otherwise.
+    if (SB == 32 && S.sm() >= 86 && (R.empty() || R == ".RZ")) {
       S.emit("I2FP.F32." + intName(ST) + R, {D, X});
       return SelResult::Done;
     }
