@@ -1,0 +1,74 @@
+//===- ISelMemory.h - Shared pieces of the memory selectors -----*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/CodeGen: what ISelMemory.cpp (ld/st, fences, cvta) and
+// ISelMemoryAtomic.cpp (atom/red) share. Definitions are in ISelMemory.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_LIB_CODEGEN_ISELMEMORY_H
+#define PTXAS_ALT_LIB_CODEGEN_ISELMEMORY_H
+
+#include "ISel.h"
+
+#include <optional>
+
+namespace ptxas::codegen {
+std::optional<uint64_t> sharedVarOffset(ISel &S, const ptx::Variable *V);
+} // namespace ptxas::codegen
+
+namespace ptxas::codegen::mem {
+
+enum class Space { Global, Shared, Local, Const, Param, Generic, Other };
+enum class Scope { None, CTA, GPU, SYS };
+
+/// Ordering facts of one access.
+struct Order {
+  bool Strong = false;
+  Scope Sc = Scope::None;
+  bool Acquire = false, Release = false;
+};
+
+Space spaceOf(const ptx::Instruction &I);
+Scope scopeOf(const ptx::Instruction &I, Scope Default);
+/// ".STRONG.<scope>" as the target spells it.
+const char *strongText(ISel &S, Scope Sc);
+/// CCTL.IVALL after an acquire wider than the CTA.
+void acquireFence(ISel &S, const Order &O);
+/// MEMBAR (and ERRBAR) before a release.
+void releaseFence(ISel &S, const Order &O);
+/// Whether the SASS table encodes sm_80..89 generic LD/ST with the
+/// descriptor (probed once per target).
+bool genericLdStEncodes(ISel &S);
+bool isSignedType(ptx::Type T);
+MOperand memOp();
+/// `[RZ]` for a zero register-less address.
+MOperand rzIfZero(const MOperand &M);
+/// [R.64+off] (with the descriptor on sm_80+ when \p Desc) of a global or
+/// generic access.
+std::optional<MOperand> wideAddr(ISel &S, const ptx::Operand &A,
+                                 bool Desc = true);
+/// [R+off] of a shared/local window access.
+std::optional<MOperand> windowAddr(ISel &S, const ptx::Operand &A, Space Sp);
+/// Writes \p Words loaded words to \p Dst, extended to its size.
+void writeDest(ISel &S, const ptx::Operand &Dst, const MOperand &From,
+               unsigned Words, bool Signed);
+/// The register of an address operand's base.
+MOperand baseReg(ISel &S, const ptx::Operand &A);
+/// Is the address operand's base a register (not a variable)?
+bool baseIsReg(const ptx::Operand &A);
+/// A 64-bit constant in a new register pair.
+MOperand const64(ISel &S, int64_t V);
+/// Offset of a shared variable in the window (dynamic arrays included).
+using codegen::sharedVarOffset;
+
+SelResult selectAtom(ISel &S, const ptx::Instruction &I); // ISelMemoryAtomic
+SelResult selectCvta(ISel &S, const ptx::Instruction &I); // ISelMemoryWindow
+SelResult selectIsspacep(ISel &S, const ptx::Instruction &I);
+SelResult selectCacheCtl(ISel &S, const ptx::Instruction &I);
+
+} // namespace ptxas::codegen::mem
+
+#endif

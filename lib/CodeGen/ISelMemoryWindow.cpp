@@ -1,0 +1,257 @@
+//===- ISelMemoryWindow.cpp - cvta, isspacep, cache control ---------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Address-space conversions between generic addresses and the shared,
+// local, const and param windows (sm_90 shared addresses carry the CTA's
+// cluster rank), isspacep, and prefetch/discard/createpolicy.
+//
+//===----------------------------------------------------------------------===//
+#include "ISelMemory.h"
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+using namespace ptxas::codegen::mem;
+using ptx::Operand;
+using ptx::StateSpace;
+using ptx::Type;
+
+/// 64-bit add of a bank-0 window base to (or from) a 64-bit value.
+static void addWindow(ISel &S, MOperand D, MOperand X, unsigned BaseOff,
+                      bool Subtract) {
+  unsigned C = S.tmp(RegClass::Pred);
+  MOperand Lo = vreg(X.Reg, RegClass::GPR, 1, X.Sub);
+  MOperand Hi = vreg(X.Reg, RegClass::GPR, 1, X.Sub + 1);
+  MOperand BLo = cbank(0, BaseOff), BHi = cbank(0, BaseOff + 4);
+  MOperand NotPT = PT();
+  NotPT.Not = true;
+  if (!Subtract) {
+    S.emit("IADD3", {def(vreg(D.Reg, RegClass::GPR, 1, 0)),
+                     def(vreg(C, RegClass::Pred)), Lo, BLo, RZ()});
+    S.emit("IADD3.X", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), Hi, BHi,
+                       RZ(), vreg(C, RegClass::Pred), NotPT});
+  } else {
+    BLo.Neg = true;
+    MOperand NHi = BHi;
+    NHi.Inv = true;
+    S.emit("IADD3", {def(vreg(D.Reg, RegClass::GPR, 1, 0)),
+                     def(vreg(C, RegClass::Pred)), Lo, BLo, RZ()});
+    S.emit("IADD3.X", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), Hi, NHi,
+                       RZ(), vreg(C, RegClass::Pred), NotPT});
+  }
+}
+
+SelResult mem::selectCvta(ISel &S, const ptx::Instruction &I) {
+  bool To = I.hasMod(".to");
+  Space Sp = spaceOf(I);
+  if (Sp == Space::Global || Sp == Space::Other ||
+      (Sp == Space::Param && !S.request().F->IsEntry))
+    return SelResult::NotMine; // ISelBasic (global), calls (.func param)
+  if (I.Types.empty() || ptx::typeBits(I.Types[0]) != 64)
+    return S.unsupported(I, "32-bit cvta");
+  MOperand D = S.defOf(I.Ops[0]);
+  const Operand &Src = I.Ops[1];
+  MOperand X;
+  if (Src.K == Operand::Kind::Symbol && Src.Var &&
+      Src.Var->Space == StateSpace::Shared && Sp == Space::Shared) {
+    std::optional<uint64_t> Off = sharedVarOffset(S, Src.Var);
+    if (!Off)
+      return S.unsupported(I);
+    if (S.isSm90()) {
+      // As mov gives it on sm_90: the CTA's rank in the cluster in bits
+      // 24 and up (S2R SR_CgaCtaId; LEA), as ptxas does.
+      unsigned Rank = S.tmp(), Base = S.tmp(), T = S.tmp(RegClass::GPR, 2);
+      S.emit("S2R", {def(vreg(Rank, RegClass::GPR)), text("SR_CgaCtaId")});
+      S.emit("MOV", {def(vreg(Base, RegClass::GPR)), imm(int64_t(*Off))});
+      S.emit("LEA", {def(vreg(T, RegClass::GPR, 1, 0)),
+                     vreg(Rank, RegClass::GPR), vreg(Base, RegClass::GPR),
+                     imm(0x18)});
+      X = vreg(T, RegClass::GPR, 2);
+    } else {
+      X = const64(S, int64_t(*Off));
+    }
+  } else if (Src.K == Operand::Kind::Reg) {
+    X = S.use(Src);
+  } else {
+    return S.unsupported(I, "operand");
+  }
+  if (Sp == Space::Shared) {
+    if (To) {
+      // The shared window offset is the low word.
+      S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 0)),
+                     vreg(X.Reg, RegClass::GPR, 1, X.Sub)});
+      S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
+      return SelResult::Done;
+    }
+    if (S.isSm90()) {
+      unsigned Hi = S.tmp();
+      S.emit("S2R", {def(vreg(Hi, RegClass::GPR)), text("SR_SWINHI")});
+      S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 0)),
+                     vreg(X.Reg, RegClass::GPR, 1, X.Sub)});
+      S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false),
+                     vreg(Hi, RegClass::GPR)});
+      return SelResult::Done;
+    }
+    addWindow(S, D, X, 0x18, false);
+    return SelResult::Done;
+  }
+  if (Sp == Space::Local) {
+    addWindow(S, D, X, 0x20, To);
+    return SelResult::Done;
+  }
+  if (Sp == Space::Const) {
+    addWindow(S, D, X, S.isSm90() ? 0xd0 : 0x50, To);
+    return SelResult::Done;
+  }
+  if (Sp == Space::Param) {
+    // Kernel parameters: generic = window + bank-0 offset; the sm_90
+    // window (c[0x0][0x198]) points at the parameter block itself.
+    if (!S.isSm90()) {
+      addWindow(S, D, X, 0x40, To);
+      return SelResult::Done;
+    }
+    int64_t Base = S.request().Kernel ? S.request().Kernel->ParamBase : 0x210;
+    unsigned T = S.tmp(RegClass::GPR, 2), C = S.tmp(RegClass::Pred);
+    MOperand NotPT = PT();
+    NotPT.Not = true;
+    const MOperand &Src = X;
+    if (!To) {
+      S.emit("IADD3", {def(vreg(T, RegClass::GPR, 1, 0)),
+                       def(vreg(C, RegClass::Pred)),
+                       vreg(Src.Reg, RegClass::GPR, 1, Src.Sub),
+                       imm(-Base, true), RZ()});
+      S.emit("IADD3.X", {def(vreg(T, RegClass::GPR, 1, 1), false),
+                         vreg(Src.Reg, RegClass::GPR, 1, Src.Sub + 1),
+                         imm(-1, true), RZ(), vreg(C, RegClass::Pred), NotPT});
+      addWindow(S, D, vreg(T, RegClass::GPR, 2), 0x198, false);
+      return SelResult::Done;
+    }
+    addWindow(S, vreg(T, RegClass::GPR, 2), X, 0x198, true);
+    S.emit("IADD3", {def(vreg(D.Reg, RegClass::GPR, 1, 0)),
+                     def(vreg(C, RegClass::Pred)), vreg(T, RegClass::GPR, 1, 0),
+                     imm(Base), RZ()});
+    S.emit("IADD3.X", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false),
+                       vreg(T, RegClass::GPR, 1, 1), RZ(), RZ(),
+                       vreg(C, RegClass::Pred), NotPT});
+    return SelResult::Done;
+  }
+  return S.unsupported(I);
+}
+
+SelResult mem::selectIsspacep(ISel &S, const ptx::Instruction &I) {
+  Space Sp = spaceOf(I);
+  if (Sp == Space::Const && S.request().Module) {
+    // In the const window [c[0x0][0x50] (sm_90: 0xd0), + the module's
+    // bank-3 bytes), as ptxas compares it.
+    unsigned Base = S.isSm90() ? 0xd0 : 0x50;
+    int64_t Size = int64_t(S.request().Module->Const3.size());
+    MOperand D = S.defOf(I.Ops[0]);
+    MOperand X = S.use(I.Ops[1]);
+    MOperand Lo = vreg(X.Reg, RegClass::GPR, 1, X.Sub);
+    MOperand Hi = vreg(X.Reg, RegClass::GPR, 1, X.Sub + 1);
+    unsigned T = S.tmp(RegClass::GPR, 2), C = S.tmp(RegClass::Pred);
+    unsigned P0 = S.tmp(RegClass::Pred), P1 = S.tmp(RegClass::Pred);
+    MOperand NotPT = PT();
+    NotPT.Not = true;
+    S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, 0)), cbank(0, Base)});
+    S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, 1), false),
+                   cbank(0, Base + 4)});
+    S.emit("IADD3", {def(vreg(T, RegClass::GPR, 1, 0), false),
+                     def(vreg(C, RegClass::Pred)), vreg(T, RegClass::GPR, 1, 0),
+                     imm(Size), RZ()});
+    S.emit("IADD3.X", {def(vreg(T, RegClass::GPR, 1, 1), false),
+                       vreg(T, RegClass::GPR, 1, 1), RZ(), RZ(),
+                       vreg(C, RegClass::Pred), NotPT});
+    S.emit("ISETP.GE.U32.AND", {def(vreg(P0, RegClass::Pred)), PT(), Lo,
+                                cbank(0, Base), PT()});
+    S.emit("ISETP.GE.U32.AND.EX", {def(vreg(P0, RegClass::Pred), false), PT(),
+                                   Hi, cbank(0, Base + 4), PT(),
+                                   vreg(P0, RegClass::Pred)});
+    S.emit("ISETP.LT.U32.AND", {def(vreg(P1, RegClass::Pred)), PT(), Lo,
+                                vreg(T, RegClass::GPR, 1, 0), PT()});
+    S.emit("ISETP.LT.U32.AND.EX", {def(vreg(P1, RegClass::Pred), false), PT(),
+                                   Hi, vreg(T, RegClass::GPR, 1, 1), PT(),
+                                   vreg(P1, RegClass::Pred)});
+    S.emit("PLOP3.LUT", {D, PT(), vreg(P0, RegClass::Pred),
+                         vreg(P1, RegClass::Pred), PT(), imm(0xc0), imm(0)});
+    return SelResult::Done;
+  }
+  if (Sp != Space::Shared)
+    return S.unsupported(I);
+  MOperand D = S.defOf(I.Ops[0]);
+  MOperand X = S.use(I.Ops[1]);
+  MOperand M = memOp();
+  M.Reg = X.Reg;
+  M.Sub = X.Sub;
+  M.RC = RegClass::GPR;
+  M.Width = 2;
+  S.emit("QSPC.E.S", {D, RZ(), M});
+  return SelResult::Done;
+}
+
+SelResult mem::selectCacheCtl(ISel &S, const ptx::Instruction &I) {
+  llvm::StringRef M = I.Mnemonic;
+  Space Sp = spaceOf(I);
+  if (Sp == Space::Local || Sp == Space::Other || Sp == Space::Shared ||
+      Sp == Space::Const || Sp == Space::Param) {
+    if (M == "prefetch" && Sp == Space::Local)
+      return S.unsupported(I, "prefetch.local");
+    if (M == "prefetch" || M == "prefetchu")
+      return S.unsupported(I);
+  }
+  const char *Sub = nullptr;
+  if (M == "prefetch" || M == "prefetchu") {
+    if (I.hasMod(".L1"))
+      Sub = "PF1";
+    else if (I.hasMod(".L2"))
+      Sub = "PF2";
+    else if (llvm::any_of(I.Mods, [](llvm::StringRef Mo) {
+               return Mo.starts_with(".tensormap");
+             }))
+      return S.unsupported(I);
+    else
+      return S.unsupported(I, "prefetch with an eviction priority");
+  } else if (M == "discard") {
+    Sub = "RML2";
+  } else {
+    return S.unsupported(I);
+  }
+  const Operand &A = I.Ops[0];
+  MOperand Addr = memOp();
+  if (A.K == Operand::Kind::Address && baseIsReg(A)) {
+    MOperand B = baseReg(S, A);
+    Addr.Reg = B.Reg;
+    Addr.Sub = B.Sub;
+    Addr.Width = 2;
+    Addr.RC = RegClass::GPR;
+    Addr.Imm = A.Value;
+  } else if (std::optional<MOperand> W = wideAddr(S, A, false)) {
+    Addr = *W;
+    Addr.Text.clear();
+  } else {
+    return S.unsupported(I, "address");
+  }
+  if (Addr.Imm != 0 && !Addr.NoReg) {
+    // The CCTL forms of the SASS table carry no usable offset field:
+    // add it into the address first.
+    unsigned T = S.tmp(RegClass::GPR, 2), C = S.tmp(RegClass::Pred);
+    MOperand NotPT = PT();
+    NotPT.Not = true;
+    S.emit("IADD3", {def(vreg(T, RegClass::GPR, 1, 0)),
+                     def(vreg(C, RegClass::Pred)),
+                     vreg(Addr.Reg, RegClass::GPR, 1, Addr.Sub),
+                     imm(Addr.Imm, true), RZ()});
+    S.emit("IADD3.X", {def(vreg(T, RegClass::GPR, 1, 1), false),
+                       vreg(Addr.Reg, RegClass::GPR, 1, Addr.Sub + 1),
+                       imm(Addr.Imm < 0 ? -1 : 0, true), RZ(),
+                       vreg(C, RegClass::Pred), NotPT});
+    Addr.Reg = T;
+    Addr.Sub = 0;
+    Addr.Imm = 0;
+  }
+  S.emit(std::string("CCTL.E.") + Sub, {Addr});
+  return SelResult::Done;
+}
+
