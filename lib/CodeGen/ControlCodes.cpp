@@ -274,14 +274,9 @@ std::string ControlPass::run() {
         for (const Access &A : Acc) {
           RegState &R = Regs[A.Idx];
           if (A.IsDef) {
-            // The predicate result of a memory instruction (atomics, QSPC)
-            // is known once the sources are read: with a separate read
-            // scoreboard it is tracked there (as ptxas's code and the
-            // hazard checker's model have it); SHFL/DSETP/... predicates
-            // come with the write scoreboard.
-            bool MemPred = A.Pred && (I.Enc.F->Class == sass::Sched::ATOM ||
-                                      I.Enc.F->Class == sass::Sched::MEM);
-            R.WSB = int8_t(MemPred ? ReadSB : Free);
+            // Some predicate results are tracked by the read scoreboard
+            // (the latency table says which, for the checker too).
+            R.WSB = int8_t(A.Pred && T.PredOnReadBarrier ? ReadSB : Free);
             R.Prod = nullptr;
           } else {
             R.RSBMask |= uint8_t(1u << ReadSB);

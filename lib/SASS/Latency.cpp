@@ -53,6 +53,9 @@ ResultTiming resultTiming(Arch A, const Form &F) {
     V = false;
   T.Scoreboarded = V;
   T.ReadsLate = V;
+  // Memory forms only: SHFL/MATCH/FCHK/DSETP predicates come with the
+  // write scoreboard (calibrated on ptxas's code).
+  T.PredOnReadBarrier = V && (F.Class == Sched::ATOM || F.Class == Sched::MEM);
   return T;
 }
 

@@ -440,12 +440,11 @@ void Checker::step(unsigned Idx, State &St) {
         continue; // convergence barriers are not pipelined registers
       if (T.Scoreboarded) {
         // The predicate result of a generic-address atomic/QSPC is known
-        // when the sources have been read: it shares the read scoreboard.
+        // when the sources have been read: it shares the read scoreboard
+        // (Latency.h, PredOnReadBarrier).
         uint8_t SB = C.WBar;
-        // (Memory forms only: SHFL/MATCH/FCHK predicates come with the
-        // write scoreboard.)
         if ((W.File == RegFile::P || W.File == RegFile::UP) && C.RBar < 6 &&
-            (D.I.F->Class == Sched::ATOM || D.I.F->Class == Sched::MEM))
+            T.PredOnReadBarrier)
           SB = C.RBar;
         uint8_t Bit = SB < 6 ? uint8_t(1u << SB) : Unprotected;
         if (!Guarded) {

@@ -35,6 +35,10 @@ struct ResultTiming {
   /// True when the form's source registers are read late (stores,
   /// atomics, ...) so that overwriting them needs a read scoreboard.
   bool ReadsLate = false;
+  /// True when a predicate result is known once the sources are read
+  /// (atomics, QSPC): with a separate read scoreboard it is tracked there
+  /// rather than on the write scoreboard.
+  bool PredOnReadBarrier = false;
 };
 
 ResultTiming resultTiming(Arch A, const Form &F);
