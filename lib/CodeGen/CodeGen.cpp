@@ -63,10 +63,22 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
     return "";
   };
 
-  ISel S(MF, Req, Opts, Diags);
-  if (!S.run()) {
-    Out.Failed = true;
-    return Out;
+  if (Req.AsSubfunction && Req.Kernel) {
+    // Whole program: the callee's code lives inside the kernel's (its body
+    // is selected into the caller, ISelControlCall.cpp); the writer's own
+    // copy after the kernel, under the $k$f symbol, is never reached and
+    // holds a trap.
+    MF.Blocks.emplace_back();
+    MInstr Trap;
+    Trap.Op = "BPT.TRAP";
+    Trap.Ops = {imm(1)};
+    MF.Blocks.back().Instrs.push_back(std::move(Trap));
+  } else {
+    ISel S(MF, Req, Opts, Diags);
+    if (!S.run()) {
+      Out.Failed = true;
+      return Out;
+    }
   }
   if (std::string E = After("isel"); !E.empty())
     return Fail(E);

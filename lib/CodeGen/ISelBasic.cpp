@@ -193,6 +193,15 @@ static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
         return SelResult::Done;
       }
     }
+    if (S.request().Addrs && Src.Func && S.request().Module) {
+      // Whole program: a function pointer is 8 x the function's descriptor
+      // number, the value data initializers hold too (DataLayout.cpp).
+      auto It = S.request().Module->FunctionIds.find(Src.Name);
+      if (It == S.request().Module->FunctionIds.end())
+        return S.unsupported(I, "address of this function");
+      copyWords(S, D, imm(int64_t(It->second) * 8), Words);
+      return SelResult::Done;
+    }
     if (S.request().Addrs && (Src.Func || (V && (V->Space == ptx::StateSpace::Global ||
                                             V->Space == ptx::StateSpace::Const)))) {
       uint32_t Slot = S.request().Addrs->slot(Src.Name);

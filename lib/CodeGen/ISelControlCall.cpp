@@ -39,9 +39,9 @@
 //
 // Not yet supported (clear errors): system calls (vprintf, malloc, free,
 // __assertfail: bank 4, LEPC and the real ABI, plus EXTERNS and
-// SYSCALL_OFFSETS from the writer), indirect calls (implemented as a
-// compare-and-call dispatch, disabled until the writer fills the function
-// entries of .nv.constant4), -c mode (calls need relocations).
+// SYSCALL_OFFSETS from the writer), -c mode (calls need relocations).
+// Indirect calls are a compare-and-call dispatch over the address-taken
+// functions (selectIndirectCall).
 // brx.idx is a compare-and-branch chain (ptxas: BRX through a bank-2 table).
 //
 // The writer still copies each callee separately after the kernel
@@ -248,32 +248,27 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
                                 const ptx::Function *F, const Operand *Rets,
                                 const Operand *Args);
 
-/// Set once the writer fills function entries of .nv.constant4.
-static constexpr bool IndirectCallsEnabled = false;
-
-/// call %fp, (args), proto / targets: the pointer is compared with the
-/// address of every function of the kernel that takes and returns as many
-/// values (their bank-4 address slots, where `mov.u64 %fp, f` reads them),
-/// and the matching one is called directly; no match traps. ptxas calls
-/// through the register (CALL.REL.NOINC R) instead.
+/// call %fp, (args), proto / targets: a whole-program function pointer is
+/// 8 x the function's descriptor number (ModuleLayout::FunctionIds), so the
+/// pointer is compared with the number of every address-taken function of
+/// the kernel that takes and returns as many values, and the matching one
+/// is called directly (one copy of its body, shared with direct calls); no
+/// match traps. ptxas instead looks the kernel-relative entry up in a
+/// bank-2 table and calls through the register (CALL.REL.NOINC R).
 static SelResult selectIndirectCall(ISel &S, const ptx::Instruction &I,
                                     const Operand &Target, const Operand *Rets,
                                     const Operand *Args) {
   const object::CodeRequest &Req = S.request();
-  if (!Req.Addrs)
-    return S.unsupported(I, "indirect call without an address table");
-  // The writer leaves the bank-4 entries of functions zero (it writes no
-  // value or relocation for them), so every pointer would match the first
-  // candidate: refuse until it stores distinct function values there.
-  if (!IndirectCallsEnabled)
-    return S.unsupported(I, "indirect call: function addresses in constant "
-                            "bank 4 are not filled in by the cubin writer");
+  if (!Req.Module)
+    return S.unsupported(I, "indirect call without a module layout");
+  const llvm::StringMap<unsigned> &Ids = Req.Module->FunctionIds;
   size_t NArgs = Args ? Args->Elems.size() : 0;
   size_t NRets = Rets ? Rets->Elems.size() : 0;
   llvm::SmallVector<const ptx::Function *, 4> Cands;
   for (const ptx::Function *F : Req.Kernel->Subfunctions)
-    if (F->HasBody && F->Params.size() == NArgs && F->Returns.size() == NRets &&
-        F != Req.F && !llvm::is_contained(Active, F))
+    if (F->HasBody && Ids.count(F->Name) && F->Params.size() == NArgs &&
+        F->Returns.size() == NRets && F != Req.F &&
+        !llvm::is_contained(Active, F))
       Cands.push_back(F);
   if (Cands.empty())
     return S.unsupported(I, "indirect call without a candidate callee");
@@ -282,16 +277,15 @@ static SelResult selectIndirectCall(ISel &S, const ptx::Instruction &I,
     return S.unsupported(I, "32-bit function pointer");
   llvm::SmallVector<std::pair<unsigned, size_t>, 4> Joins; // block, instr
   for (const ptx::Function *F : Cands) {
-    uint32_t Slot = Req.Addrs->slot(F->Name);
     unsigned P = S.tmp(RegClass::Pred);
     MOperand PP = vreg(P, RegClass::Pred);
     MOperand Lo = Ptr, Hi = Ptr;
-    Lo.Sub = 0;
+    Lo.Sub = uint8_t(Ptr.Sub);
     Lo.Width = 1;
-    Hi.Sub = 1;
+    Hi.Sub = uint8_t(Ptr.Sub + 1);
     Hi.Width = 1;
-    S.emit("ISETP.NE.U32.AND", {def(PP), PT(), Lo, cbank(4, Slot), PT()});
-    S.emit("ISETP.NE.U32.OR", {def(PP, false), PT(), Hi, cbank(4, Slot + 4), PP});
+    S.emit("ISETP.NE.U32.AND", {def(PP), PT(), Lo, imm(int64_t(Ids.lookup(F->Name)) * 8), PT()});
+    S.emit("ISETP.NE.U32.OR", {def(PP, false), PT(), Hi, RZ(), PP});
     MInstr &Skip = S.emit("BRA", {label(0)});
     Skip.Guard = PP;
     unsigned SkipBlock = S.currentBlock();

@@ -377,7 +377,8 @@ bool ptxas::object::layoutModule(const ptx::Module &M,
       Ok &= layoutKernel(M, Index, *F, Opts, Out.Kernels.back(), Diags);
     }
 
-  llvm::StringMap<unsigned> FuncIds = functionIds(M, Index);
+  Out.FunctionIds = functionIds(M, Index);
+  const llvm::StringMap<unsigned> &FuncIds = Out.FunctionIds;
   for (const ptx::Function *F : M.functions())
     for (const ptx::Stmt &S : F->Body)
       if (S.K == ptx::Stmt::Kind::Instr && S.I &&

@@ -494,11 +494,15 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
   }
   if (Mn == "CALL") {
     uint64_t T;
+    // CALL.REL.NOINC R, base (ptxas's indirect call): the register holds
+    // the callee's offset from base, per lane.
+    bool RegRel = !D.has("ABS") && !D.Ops.empty() &&
+                  D.Ops[0].Kind != OpKind::Target;
     if (D.has("ABS"))
       T = src(D.Ops[0], firstLane(M), D);
     else
       T = uint64_t(target());
-    FOR_LANES(G, L) Wp.PC[L] = uint32_t(T);
+    FOR_LANES(G, L) Wp.PC[L] = uint32_t(RegRel ? T + src(D.Ops[0], L, D) : T);
     FOR_LANES(M & ~G, L) Wp.PC[L] += 16;
     Advance = false;
     return true;

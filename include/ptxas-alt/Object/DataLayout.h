@@ -18,6 +18,8 @@
 #include "ptxas-alt/PTX/Module.h"
 #include "ptxas-alt/Support/Diagnostics.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -76,6 +78,10 @@ struct ModuleLayout {
   /// Uses instructions that exist only on sm_90a (wgmma, setmaxnreg):
   /// .nv.compat ISA class 4.
   bool UsesArchSpecificInstrs = false;
+  /// Whole-program function pointers: an address-taken function's value is
+  /// 8 x its descriptor number (1-based, ptxas's numbering), in data
+  /// initializers and in code alike.
+  llvm::StringMap<unsigned> FunctionIds;
 };
 
 /// Lays out \p M for \p Opts.Arch. Returns false after reporting errors.
