@@ -11,6 +11,7 @@
 // are written.
 //
 //===----------------------------------------------------------------------===//
+#include "CallABI.h"
 #include "Passes.h"
 
 #include "llvm/Support/Endian.h"
@@ -71,6 +72,8 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out) {
       Out.Text.insert(Out.Text.end(), Bytes, Bytes + 16);
       if (I.Op == "EXIT")
         Out.ExitOffsets.push_back(uint32_t(A));
+      if (abi::isSysCall(I))
+        Out.SyscallOffsets.push_back(uint32_t(A));
       if (I.RelocType)
         Out.Relocs.push_back({uint32_t(A), I.RelocType, I.RelocSym, 0});
       A += 16;
@@ -78,6 +81,10 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out) {
   }
   Out.RegCount = MF.NumGPRs;
   Out.FrameSize = MF.FrameSize;
+  // Whole program: callees run in the kernel's frame (their bodies are
+  // part of it), so the stack a kernel needs is its own frame.
+  if (MF.IsKernel)
+    Out.MinStackSize = MF.FrameSize;
   Out.SpillStoreBytes = MF.SpillStoreBytes;
   Out.SpillLoadBytes = MF.SpillLoadBytes;
   Out.NumBarriers = MF.NumBarriers;

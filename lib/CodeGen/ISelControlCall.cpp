@@ -37,9 +37,9 @@
 // that the inner one overwrites (and its return-site number) are stored
 // below a stack pointer of their own, a copy of R1 taken in the prologue.
 //
-// Not yet supported (clear errors): system calls (vprintf, malloc, free,
-// __assertfail: bank 4, LEPC and the real ABI, plus EXTERNS and
-// SYSCALL_OFFSETS from the writer), -c mode (calls need relocations).
+// System calls (vprintf, malloc, free, __assertfail) use the real ABI
+// (CallABI.h, selectSysCall). Not yet supported (clear errors): calls in
+// -c mode (they need the ABI on both sides and relocations).
 // Indirect calls are a compare-and-call dispatch over the address-taken
 // functions (selectIndirectCall).
 // brx.idx is a compare-and-branch chain (ptxas: BRX through a bank-2 table).
@@ -49,6 +49,7 @@
 // return with RET.REL.NODEC R20) and are never reached.
 //
 //===----------------------------------------------------------------------===//
+#include "CallABI.h"
 #include "ISel.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -307,6 +308,119 @@ static SelResult selectIndirectCall(ISel &S, const ptx::Instruction &I,
   return SelResult::Done;
 }
 
+/// A system call (vprintf, malloc, free, __assertfail; whole-program mode)
+/// through the ABI of CallABI.h, as ptxas emits it:
+///
+///   MOV R4.., <arguments>          ; 64-bit ones in even pairs
+///   LDC.64 R2, c[0x4][<slot>]      ; the callee, relocated by the writer
+///   LEPC R20, <return>             ; sm_90 (before: LEPC R20 gives its own
+///   CALL.ABS.NOINC R2              ;  address, plus 0x40 with IADD3)
+/// return:
+///   MOV <result>, R4
+///
+/// The LEPC..CALL block uses physical registers only and is a dependence
+/// chain, so neither scheduling nor spilling changes its length (which the
+/// pre-sm_90 return address relies on).
+static SelResult selectSysCall(ISel &S, const ptx::Instruction &I,
+                               const ptx::Function *F, const Operand *Rets,
+                               const Operand *Args) {
+  const object::CodeRequest &Req = S.request();
+  if (!Req.Addrs)
+    return S.unsupported(I, "system call " + F->Name.str() + " in -c mode");
+  MFunction &MF = S.mf();
+  size_t NArgs = Args ? Args->Elems.size() : 0;
+  size_t NRets = Rets ? Rets->Elems.size() : 0;
+  if (NArgs != F->Params.size() || NRets != F->Returns.size() || NRets > 1)
+    return S.error(I, "call of '" + F->Name + "' with the wrong number of "
+                                              "arguments or results");
+  auto Words = [](const ptx::Variable *V) {
+    return unsigned(std::max<uint64_t>(1, (V->sizeInBytes() + 3) / 4));
+  };
+  llvm::SmallVector<MOperand, 8> Uses;
+  unsigned Next = abi::FirstArgReg;
+  for (size_t K = 0; K != NArgs; ++K) {
+    unsigned W = Words(F->Params[K]);
+    if (W > 2)
+      return S.unsupported(I, "aggregate argument of a system call");
+    Next = (Next + W - 1) / W * W;
+    if (Next + W > abi::ArgRegLimit)
+      return S.unsupported(I, "system call with this many arguments");
+    const Operand &A = Args->Elems[K];
+    MOperand Src;
+    if (A.K == Operand::Kind::Symbol && isFuncParam(S, A.Var)) {
+      unsigned P = paramVReg(S, A.Var, 0);
+      Src = vreg(P, RegClass::GPR, MF.VRegs[P].Size);
+    } else if (A.K == Operand::Kind::Reg) {
+      Src = S.use(A);
+    } else {
+      return S.unsupported(I, "this call argument");
+    }
+    unsigned Have = Src.Width;
+    for (unsigned J = 0; J != W; ++J) {
+      MOperand D = physReg(RegClass::GPR, Next + J);
+      D.IsDef = true;
+      MOperand From = Src;
+      From.Sub = uint8_t(Src.Sub + J);
+      From.Width = 1;
+      S.emit("MOV", {D, J < Have ? From : RZ()});
+      Uses.push_back(physReg(RegClass::GPR, Next + J));
+    }
+    Next += W;
+  }
+  MOperand Target = physReg(RegClass::GPR, 2, 2);
+  Target.IsDef = true;
+  S.emit("LDC.64", {Target, cbank(4, Req.Addrs->slot(F->Name))});
+
+  S.newBlock();
+  unsigned Return = S.currentBlock() + 1;
+  MOperand RA = physReg(RegClass::GPR, abi::ReturnAddrReg, 2);
+  RA.IsDef = true;
+  if (S.isSm90()) {
+    S.emit("LEPC", {RA, label(Return)});
+  } else {
+    S.emit("LEPC", {RA});
+    MOperand Lo = physReg(RegClass::GPR, abi::ReturnAddrReg);
+    MOperand Hi = physReg(RegClass::GPR, abi::ReturnAddrReg + 1);
+    MOperand Carry = physReg(RegClass::Pred, 0);
+    MOperand NotPT = PT();
+    NotPT.Not = true;
+    S.emit("IADD3", {def(Lo), def(Carry), Lo, imm(0x40), RZ()});
+    S.emit("IADD3.X", {def(Hi), Hi, RZ(), RZ(), Carry, NotPT});
+  }
+  MInstr &Call = S.emit("CALL.ABS.NOINC", {physReg(RegClass::GPR, 2, 2)});
+  Call.ABICall = true;
+  Call.Implicit.append(Uses.begin(), Uses.end());
+  Call.Implicit.push_back(physReg(RegClass::GPR, abi::ReturnAddrReg, 2));
+  unsigned RetWords = NRets ? Words(F->Returns[0]) : 0;
+  for (unsigned J = 0; J != RetWords; ++J) {
+    MOperand D = physReg(RegClass::GPR, abi::FirstArgReg + J);
+    D.IsDef = true;
+    Call.Implicit.push_back(D);
+  }
+
+  unsigned RB = S.newBlock();
+  MF.Blocks[RB].IsBranchTarget = true;
+  if (!S.isSm75()) {
+    // The global memory descriptor is a uniform register: reload it.
+    MOperand D = physReg(RegClass::UGPR, S.descUR(), 2);
+    D.IsDef = true;
+    S.emit("ULDC.64", {D, cbank(0, S.isSm90() ? 0x208 : 0x118)});
+  }
+  if (NRets) {
+    const Operand &R = Rets->Elems[0];
+    unsigned Dst;
+    if (R.K == Operand::Kind::Symbol && isFuncParam(S, R.Var))
+      Dst = paramVReg(S, R.Var, 0);
+    else if (R.K == Operand::Kind::Reg)
+      Dst = S.defOf(R).Reg;
+    else
+      return S.unsupported(I, "this call result");
+    unsigned W = std::min<unsigned>(RetWords, MF.VRegs[Dst].Size);
+    copyVReg(S, Dst, physReg(RegClass::GPR, abi::FirstArgReg, W), W);
+  }
+  return SelResult::Done;
+}
+
 /// One direct call of \p F (a definition) with the call's argument and
 /// result lists.
 static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
@@ -350,7 +464,7 @@ SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
     static const char *const SysCalls[] = {"vprintf", "malloc", "free",
                                            "__assertfail"};
     if (llvm::is_contained(SysCalls, F->Name))
-      return S.unsupported(I, "system call " + F->Name.str());
+      return selectSysCall(S, I, F, Rets, Args);
     return S.error(I, "Unresolved extern function '" + F->Name + "'");
   }
   return emitDirectCall(S, I, F, Rets, Args);

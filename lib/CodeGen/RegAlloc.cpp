@@ -8,12 +8,14 @@
 // aligned tuples (64-bit values in even pairs, 128-bit in quads) and
 // physical registers named by the code treated as fixed intervals. Reserved:
 // R1 (stack pointer), UR4/UR5 (global memory descriptor), and in
-// subfunctions R20/R21 (return address). The GPR budget is the smallest of
+// subfunctions R20/R21 (return address); ABI calls (system calls)
+// clobber the registers CallABI.h lists. The GPR budget is the smallest of
 // 255, .maxnreg / launch-bound derived MAXREG_COUNT and --maxrregcount.
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
 
+#include "CallABI.h"
 #include "Liveness.h"
 
 #include "fmt/format.h"
@@ -75,6 +77,19 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
     Reserve(RegClass::GPR, 20);
     Reserve(RegClass::GPR, 21);
   }
+  // ABI calls clobber the registers the callee may change (CallABI.h): a
+  // value living across one (through the call's def position) must sit in
+  // a preserved register or be spilled.
+  unsigned Pos = 0;
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs) {
+      if (I.ABICall)
+        for (unsigned C = 0; C != 5; ++C)
+          for (unsigned N = 0; N != zeroReg(RegClass(C)); ++N)
+            if (!abi::preservedAcrossCall(RegClass(C), N))
+              Busy[C][N].push_back({{Pos + 1, Pos + 1}, -1});
+      Pos += 2;
+    }
 
   std::vector<unsigned> Order;
   for (unsigned V = 0; V != RI.NumVRegs; ++V)

@@ -100,7 +100,10 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
     return;
   // The terminator (and anything after it) stays in place.
   size_t End = N;
-  if (isTerminator(B.Instrs.back().Op))
+  // So does a call: the code after it in the block would run only after
+  // the callee returns (or, for our direct calls, not at all).
+  if (isTerminator(B.Instrs.back().Op) ||
+      llvm::StringRef(B.Instrs.back().Op).starts_with("CALL"))
     End = N - 1;
   if (End < Begin + 2)
     return;

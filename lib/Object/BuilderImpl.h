@@ -72,6 +72,13 @@ private:
   /// Layouts of the .funcs that get their own sections in -c mode.
   std::deque<KernelLayout> FuncLayouts;
   llvm::StringMap<unsigned> FuncSym; ///< function name -> symbol
+  /// The UND symbol of external function \p Name (a system call), 0 if none.
+  unsigned externSym(llvm::StringRef Name) const {
+    for (const auto &[F, Sym] : B.ExternSym)
+      if (F->Name == Name)
+        return Sym;
+    return 0;
+  }
 
   const ptx::Module &M;
   const WriterOptions &Opts;

@@ -158,6 +158,7 @@ void Builder::assembleCode() {
     K.CtaidZUsed = FC.CtaidZUsed;
     K.CfaInstrs = FC.CfaInstrs;
     K.ExitOffsets = FC.ExitOffsets;
+    K.SyscallOffsets = FC.SyscallOffsets;
     K.TextRelocs = FC.Relocs;
     // Whole-program mode copies callees into the kernel (§7); -c calls them.
     for (const ptx::Function *Sub : Rel ? std::vector<const ptx::Function *>()
@@ -173,6 +174,8 @@ void Builder::assembleCode() {
       K.Subs.push_back({Sub, Off, 0, SC.FrameSize, 0});
       for (uint32_t E : SC.ExitOffsets)
         K.ExitOffsets.push_back(Off + E);
+      for (uint32_t E : SC.SyscallOffsets)
+        K.SyscallOffsets.push_back(Off + E);
       for (FunctionCode::Reloc R : SC.Relocs) {
         R.Offset += Off;
         K.TextRelocs.push_back(R);

@@ -200,6 +200,8 @@ std::vector<uint8_t> ptxas::object::buildKernelInfo(const BuildState &B,
     if (B.V13)
       R.push_back(InfoRecord::hval(EIAttr::MERCURY_ISA_VERSION,
                                    Sm90 ? 0x0101 : 0));
+    if (!K.SyscallOffsets.empty())
+      R.push_back(InfoRecord::sval(EIAttr::SYSCALL_OFFSETS, K.SyscallOffsets));
     if (!K.ExitOffsets.empty())
       R.push_back(InfoRecord::sval(EIAttr::EXIT_INSTR_OFFSETS, K.ExitOffsets));
     if (!K.Subs.empty())

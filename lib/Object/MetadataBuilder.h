@@ -38,6 +38,7 @@ struct KernelCode {
   uint8_t NumBarriers = 0;
   bool CtaidZUsed = false;
   std::vector<uint32_t> ExitOffsets;
+  std::vector<uint32_t> SyscallOffsets;
   std::vector<uint8_t> CfaInstrs;
   std::vector<SubCode> Subs;
   std::vector<FunctionCode::Reloc> TextRelocs; ///< offsets in Text

@@ -271,6 +271,8 @@ void Builder::addDataRelocs() {
         Rl.Sym = V->second;
       else if (F != FuncSym.end())
         Rl.Sym = F->second;
+      else if (unsigned E = externSym(Name))
+        Rl.Sym = E; // a system call (vprintf, ...): GLOBAL FUNC UND
       else
         continue;
       PendingRelocs.push_back({Const4, Rl});

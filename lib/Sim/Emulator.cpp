@@ -71,6 +71,8 @@ void Emulator::loadGlobals() {
       auto SA = SectionAddr.find(Sym.Shndx);
       uint64_t V = (SA == SectionAddr.end() ? 0 : SA->second) + Sym.Value +
                    uint64_t(R.Addend);
+      if (Sym.Shndx == 0) // undefined: a system call, or nothing we know
+        V = sysCallAddress(Sym.Name);
       // R_CUDA_32 (1) writes 32 bits; R_CUDA_64 (2), R_CUDA_G64 (4) 64.
       unsigned N = R.Type == 1 ? 4 : 8;
       if (uint8_t *D = Mem.translate(T->second + R.Offset, N))
@@ -97,7 +99,9 @@ Error Emulator::launch(const Function &K, const LaunchConfig &C,
   M.Trace = Trace;
   M.TraceThread = TraceThread;
   M.TracePCs = TracePCs;
-  return M.run(Stats, InstrLimit);
+  Error E = M.run(Stats, InstrLimit);
+  SysOut += M.SysOut;
+  return E;
 }
 
 //===----------------------------------------------------------------------===//
@@ -498,9 +502,16 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
     // the callee's offset from base, per lane.
     bool RegRel = !D.has("ABS") && !D.Ops.empty() &&
                   D.Ops[0].Kind != OpKind::Target;
-    if (D.has("ABS"))
-      T = src(D.Ops[0], firstLane(M), D);
-    else
+    if (D.has("ABS")) {
+      T = src64(D.Ops[0], firstLane(M), D);
+      if (T >= SysCallBase && T < SysCallBase + 0x1000) {
+        if (!sysCall(T, G, D))
+          return false;
+        FOR_LANES(M & ~G, L) Wp.PC[L] += 16;
+        Advance = false;
+        return true;
+      }
+    } else
       T = uint64_t(target());
     FOR_LANES(G, L) Wp.PC[L] = uint32_t(RegRel ? T + src(D.Ops[0], L, D) : T);
     FOR_LANES(M & ~G, L) Wp.PC[L] += 16;

@@ -23,6 +23,10 @@ namespace ptxas::sim {
 
 constexpr uint64_t SharedWindow = 0x00007e0000000000ULL; ///< generic shared
 constexpr uint64_t LocalWindow = 0x00007d0000000000ULL;  ///< generic local
+/// Fake addresses of the system calls (SysCall.cpp), 16 bytes apart.
+constexpr uint64_t SysCallBase = 0x00007c0000000000ULL;
+/// The fake address of system call \p Name, 0 if it is not one.
+uint64_t sysCallAddress(llvm::StringRef Name);
 
 struct Warp {
   uint32_t R[256][32];
@@ -76,6 +80,14 @@ public:
   /// compared once per instruction, not once per execution.
   std::vector<uint8_t> Family, Memo;
   unsigned CurIdx = 0;
+
+  /// Text the kernel printed (vprintf, __assertfail).
+  std::string SysOut;
+  /// Runs the system call at \p Target for \p Lanes (SysCall.cpp).
+  bool sysCall(uint64_t Target, uint32_t Lanes, const DecodedInstr &D);
+  std::string readCString(unsigned L, uint64_t A, const DecodedInstr &D);
+  std::string formatVPrintf(unsigned L, const std::string &Fmt, uint64_t Buf,
+                            const DecodedInstr &D);
 
   bool fail(const DecodedInstr &D, const std::string &Why);
   bool unsupported(const DecodedInstr &D) {

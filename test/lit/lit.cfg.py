@@ -16,7 +16,8 @@ bindir = config.ptxas_alt_bin_dir
 llvm_tools = config.llvm_tools_dir
 config.environment["PATH"] = os.pathsep.join([bindir, llvm_tools, config.environment.get("PATH", "")])
 
-for tool in ["ptxas-alt", "sass-mc", "sass-dis", "sass-hazards", "sass-run"]:
+for tool in ["ptxas-alt", "sass-mc", "sass-dis", "sass-hazards", "sass-run",
+             "cubin-info"]:
     config.substitutions.append(("%" + tool, os.path.join(bindir, tool)))
 config.substitutions.append(("%shared", config.shared_dir))
 

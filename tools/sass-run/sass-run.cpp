@@ -174,12 +174,27 @@ int main(int Argc, char **Argv) {
     }
     outs() << "emulator and GPU outputs equal\n";
   }
-  if (Other.empty())
+  if (Other.empty()) {
+    if (!A.E->SysOut.empty())
+      outs() << "printed:\n" << A.E->SysOut;
     return 0;
+  }
   Run B;
   if (int Rc = runOne(Other, *S, Hazards, B))
     return Rc;
   std::string D = compareOutputs(*S, A.B, B.B);
+  // What the kernels printed, as a multiset of lines: the order of lines
+  // from different warps is the emulator's schedule, not the program's.
+  auto Lines = [](const std::string &T) {
+    llvm::SmallVector<llvm::StringRef, 16> L;
+    llvm::StringRef(T).split(L, '\n');
+    std::vector<std::string> V(L.begin(), L.end());
+    std::sort(V.begin(), V.end());
+    return V;
+  };
+  if (Lines(A.E->SysOut) != Lines(B.E->SysOut))
+    D += "printed text differs:\n--- " + Cubin + "\n" + A.E->SysOut +
+         "--- " + Other + "\n" + B.E->SysOut;
   if (!D.empty()) {
     outs() << "outputs differ:\n" << D;
     return 1;

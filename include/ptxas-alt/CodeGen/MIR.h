@@ -117,6 +117,10 @@ struct MInstr {
   /// -c code takes addresses of symbols from the linker.
   uint32_t RelocType = 0;
   std::string RelocSym;
+  /// A call through the real ABI (a system call): every register the
+  /// callee may change (CallABI.h) is clobbered here. Without a relocation
+  /// it is a system call (SYSCALL_OFFSETS).
+  bool ABICall = false;
   /// Filled by emission.
   sass::Instr Enc;
   bool Encoded = false;

@@ -37,6 +37,9 @@ struct FunctionCode {
   uint32_t SpillStoreBytes = 0, SpillLoadBytes = 0; ///< for -v
   uint32_t MinStackSize = 0;             ///< kernels, whole-program mode
   std::vector<uint32_t> ExitOffsets;     ///< relative to Text
+  /// Offsets of the CALL.ABS.NOINC of system calls (vprintf, malloc, free,
+  /// __assertfail), relative to Text: EIATTR_SYSCALL_OFFSETS.
+  std::vector<uint32_t> SyscallOffsets;
   uint8_t NumBarriers = 0;               ///< 0: no NUM_BARRIERS record
   bool CtaidZUsed = false;               ///< sm_75..89 CTAIDZ_USED
   /// DWARF call-frame instructions of the function's FDE (after the

@@ -83,6 +83,8 @@ public:
   /// When set, the PCs warp 0 of CTA 0 issues are recorded here (for the
   /// dynamic hazard check).
   std::vector<uint32_t> *TracePCs = nullptr;
+  /// What the kernels printed so far (vprintf, failed assertions).
+  std::string SysOut;
 
 private:
   const Program &P;
