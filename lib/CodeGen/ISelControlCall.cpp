@@ -324,9 +324,7 @@ static SelResult selectIndirectCall(ISel &S, const ptx::Instruction &I,
 static SelResult selectSysCall(ISel &S, const ptx::Instruction &I,
                                const ptx::Function *F, const Operand *Rets,
                                const Operand *Args) {
-  const object::CodeRequest &Req = S.request();
-  if (!Req.Addrs)
-    return S.unsupported(I, "system call " + F->Name.str() + " in -c mode");
+  const object::CodeRequest &Req = S.request(); // exec mode: Addrs is set
   MFunction &MF = S.mf();
   size_t NArgs = Args ? Args->Elems.size() : 0;
   size_t NRets = Rets ? Rets->Elems.size() : 0;
@@ -463,6 +461,9 @@ SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
     // cannot be resolved in whole-program mode (ptxas: the same message).
     static const char *const SysCalls[] = {"vprintf", "malloc", "free",
                                            "__assertfail"};
+    if (!Req.Addrs) // -c: the linker resolves it; needs relocated calls
+      return S.unsupported(I, "call of external function '" +
+                                  F->Name.str() + "' in -c mode");
     if (llvm::is_contained(SysCalls, F->Name))
       return selectSysCall(S, I, F, Rets, Args);
     return S.error(I, "Unresolved extern function '" + F->Name + "'");

@@ -204,7 +204,7 @@ std::vector<uint8_t> ptxas::object::buildKernelInfo(const BuildState &B,
       R.push_back(InfoRecord::sval(EIAttr::SYSCALL_OFFSETS, K.SyscallOffsets));
     if (!K.ExitOffsets.empty())
       R.push_back(InfoRecord::sval(EIAttr::EXIT_INSTR_OFFSETS, K.ExitOffsets));
-    if (!K.Subs.empty())
+    if (!K.Subs.empty() || !K.SyscallOffsets.empty()) // kernels that call
       R.push_back(InfoRecord::sval(EIAttr::CRS_STACK_SIZE, {0}));
     if (K.CtaidZUsed && !Sm90)
       R.push_back(InfoRecord::nval(EIAttr::CTAIDZ_USED));

@@ -32,12 +32,30 @@ LATER = re.compile(r'^\s*(@!?%\w+\s+)?(tex|tld4|txq|suld|sust|sured|suq|'
                    r'[a-z.0-9]*::cluster|[a-z.]*shared::cluster)\b', re.M)
 
 
+def manifest_flags():
+    """ptxas flags per corpus file (MANIFEST.tsv's ptxas_flags: -c for
+    relocatable device code), keyed by 'arch/file.ptx'."""
+    flags = {}
+    path = os.path.join(CORPUS, '..', 'MANIFEST.tsv')
+    if os.path.exists(path):
+        rows = [l.rstrip('\n').split('\t') for l in open(path)]
+        col = rows[0].index('ptxas_flags')
+        for r in rows[1:]:
+            if len(r) > col and r[col] not in ('', '-'):
+                flags[os.path.relpath(r[0], 'ptx')] = r[col].split()
+    return flags
+
+
+FLAGS = manifest_flags()
+
+
 def compile_one(tool, arch, path, opt):
+    extra = FLAGS.get(arch + '/' + os.path.basename(path), [])
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, 'o.cubin')
         try:
-            p = subprocess.run([tool, '-arch=' + arch, '-O%d' % opt, path,
-                                '-o', out], capture_output=True, text=True,
+            p = subprocess.run([tool, '-arch=' + arch, '-O%d' % opt] + extra +
+                               [path, '-o', out], capture_output=True, text=True,
                                timeout=120)
             return p.returncode, p.stderr
         except subprocess.TimeoutExpired:

@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sass_dis_vs_nvdisasm import ARCHS, find_tool, text_sections  # noqa: E402
 
 LINE = re.compile(r"/\*([0-9a-f]{4,})\*/\s*(.*?)\s*;")
-BRANCH = re.compile(r"(@!?U?P[T0-9] )?(BRA|BSSY|CALL\.REL|RET\.REL|WARPSYNC\.COLLECTIVE|BREAK|JMP)")
+BRANCH = re.compile(r"(@!?U?P[T0-9] )?(BRA|BSSY|CALL\.REL|RET\.REL|WARPSYNC\.COLLECTIVE|BREAK|JMP|LEPC)")
 NV_ARCH = {"sm_75": "SM75", "sm_80": "SM80", "sm_86": "SM86",
            "sm_89": "SM89", "sm_90": "SM90", "sm_90a": "SM90a"}
 
