@@ -5,30 +5,27 @@
 //===----------------------------------------------------------------------===//
 //
 // Calls of code we do not compile (the CUDA system calls vprintf, malloc,
-// free, __assertfail) follow NVIDIA's ABI, as ptxas's call sites show
-// (cubin-format.md §7, printf_assert in the corpus):
+// free, __assertfail; external functions in -c mode) and bodies compiled
+// for others to call (-c .func) follow NVIDIA's ABI, as ptxas's code shows
+// (cubin-format.md §7; printf_assert and rdc_library in the corpus):
 //
 //   arguments  R4 upwards in order, 64-bit ones in an even pair
 //   results    R4 (R4:R5 for 64 bits)
-//   return     R20:R21 (LEPC), callee address in any free pair
-//   preserved  R1 (stack pointer; the callee's frame is below it) and
-//              R16..R31 except the return address: ptxas keeps values in
-//              R16-R19 and R24 across vprintf. B6 and up survive too (ptxas
-//              puts the BSSY around a call in B6).
-//   clobbered  everything else: the other GPRs, all predicates (ptxas
-//              saves P0 with P2R around vprintf), uniform registers (it
-//              reloads them after the call) and B0..B5.
-//
-// ptxas itself assumes more survives a call: across a call of an extern
-// function in -c mode it keeps values in R2, R16-R31 and, from R32 on, in
-// the upper half of every group of eight (R36-R39, R44-R47, ..., R85),
-// never in R32-R35, R40-R43, ... (measured with a 40-value kernel). Our
-// clobber set is a superset of the callee's freedom, so our calls are
-// safe; a body we compile for others to call (-c, not done yet) would
-// have to preserve ptxas's larger set.
+//   return     R20:R21 (LEPC), callee address in any scratch pair
+//   preserved  R1 (stack pointer; the callee's frame is below it), R2,
+//              R16..R31 but the return address, and from R32 on the upper
+//              half of every group of eight (R36-R39, R44-R47, ...):
+//              across a call ptxas keeps values in exactly these (a kernel
+//              with 40 values live across an extern call), and a -c
+//              function of ptxas's with 60 live values writes only the
+//              others (R0, R3-R15, R32-R35, R40-R43, ...). B6 and up
+//              survive too (ptxas puts the BSSY around a call in B6).
+//   clobbered  everything else, all predicates (ptxas saves P0 with P2R
+//              around vprintf) and uniform registers (it reloads them).
 //
 // One table, used by the register allocator (interference at ABICall
-// instructions) and by instruction selection (argument registers).
+// instructions; the registers a -c body may use) and by instruction
+// selection (argument registers).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXAS_ALT_LIB_CODEGEN_CALLABI_H
@@ -46,8 +43,10 @@ constexpr unsigned ReturnAddrReg = 20;
 inline bool preservedAcrossCall(RegClass RC, unsigned N) {
   switch (RC) {
   case RegClass::GPR:
-    return N == 1 || (N >= 16 && N <= 31 && N != ReturnAddrReg &&
-                      N != ReturnAddrReg + 1);
+    if (N >= 32)
+      return N % 8 >= 4;
+    return N == 1 || N == 2 ||
+           (N >= 16 && N != ReturnAddrReg && N != ReturnAddrReg + 1);
   case RegClass::Bar:
     return N >= 6;
   default:

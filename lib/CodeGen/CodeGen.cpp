@@ -40,6 +40,7 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
   MF.Name = Req.F->Name.str();
   MF.A = toSassArch(Req.Arch);
   MF.IsKernel = !Req.AsSubfunction;
+  MF.ABIFunction = Req.AsSubfunction && !Req.Kernel;
   unsigned Budget = Req.Kernel ? Req.Kernel->MaxRegCount : 255;
   if (Opts.MaxRegCount)
     Budget = std::min(Budget, Opts.MaxRegCount);

@@ -381,6 +381,8 @@ void ISel::emitPrologue() {
     D.IsDef = true;
     emit("ULDC.64", {D, cbank(0, isSm90() ? 0x208 : 0x118)});
   }
+  if (Req.AsSubfunction && !Req.Kernel)
+    emitABIEntry(*this);
 }
 
 bool ISel::run() {

@@ -98,6 +98,11 @@ public:
   /// Emits the function's return: EXIT in a kernel, the ABI's return
   /// sequence in a subfunction (ISelControl.cpp).
   void emitReturn();
+  /// Reports \p Msg at \p Loc (a declaration) and fails the selection.
+  void failAt(llvm::SMLoc Loc, const std::string &Msg) {
+    Failed = true;
+    Diags.error(Loc, Msg);
+  }
 
   /// Reports "not yet supported: <mnemonic and modifiers>" at I.
   SelResult unsupported(const ptx::Instruction &I, llvm::StringRef Why = "");
@@ -125,6 +130,11 @@ private:
 
 /// BRA, EXIT, RET, BRX, JMP...: ends a block.
 bool isTerminator(llvm::StringRef Op);
+/// Entry and return of a .func compiled on its own (-c) under the ABI of
+/// CallABI.h: parameters from R4.., results to R4.., RET.ABS.NODEC through
+/// the return address (ISelControlCall.cpp).
+void emitABIEntry(ISel &S);
+void emitABIReturn(ISel &S);
 
 //===-- Family selectors (one file each) --------------------------------===//
 SelResult selectBasic(ISel &S, const ptx::Instruction &I);   // ISelBasic.cpp

@@ -61,16 +61,10 @@ void ISel::emitReturn() {
     B.Implicit.push_back(text("$return"));
     return;
   }
-  // The writer's standalone copy of a subfunction in whole-program mode:
-  // never reached (calls branch to the copy selected into the caller).
-  if (Req.Kernel) {
-    emit("BPT.TRAP", {imm(1)});
-    return;
-  }
-  Failed = true;
-  Diags.error(Req.F->Loc, "not yet supported: returning from a function "
-                          "compiled separately (-c)");
-  emit("EXIT", {});
+  // The writer's standalone copy of a subfunction in whole-program mode
+  // is a lone trap (CodeGen.cpp) and never gets here.
+  // Compiled on its own (-c): the ABI's return.
+  emitABIReturn(*this);
 }
 //===-- Barriers ----------------------------------------------------------===//
 

@@ -201,7 +201,11 @@ struct OperandPrinter {
       S = "@" + std::string(I.GuardNeg ? "!" : "") + operand(I.Guard) + " ";
     S += I.Op;
     for (size_t K = 0; K != I.Ops.size(); ++K) {
-      S += K ? ", " : " ";
+      // A Text operand starting with a space follows the previous one
+      // without a comma (`RET.ABS.NODEC R20 0x0`).
+      bool Glued = I.Ops[K].K == MOperand::Kind::Text &&
+                   llvm::StringRef(I.Ops[K].Text).starts_with(" ");
+      S += Glued ? "" : K ? ", " : " ";
       S += operand(I.Ops[K]);
     }
     return S;

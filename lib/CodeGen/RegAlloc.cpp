@@ -77,6 +77,18 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
     Reserve(RegClass::GPR, 20);
     Reserve(RegClass::GPR, 21);
   }
+  // A body others call (-c) changes only what the ABI lets a callee
+  // change (uniform registers: the low sixteen, a guess on the safe side).
+  if (MF.ABIFunction) {
+    for (unsigned N = 2; N != 255; ++N)
+      if (abi::preservedAcrossCall(RegClass::GPR, N))
+        Reserve(RegClass::GPR, N);
+    for (unsigned N = 16; N != 63; ++N)
+      Reserve(RegClass::UGPR, N);
+    for (unsigned N = 0; N != 16; ++N)
+      if (abi::preservedAcrossCall(RegClass::Bar, N))
+        Reserve(RegClass::Bar, N);
+  }
   // ABI calls clobber the registers the callee may change (CallABI.h): a
   // value living across one (through the call's def position) must sit in
   // a preserved register or be spilled.

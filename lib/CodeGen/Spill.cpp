@@ -160,20 +160,37 @@ void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
 }
 
 void codegen::finalizeFrame(MFunction &MF) {
-  if (!MF.IsKernel || !MF.FrameSize || MF.Blocks.empty())
+  if (!MF.FrameSize || MF.Blocks.empty())
     return;
   MF.FrameSize = (MF.FrameSize + 7) / 8 * 8;
+  MOperand SP = physReg(RegClass::GPR, 1);
+  auto Adjust = [&](int64_t By) {
+    MInstr Adj;
+    Adj.Op = "IADD3";
+    Adj.Ops = {def(SP), SP, imm(By, true), RZ()};
+    return Adj;
+  };
+  if (MF.ABIFunction) {
+    // Below the caller's R1 on entry; R1 comes back before every return.
+    auto &Entry = MF.Blocks.front().Instrs;
+    Entry.insert(Entry.begin(), Adjust(-int64_t(MF.FrameSize)));
+    for (MBlock &B : MF.Blocks)
+      for (size_t K = 0; K != B.Instrs.size(); ++K)
+        if (llvm::StringRef(B.Instrs[K].Op).starts_with("RET")) {
+          B.Instrs.insert(B.Instrs.begin() + K, Adjust(MF.FrameSize));
+          ++K;
+        }
+    return;
+  }
+  if (!MF.IsKernel)
+    return;
   auto &Pro = MF.Blocks.front().Instrs;
   for (size_t K = 0; K != Pro.size(); ++K) {
     const MInstr &I = Pro[K];
     if (I.Ops.empty() || !I.Ops[0].Phys || I.Ops[0].Reg != 1 ||
         I.Ops[0].RC != RegClass::GPR || !I.Ops[0].IsDef)
       continue;
-    MInstr Adj;
-    Adj.Op = "IADD3";
-    MOperand R1 = physReg(RegClass::GPR, 1);
-    Adj.Ops = {def(R1), R1, imm(-int64_t(MF.FrameSize), true), RZ()};
-    Pro.insert(Pro.begin() + K + 1, std::move(Adj));
+    Pro.insert(Pro.begin() + K + 1, Adjust(-int64_t(MF.FrameSize)));
     return;
   }
 }

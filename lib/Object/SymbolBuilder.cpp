@@ -253,6 +253,8 @@ void Builder::addDataRelocs() {
         Rl.Sym = V->second;
       else if (F != FuncSym.end())
         Rl.Sym = F->second;
+      else if (unsigned E = externSym(R.Symbol))
+        Rl.Sym = E; // a call of an external function (-c)
       else
         continue;
       PendingRelocs.push_back({K.TextSec, Rl});

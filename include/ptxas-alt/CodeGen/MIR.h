@@ -139,6 +139,10 @@ struct MFunction {
   std::string Name;
   sass::Arch A = sass::Arch::SM90;
   bool IsKernel = true;
+  /// A .func compiled on its own (-c) for others to call: it may change
+  /// only the registers the ABI lets a callee change (CallABI.h) and keeps
+  /// its frame between R1 on entry and R1 - FrameSize.
+  bool ABIFunction = false;
   std::vector<MBlock> Blocks; ///< in layout order
   std::vector<VRegInfo> VRegs;
   unsigned MaxRegs = 255;     ///< GPR budget (R0..R(MaxRegs-1))
