@@ -102,6 +102,10 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
   if (std::string E = allocateRegisters(MF); !E.empty())
     return Fail(E);
   finalizeFrame(MF);
+  // Again on physical registers: spill code and the copies allocation
+  // left get their places too (anti-dependences now follow the registers).
+  if (Opts.OptLevel > 0)
+    scheduleBlocks(MF);
   if (std::string E = After("regalloc"); !E.empty())
     return Fail(E);
   if (std::string E = selectForms(MF); !E.empty())

@@ -1,4 +1,4 @@
-//===- Schedule.cpp - Pre-allocation list scheduling ----------------------===//
+//===- Schedule.cpp - List scheduling before and after allocation ---------===//
 //
 // Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -16,7 +16,11 @@
 //    fences, barriers, strong or volatile accesses, calls, warp
 //    collectives, clock reads) keeps its order relative to all memory
 //    operations and effects;
-//  * the terminator stays last.
+//  * the terminator (or a call) stays last.
+//
+// It runs twice: before allocation, and after it on physical registers,
+// where the dependences also cover the reuse of a register and the spill
+// code allocation added.
 //
 // Priority is the latency-weighted height to the end of the block; ties
 // keep the source order, so the pass is deterministic.
