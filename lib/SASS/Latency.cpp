@@ -496,10 +496,20 @@ static unsigned formFloor(Arch A, const Form &P) {
   return P.Mnemonic == "R2UR" && A >= Arch::SM90 ? 13 : 0;
 }
 
+/// Forms faster than the rest of their class: on sm_80..sm_89 ptxas reads
+/// a UMOV (of a relocated address, in -c code) with IMAD after 2 cycles,
+/// where other UNIFORM producers get 3 (rdc_library, all three targets).
+static unsigned formCeiling(Arch A, const Form &P, const Form &C) {
+  bool Ampere = A >= Arch::SM80 && A < Arch::SM90;
+  return Ampere && P.Mnemonic == "UMOV" && C.Class == Sched::IMAD ? 2 : ~0u;
+}
+
 unsigned fixedLatency(Arch A, const Form &P, const Form &C, ReadRole R,
                       const DepSite &S) {
-  return std::max(formFloor(A, P), lookup(A, P.Class, C.Class, R, S.Pred,
-                                          S.SrcIndex > 0, S.DstIndex > 0));
+  return std::max(formFloor(A, P),
+                  std::min(formCeiling(A, P, C),
+                           lookup(A, P.Class, C.Class, R, S.Pred,
+                                  S.SrcIndex > 0, S.DstIndex > 0)));
 }
 
 unsigned fixedLatency(Arch A, const Form &P, const Form &C, ReadRole R) {
@@ -507,7 +517,7 @@ unsigned fixedLatency(Arch A, const Form &P, const Form &C, ReadRole R) {
   for (bool Pred : {false, true})
     for (bool DstHi : {false, true})
       L = std::max(L, lookup(A, P.Class, C.Class, R, Pred, false, DstHi));
-  return std::max(L, formFloor(A, P));
+  return std::max(std::min(L, formCeiling(A, P, C)), formFloor(A, P));
 }
 
 unsigned maxFixedLatency(Arch) { return Cap; }

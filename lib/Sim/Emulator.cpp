@@ -41,7 +41,10 @@ uint8_t *GlobalMemory::translate(uint64_t Addr, uint64_t Size) {
 // Emulator
 //===----------------------------------------------------------------------===//
 
-Emulator::Emulator(const Program &P) : P(P) { loadGlobals(); }
+Emulator::Emulator(const Program &P) : P(P) {
+  loadGlobals();
+  linkCode();
+}
 Emulator::~Emulator() = default;
 
 /// Every data section (globals, constant banks) gets a device address;
@@ -95,7 +98,8 @@ Emulator::paramLayout(const Function &K) const {
 
 Error Emulator::launch(const Function &K, const LaunchConfig &C,
                        RunStats *Stats) {
-  Machine M(P, K, Mem, C, SectionAddr);
+  auto L = Linked.find(K.Name);
+  Machine M(P, L == Linked.end() ? K : L->second, Mem, C, SectionAddr);
   M.Trace = Trace;
   M.TraceThread = TraceThread;
   M.TracePCs = TracePCs;

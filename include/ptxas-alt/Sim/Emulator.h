@@ -91,7 +91,11 @@ private:
   GlobalMemory Mem;
   /// Device address of each cubin data section (globals, constant banks).
   std::map<unsigned, uint64_t> SectionAddr;
+  /// Kernels of relocatable or linked cubins, with the other functions
+  /// appended and code relocations applied (Link.cpp), by name.
+  std::map<std::string, Function> Linked;
   void loadGlobals();
+  void linkCode();
 };
 
 } // namespace ptxas::sim

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""rdc-link.py - separate compilation (-c) against the real ABI.
+
+For each target: compile the corpus file rdc_library.ptx with `ptxas-alt -c`
+and with `ptxas -c`, compile test/codegen/rdc/vendor.cu with `nvcc -rdc`,
+link each library with the vendor object (`nvlink`), and run the launch
+specs of test/codegen/rdc in the emulator on both linked cubins
+(`sass-run OURS --spec S --compare PTXAS --check-hazards`). The library's
+kernels call the vendor's functions and the vendor's kernel calls the
+library's, so both sides of our calling convention meet nvcc's code.
+
+Prints `N passed, M failed`; exit 1 on a difference, 77 (skipped, loudly)
+without ptxas, nvcc or nvlink. Python 3 standard library only.
+"""
+import argparse
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.join(ROOT, 'test', 'codegen', 'rdc')
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout + p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--bin', default=os.path.join(ROOT, 'build', 'bin'))
+    ap.add_argument('--corpus', default=os.path.join(ROOT, '..', 'shared', 'corpus', 'ptx'))
+    ap.add_argument('--archs', default='sm_75,sm_86,sm_90a')
+    a = ap.parse_args()
+    tools = {t: shutil.which(t) for t in ('ptxas', 'nvcc', 'nvlink')}
+    if not all(tools.values()):
+        missing = [t for t, p in tools.items() if not p]
+        print('SKIPPED: %s not found -- -c link runs NOT done' % ', '.join(missing))
+        return 77
+    specs = sorted(glob.glob(os.path.join(HERE, '*.spec')))
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as d:
+        for arch in a.archs.split(','):
+            ptx = os.path.join(a.corpus, arch, 'rdc_library.ptx')
+            vendor = os.path.join(d, f'vendor.{arch}.cubin')
+            steps = [[tools['nvcc'], f'-arch={arch}', '-rdc=true', '-cubin',
+                      os.path.join(HERE, 'vendor.cu'), '-o', vendor]]
+            linked = {}
+            for who, tool in (('ours', os.path.join(a.bin, 'ptxas-alt')),
+                              ('ptxas', tools['ptxas'])):
+                lib = os.path.join(d, f'lib.{who}.{arch}.cubin')
+                linked[who] = os.path.join(d, f'linked.{who}.{arch}.cubin')
+                steps.append([tool, f'-arch={arch}', '-c', ptx, '-o', lib])
+                steps.append([tools['nvlink'], f'-arch={arch}', lib, vendor,
+                              '-o', linked[who]])
+            ok = True
+            for cmd in steps:
+                rc, out = run(cmd)
+                if rc:
+                    print(f'FAIL {arch}: {" ".join(os.path.basename(c) for c in cmd[:1])}: {out.strip()[:400]}')
+                    failed += len(specs)
+                    ok = False
+                    break
+            if not ok:
+                continue
+            for s in specs:
+                rc, out = run([os.path.join(a.bin, 'sass-run'), linked['ours'],
+                               '--spec', s, '--compare', linked['ptxas'],
+                               '--check-hazards'])
+                if rc == 0:
+                    passed += 1
+                else:
+                    failed += 1
+                    print(f'DIFFER {arch} {os.path.basename(s)}: {out.strip()[:600]}')
+            print(f'{arch}: linked and ran {len(specs)} specs')
+    print(f'{passed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
