@@ -52,7 +52,9 @@ SelResult arith(ISel &S, const ptx::Instruction &I) {
       if (!Dbl && I.hasMod(".sat"))
         F += ".SAT";
       MOperand D = S.defOf(I.Ops[0]);
-      MOperand X = fsrc(S, Mul->Ops[1], T), Y = fsrc(S, Mul->Ops[2], T);
+      auto [X, Y] = isApproxDivF32(*Mul)
+                        ? approxDivFactors(S, *Mul)
+                        : std::pair{fsrc(S, Mul->Ops[1], T), fsrc(S, Mul->Ops[2], T)};
       if (X.K != MOperand::Kind::Reg)
         std::swap(X, Y);
       MOperand C = fsrc(S, I.Ops[3 - K], T);
@@ -456,29 +458,13 @@ SelResult divApprox(ISel &S, const ptx::Instruction &I) {
   MOperand B = S.srcReg(I.Ops[2], T);
   MOperand AbsB = B;
   AbsB.Abs = true;
-  unsigned R = S.tmp();
   if (I.hasMod(".approx")) {
-    if (Ftz) {
-      S.emit("MUFU.RCP", {def(gpr(R)), B});
-      S.emit("FMUL.FTZ", {D, A, gpr(R)});
-      return SelResult::Done;
-    }
-    unsigned P = S.tmp(RegClass::Pred), XA = S.tmp(), XB = S.tmp();
-    S.emit("FSETP.GEU.AND", {def(preg(P)), PT(), AbsB,
-                             fimm(1.175494350822287508e-38), PT()});
-    S.emit("MOV", {def(gpr(XB)), B});
-    S.emit("MOV", {def(gpr(XA)), A});
-    MInstr &I1 = S.emit("FMUL", {def(gpr(XB), false), gpr(XB), fimm(16777216)});
-    I1.Guard = preg(P);
-    I1.GuardNeg = true;
-    MInstr &I2 = S.emit("FMUL", {def(gpr(XA), false), gpr(XA), fimm(16777216)});
-    I2.Guard = preg(P);
-    I2.GuardNeg = true;
-    S.emit("MUFU.RCP", {def(gpr(R)), gpr(XB)});
-    S.emit("FMUL", {D, gpr(R), gpr(XA)});
+    auto [X, Y] = approxDivFactors(S, I);
+    S.emit(Ftz ? "FMUL.FTZ" : "FMUL", {D, X, Y});
     return SelResult::Done;
   }
   // div.full.
+  unsigned R = S.tmp();
   unsigned P0 = S.tmp(RegClass::Pred), P1 = S.tmp(RegClass::Pred);
   unsigned XA = S.tmp(), XB = S.tmp();
   const char *Mul = Ftz ? "FMUL.FTZ" : "FMUL";

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // ptxas contracts `mul.f32 t, x, y; add.f32 d, t, c` into FFMA d, x, y, c
+// (and `div.approx.f32 t, x, y`, whose last step is a product, likewise)
 // (DFMA for f64) when neither instruction has an explicit rounding
 // modifier, the mul has no .sat and both agree on .ftz; the product stays
 // computed for its other uses (and dies when it has none). The same holds
@@ -137,7 +138,9 @@ struct Contractor {
       const ptx::Instruction &J = *St.I;
       if (!writes(J, O))
         continue;
-      if (J.Mnemonic != "mul" || J.Guard || hasRounding(J) ||
+      // div.approx.f32 ends in a product too (a x rcp(b)); ptxas fuses it.
+      if ((J.Mnemonic != "mul" && !isApproxDivF32(J)) || J.Guard ||
+          hasRounding(J) ||
           J.hasMod(".sat") || J.Types.empty() || J.Ops.size() != 3 ||
           !isContractableAdd(Add, J))
         return nullptr;

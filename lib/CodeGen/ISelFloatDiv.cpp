@@ -13,6 +13,9 @@
 //===----------------------------------------------------------------------===//
 #include "ISelFloatUtil.h"
 
+#include <cmath>
+#include <cstring>
+
 using namespace ptxas;
 using namespace ptxas::codegen;
 using namespace ptxas::codegen::fl;
@@ -26,6 +29,99 @@ static llvm::StringRef lookup(llvm::StringRef Key) {
       return T;
   }
   return "";
+}
+
+bool fl::isApproxDivF32(const ptx::Instruction &I) {
+  return I.Mnemonic == "div" && I.hasMod(".approx") && !I.Types.empty() &&
+         I.Types[0] == Type::F32 && I.Ops.size() == 3;
+}
+
+/// The value of \p O if it is a float constant: an immediate, or a register
+/// whose only definition in the function is `mov.f32 r, <immediate>` (how
+/// nvcc materialises divisors).
+static std::optional<float> constantF32(ISel &S, const ptx::Operand &O) {
+  auto Bits = [](const ptx::Operand &Imm) -> std::optional<float> {
+    if (Imm.K != ptx::Operand::Kind::FImm)
+      return std::nullopt;
+    if (Imm.FloatIsSingle) {
+      uint32_t B = uint32_t(Imm.Value);
+      float F;
+      std::memcpy(&F, &B, 4);
+      return F;
+    }
+    uint64_t B = uint64_t(Imm.Value);
+    double D;
+    std::memcpy(&D, &B, 8);
+    return float(D);
+  };
+  if (O.K != ptx::Operand::Kind::Reg)
+    return Bits(O);
+  if (!S.request().F || O.Negated)
+    return std::nullopt;
+  const ptx::Instruction *Def = nullptr;
+  for (const ptx::Stmt &St : S.request().F->Body) {
+    if (St.K != ptx::Stmt::Kind::Instr || !St.I || St.I->Ops.empty())
+      continue;
+    const ptx::Operand &D = St.I->Ops[0];
+    bool Writes = D.K == ptx::Operand::Kind::Reg && D.Var == O.Var &&
+                  D.Index == O.Index && D.Component == O.Component;
+    bool MaybeWrites = St.I->Mnemonic == "call" || D.K == ptx::Operand::Kind::Vector;
+    if (MaybeWrites)
+      for (const ptx::Operand &E : St.I->Ops)
+        for (const ptx::Operand &X : E.Elems)
+          if (X.K == ptx::Operand::Kind::Reg && X.Var == O.Var && X.Index == O.Index)
+            return std::nullopt;
+    if (!Writes)
+      continue;
+    if (Def || St.I->Guard)
+      return std::nullopt;
+    Def = St.I;
+  }
+  if (!Def || Def->Mnemonic != "mov" || Def->Ops.size() != 2 ||
+      Def->Types.empty() || Def->Types[0] != Type::F32)
+    return std::nullopt;
+  return Bits(Def->Ops[1]);
+}
+
+std::pair<MOperand, MOperand> fl::approxDivFactors(ISel &S,
+                                                   const ptx::Instruction &I) {
+  bool Ftz = I.hasMod(".ftz");
+  Type T = Type::F32;
+  std::optional<float> B = constantF32(S, I.Ops[2]);
+  if (B && std::isfinite(*B) && *B != 0.0f &&
+      std::fpclassify(*B) == FP_NORMAL) {
+    float R = 1.0f / *B;
+    MOperand A = S.srcReg(I.Ops[1], T);
+    if (std::fpclassify(R) != FP_NORMAL)
+      return {RZ(), A};
+    return {A, fimm(R)};
+  }
+  MOperand A = S.srcReg(I.Ops[1], T);
+  MOperand Bv = S.srcReg(I.Ops[2], T);
+  unsigned R = S.tmp();
+  MOperand RR = vreg(R, RegClass::GPR);
+  if (Ftz) {
+    S.emit("MUFU.RCP", {def(RR), Bv});
+    return {A, RR};
+  }
+  // Operands below the normal range are scaled by 2^24 first (MUFU.RCP
+  // flushes them).
+  MOperand AbsB = Bv;
+  AbsB.Abs = true;
+  unsigned P = S.tmp(RegClass::Pred), XA = S.tmp(), XB = S.tmp();
+  MOperand PP = vreg(P, RegClass::Pred);
+  S.emit("FSETP.GEU.AND", {def(PP), PT(), AbsB,
+                           fimm(1.175494350822287508e-38), PT()});
+  S.emit("MOV", {def(vreg(XB, RegClass::GPR)), Bv});
+  S.emit("MOV", {def(vreg(XA, RegClass::GPR)), A});
+  for (unsigned X : {XB, XA}) {
+    MInstr &Sc = S.emit("FMUL", {def(vreg(X, RegClass::GPR), false),
+                                 vreg(X, RegClass::GPR), fimm(16777216)});
+    Sc.Guard = PP;
+    Sc.GuardNeg = true;
+  }
+  S.emit("MUFU.RCP", {def(RR), vreg(XB, RegClass::GPR)});
+  return {RR, vreg(XA, RegClass::GPR)};
 }
 
 SelResult codegen::selectFloatDiv(ISel &S, const ptx::Instruction &I) {

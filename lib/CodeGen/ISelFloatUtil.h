@@ -151,6 +151,17 @@ void emitSeq(ISel &S, llvm::StringRef Text,
 const ptx::Instruction *contractableMul(ISel &S, const ptx::Instruction &Add,
                                         unsigned OpIdx);
 
+/// div.approx(.ftz).f32 a, b as ptxas computes it, up to the final
+/// product: returns the two factors whose FMUL (or, contracted with an add,
+/// FFMA) gives the quotient (ISelFloatDiv.cpp). A divisor that is a
+/// constant (an immediate, or a register whose only definition moves one
+/// in) becomes its reciprocal, rounded once here, as ptxas folds it; a
+/// reciprocal below the normal range is 0 (MUFU.RCP flushes it).
+std::pair<MOperand, MOperand> approxDivFactors(ISel &S,
+                                               const ptx::Instruction &Div);
+/// Whether \p I is a div.approx.f32 (contractable like a mul).
+bool isApproxDivF32(const ptx::Instruction &I);
+
 /// The generated sequence tables (ISelFloatSeq*.cpp): the emitSeq text of a
 /// PTX form such as "div.rn.ftz.f32", or "" when the table lacks it.
 llvm::StringRef seqDivA(llvm::StringRef Key);

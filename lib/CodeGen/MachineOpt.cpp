@@ -42,14 +42,22 @@ static bool isPure(const MInstr &I) {
 static bool removeDeadCode(MFunction &MF) {
   // A register is live when some instruction reads it; the implicit read
   // of a partial definition (one word of a pair) does not count, so a
-  // pair nobody reads dies with all of its word-wise definitions.
+  // pair nobody reads dies with all of its word-wise definitions. Nor does
+  // a pure instruction's read of the register it writes (`@!P0 FMUL x, x,
+  // c`): it only keeps the old value for that instruction.
   llvm::BitVector Used(MF.VRegs.size());
-  auto Mark = [&](const MOperand &O) {
-    if (O.isVirtualReg() && !(O.K == MOperand::Kind::Reg && O.IsDef))
-      Used.set(O.Reg);
-  };
   for (const MBlock &B : MF.Blocks)
     for (const MInstr &I : B.Instrs) {
+      llvm::SmallVector<unsigned, 2> Own;
+      if (isPure(I))
+        for (const MOperand &O : I.Ops)
+          if (O.K == MOperand::Kind::Reg && O.IsDef && !O.Phys)
+            Own.push_back(O.Reg);
+      auto Mark = [&](const MOperand &O) {
+        if (O.isVirtualReg() && !(O.K == MOperand::Kind::Reg && O.IsDef) &&
+            !llvm::is_contained(Own, O.Reg))
+          Used.set(O.Reg);
+      };
       if (I.hasGuard())
         Mark(I.Guard);
       for (const MOperand &O : I.Ops)
