@@ -5,7 +5,8 @@ For each target: `nvcc -O3 -ptx` every .cu file of test/codegen/nvcc, compile
 the PTX with ptxas and with ptxas-alt, and run each launch spec there
 (`# source: FILE.cu ...` names the file) on both cubins in the emulator
 (`sass-run OURS --spec S --compare PTXAS --check-hazards`). PTX that
-ptxas-alt cannot compile counts as a failure.
+ptxas-alt cannot compile counts as a failure. A `// nvcc-flags: ...` line
+at the top of a .cu file adds nvcc flags (-use_fast_math).
 
 Prints `N passed, M failed`; exit 1 on any failure, 77 (skipped, loudly)
 without nvcc or ptxas. Python 3 standard library only.
@@ -43,10 +44,13 @@ def main():
             built = {}
             for cu in sorted(glob.glob(os.path.join(HERE, '*.cu'))):
                 name = os.path.basename(cu)
+                first = open(cu).readline()
+                extra = (first.split(':', 1)[1].split()
+                         if first.startswith('// nvcc-flags:') else [])
                 ptx = os.path.join(d, f'{name}.{arch}.ptx')
                 ours = os.path.join(d, f'{name}.{arch}.ours.cubin')
                 ref = os.path.join(d, f'{name}.{arch}.ptxas.cubin')
-                for cmd in ([nvcc, f'-arch={arch}', '-O3', '-ptx', cu, '-o', ptx],
+                for cmd in ([nvcc, f'-arch={arch}', '-O3'] + extra + ['-ptx', cu, '-o', ptx],
                             [ptxas, f'-arch={arch}', ptx, '-o', ref],
                             [os.path.join(a.bin, 'ptxas-alt'), f'-arch={arch}', ptx, '-o', ours]):
                     rc, out = run(cmd)
