@@ -125,6 +125,23 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
         if (Hint[I.Ops[1].Reg] < 0)
           Hint[I.Ops[1].Reg] = int(I.Ops[0].Reg);
       }
+  // `MOV R4, v` / `MOV v, R4` (ABI arguments and results, word by word)
+  // prefer the physical register, so that the copy disappears.
+  std::vector<int> PhysHint(RI.NumVRegs, -1);
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs) {
+      if (I.Op != "MOV" || I.hasGuard() || I.Ops.size() != 2 ||
+          !I.Ops[1].isReg() || I.Ops[1].Not || I.Ops[0].RC != RegClass::GPR ||
+          I.Ops[1].RC != RegClass::GPR)
+        continue;
+      const MOperand &D = I.Ops[0], &S = I.Ops[1];
+      const MOperand *V = D.Phys ? &S : &D, *P = D.Phys ? &D : &S;
+      if (D.Phys == S.Phys || !P->Phys || P->Reg + P->Sub == zeroReg(RegClass::GPR))
+        continue;
+      int Base = int(P->Reg + P->Sub) - int(V->Sub);
+      if (Base >= 0 && PhysHint[V->Reg] < 0)
+        PhysHint[V->Reg] = Base;
+    }
   auto Overlaps = [](const Interval &A, const Interval &B) {
     return A.Start <= B.End && B.Start <= A.End;
   };
@@ -143,7 +160,10 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
     };
     int Found = -1;
     while (true) {
-      if (Hint[V] >= 0 && MF.VRegs[Hint[V]].Phys >= 0 &&
+      if (PhysHint[V] >= 0 && PhysHint[V] % Size == 0 &&
+          unsigned(PhysHint[V]) + Size <= Count && IsFree(PhysHint[V]))
+        Found = PhysHint[V];
+      if (Found < 0 && Hint[V] >= 0 && MF.VRegs[Hint[V]].Phys >= 0 &&
           MF.VRegs[Hint[V]].RC == VI.RC && IsFree(MF.VRegs[Hint[V]].Phys))
         Found = MF.VRegs[Hint[V]].Phys;
       for (unsigned Base = 0; Base + Size <= Count && Found < 0; Base += Size)
