@@ -165,11 +165,15 @@ bool ControlPass::overwritesSourceLater(const MBlock &Bl, size_t Index,
 }
 
 std::string ControlPass::run() {
+  // An empty branch target forgets the state like any target; the wait on
+  // every scoreboard then falls to the first instruction after it.
+  bool EmptyTarget = false;
   for (size_t B = 0; B != MF.Blocks.size(); ++B) {
     MBlock &Bl = MF.Blocks[B];
     std::vector<MInstr> Done;
     Done.reserve(Bl.Instrs.size());
-    bool AtTarget = Bl.IsBranchTarget;
+    bool AtTarget = Bl.IsBranchTarget || EmptyTarget;
+    EmptyTarget = AtTarget && Bl.Instrs.empty();
     if (AtTarget) {
       // Every predecessor drained its fixed latencies; scoreboards may be
       // pending from any of them.

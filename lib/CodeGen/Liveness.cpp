@@ -107,23 +107,103 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
       }
     }
   }
-  std::vector<Interval> Iv(N);
+  // Where no path has defined a value yet it is undefined, and reading it
+  // there reads garbage whatever register holds it: it need not be live
+  // (nvcc's registers written only under a guard would otherwise be live
+  // from the kernel's entry). Physical registers count as defined on
+  // entry (the caller's arguments, the stack pointer).
+  {
+    std::vector<llvm::BitVector> MayDef(NB, llvm::BitVector(N)),
+        DefIn(NB, llvm::BitVector(N)), DefOut(NB, llvm::BitVector(N));
+    for (size_t B = 0; B != NB; ++B)
+      for (const MInstr &I : MF.Blocks[B].Instrs)
+        forEachReg(MF, RI, I, [&](unsigned R, bool IsDef, bool) {
+          if (IsDef)
+            MayDef[B].set(R);
+        });
+    if (NB)
+      DefIn[0].set(RI.NumVRegs, N);
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (size_t B = 0; B != NB; ++B) {
+        llvm::BitVector O = DefIn[B];
+        O |= MayDef[B];
+        if (O != DefOut[B]) {
+          DefOut[B] = O;
+          Changed = true;
+        }
+        for (unsigned S : Succ[B]) {
+          llvm::BitVector U = DefIn[S];
+          U |= O;
+          if (U != DefIn[S]) {
+            DefIn[S] = std::move(U);
+            Changed = true;
+          }
+        }
+      }
+    }
+    for (size_t B = 0; B != NB; ++B) {
+      In[B] &= DefIn[B];
+      Out[B] &= DefOut[B];
+    }
+  }
+  // Segments: a value is live from the start of each block where it is
+  // live in (or from its definition) to its last use there, or to the end
+  // of the block where it is live out; a killing definition starts anew.
+  std::vector<llvm::SmallVector<std::pair<unsigned, unsigned>, 2>> Segs(N);
+  std::vector<int64_t> Open(N, -1);
+  std::vector<unsigned> Last(N, 0);
+  std::vector<unsigned> Touched;
   unsigned Pos = 0;
   for (size_t B = 0; B != NB; ++B) {
     unsigned Begin = Pos;
+    size_t NI = MF.Blocks[B].Instrs.size();
+    unsigned BlockEnd = NI ? Begin + 2 * unsigned(NI) - 1 : Begin;
+    Touched.clear();
+    auto OpenAt = [&](unsigned R, unsigned P) {
+      Open[R] = P;
+      Last[R] = P;
+      Touched.push_back(R);
+    };
+    for (unsigned R : In[B].set_bits())
+      OpenAt(R, Begin);
     for (const MInstr &I : MF.Blocks[B].Instrs) {
-      forEachReg(MF, RI, I, [&](unsigned R, bool IsDef, bool) {
-        Iv[R].add(IsDef ? Pos + 1 : Pos);
+      forEachReg(MF, RI, I, [&](unsigned R, bool IsDef, bool Kills) {
+        unsigned P = IsDef ? Pos + 1 : Pos;
+        if (IsDef && Kills && Open[R] >= 0) {
+          Segs[R].push_back({unsigned(Open[R]), Last[R]});
+          Open[R] = -1;
+        }
+        if (Open[R] < 0)
+          OpenAt(R, P);
+        else
+          Last[R] = std::max(Last[R], P);
       });
       Pos += 2;
     }
-    unsigned End = Pos ? Pos - 1 : 0;
-    for (unsigned R : In[B].set_bits())
-      Iv[R].add(Begin);
-    for (unsigned R : Out[B].set_bits())
-      Iv[R].add(std::max(Begin, End));
-    if (MF.Blocks[B].Instrs.empty())
+    for (unsigned R : Touched) {
+      if (Open[R] < 0)
+        continue;
+      unsigned E = Out[B].test(R) ? std::max(BlockEnd, Last[R]) : Last[R];
+      Segs[R].push_back({unsigned(Open[R]), E});
+      Open[R] = -1;
+    }
+  }
+  std::vector<Interval> Iv(N);
+  for (unsigned R = 0; R != N; ++R) {
+    auto &S = Segs[R];
+    if (S.empty())
       continue;
+    llvm::sort(S);
+    Interval &I = Iv[R];
+    for (const auto &Sg : S) {
+      if (!I.Segs.empty() && Sg.first <= I.Segs.back().second + 1)
+        I.Segs.back().second = std::max(I.Segs.back().second, Sg.second);
+      else
+        I.Segs.push_back(Sg);
+    }
+    I.Start = I.Segs.front().first;
+    I.End = I.Segs.back().second;
   }
   return Iv;
 }

@@ -7,9 +7,11 @@
 // Private to lib/CodeGen. Liveness of virtual registers *and* of the
 // physical registers that code names explicitly (call arguments, clobbers),
 // in one index space, so that the allocator sees precoloured ranges as
-// ordinary intervals. Each value gets one interval over the linear order
-// of instructions (conservative inside loops: it spans every block where
-// the value is live).
+// ordinary intervals. Each value gets a live interval over the linear order
+// of instructions: a list of segments, one per stretch where it is live,
+// so that a value is not in the way where it is dead (blocks laid out
+// between its uses that do not lead to them, other call sites of an
+// argument register).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXAS_ALT_LIB_CODEGEN_LIVENESS_H
@@ -44,12 +46,32 @@ void forEachReg(const MFunction &MF, const RegIndex &RI, const MInstr &I,
 /// Successor blocks of block \p B (from its terminator and fallthrough).
 llvm::SmallVector<unsigned, 2> successors(const MFunction &MF, unsigned B);
 
+/// Positions: instruction i reads at 2i and writes at 2i+1.
 struct Interval {
-  unsigned Start = ~0u, End = 0; ///< positions: use 2i, def 2i+1
-  bool empty() const { return Start > End; }
-  void add(unsigned P) {
-    Start = std::min(Start, P);
-    End = std::max(End, P);
+  unsigned Start = ~0u, End = 0; ///< first and last live position
+  /// Live stretches [first, last], sorted and disjoint.
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 2> Segs;
+  bool empty() const { return Segs.empty(); }
+  static Interval range(unsigned First, unsigned Last) {
+    Interval I;
+    I.Start = First;
+    I.End = Last;
+    I.Segs.push_back({First, Last});
+    return I;
+  }
+  bool overlaps(const Interval &O) const {
+    if (empty() || O.empty() || Start > O.End || O.Start > End)
+      return false;
+    size_t A = 0, B = 0;
+    while (A != Segs.size() && B != O.Segs.size()) {
+      if (Segs[A].second < O.Segs[B].first)
+        ++A;
+      else if (O.Segs[B].second < Segs[A].first)
+        ++B;
+      else
+        return true;
+    }
+    return false;
   }
 };
 

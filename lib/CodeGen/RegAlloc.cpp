@@ -68,7 +68,7 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
     }
   }
   auto Reserve = [&](RegClass RC, unsigned N) {
-    Busy[unsigned(RC)][N].push_back({{0, ~0u}, -1});
+    Busy[unsigned(RC)][N].push_back({Interval::range(0, ~0u - 1), -1});
   };
   Reserve(RegClass::GPR, 1);
   Reserve(RegClass::UGPR, 4);
@@ -99,7 +99,7 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
         for (unsigned C = 0; C != 5; ++C)
           for (unsigned N = 0; N != zeroReg(RegClass(C)); ++N)
             if (!abi::preservedAcrossCall(RegClass(C), N))
-              Busy[C][N].push_back({{Pos + 1, Pos + 1}, -1});
+              Busy[C][N].push_back({Interval::range(Pos + 1, Pos + 1), -1});
       Pos += 2;
     }
 
@@ -143,7 +143,7 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
         PhysHint[V->Reg] = Base;
     }
   auto Overlaps = [](const Interval &A, const Interval &B) {
-    return A.Start <= B.End && B.Start <= A.End;
+    return A.overlaps(B);
   };
   unsigned MaxGPR = 1; // R1 is always used
   for (unsigned V : Order) {
