@@ -96,7 +96,9 @@ uint32_t Machine::specialReg(unsigned SR, unsigned L) {
   case 58: return L == 31 ? ~0u : (2u << L) - 1;
   case 59: return L == 31 ? 0 : ~((2u << L) - 1);
   case 60: return ~((1u << L) - 1);
+  case 50: return uint32_t(CurCta->Shared.size()); // SR_SMEMSZ
   case 80: case 82: return uint32_t(Clock);
+  case 81: case 83: return uint32_t(Clock >> 32);
   default: return 0; // SR_VIRTID, SR_VIRTUALSMID, SR_CgaCtaId, SRZ
   }
 }
