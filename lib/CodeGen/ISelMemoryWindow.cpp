@@ -203,10 +203,13 @@ SelResult mem::selectCacheCtl(ISel &S, const ptx::Instruction &I) {
   }
   const char *Sub = nullptr;
   if (M == "prefetch" || M == "prefetchu") {
+    // L2::evict_normal is a plain L2 prefetch; evict_last is PML2.
     if (I.hasMod(".L1"))
       Sub = "PF1";
-    else if (I.hasMod(".L2"))
+    else if (I.hasMod(".L2") || I.hasMod(".L2::evict_normal"))
       Sub = "PF2";
+    else if (I.hasMod(".L2::evict_last"))
+      Sub = "PML2";
     else if (llvm::any_of(I.Mods, [](llvm::StringRef Mo) {
                return Mo.starts_with(".tensormap");
              }))
@@ -215,6 +218,11 @@ SelResult mem::selectCacheCtl(ISel &S, const ptx::Instruction &I) {
       return S.unsupported(I, "prefetch with an eviction priority");
   } else if (M == "discard") {
     Sub = "RML2";
+  } else if (M == "applypriority") {
+    // Only L2::evict_normal exists: demote the line (ptxas: CCTL.E.DML2).
+    if (!I.hasMod(".L2::evict_normal"))
+      return S.unsupported(I);
+    Sub = "DML2";
   } else {
     return S.unsupported(I);
   }
@@ -233,9 +241,9 @@ SelResult mem::selectCacheCtl(ISel &S, const ptx::Instruction &I) {
   } else {
     return S.unsupported(I, "address");
   }
-  if (Addr.Imm != 0 && !Addr.NoReg) {
-    // The CCTL forms of the SASS table carry no usable offset field:
-    // add it into the address first.
+  if (Addr.Imm != 0 && !Addr.NoReg && !llvm::isInt<32>(Addr.Imm)) {
+    // CCTL's offset is a signed 32-bit field (32:32): a wider one is
+    // added into the address first.
     unsigned T = S.tmp(RegClass::GPR, 2), C = S.tmp(RegClass::Pred);
     MOperand NotPT = PT();
     NotPT.Not = true;
