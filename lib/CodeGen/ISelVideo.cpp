@@ -27,7 +27,9 @@
 // combined in 32 bits and saturated to the lane; the lanes are packed
 // into the destination's .mask lanes over c, or with .add summed onto c.
 //
-// Not selected (errors): vmad.
+// vmad follows the ISA exactly; ptxas 13 differs for full-width u32
+// operands (it multiplies them as signed and sign-extends c) and in its
+// unsigned saturation, so only other forms are compared with it.
 //
 //===----------------------------------------------------------------------===//
 #include "ISelIntegerCommon.h"
@@ -161,11 +163,74 @@ unsigned dselBits(llvm::StringRef Sel) {
   return 0;
 }
 
+Wide not64(ISel &S, const Wide &A) {
+  MOperand Lo = newReg(S), Hi = newReg(S);
+  S.emit("LOP3.LUT", {dst(Lo), RZ(), A.Lo, RZ(), uImm(0x33), notPT()});
+  S.emit("LOP3.LUT", {dst(Hi), RZ(), A.Hi, RZ(), uImm(0x33), notPT()});
+  return {Lo, Hi};
+}
+
+/// vmad, as the ISA defines it: the exact 64-bit product of the extended
+/// fields (IMAD.WIDE, or IMAD.WIDE.U32 corrected for a signed operand),
+/// one's complement for a negated product or c with the +1 as lsb (.po:
+/// lsb 1), c extended by signedFinal, shifted by .shr7/.shr15, clamped.
+SelResult vmad(ISel &S, const ptx::Instruction &I) {
+  if (I.Types.size() != 3)
+    return S.unsupported(I);
+  bool AS = isSigned(I.Types[1]), BS = isSigned(I.Types[2]);
+  bool SF = AS || BS;
+  std::optional<Wide> A = scalarSource(S, I.Ops[1], AS);
+  std::optional<Wide> B = scalarSource(S, I.Ops[2], BS);
+  if (!A || !B)
+    return S.unsupported(I, "selector");
+  MOperand P = newReg(S, 2);
+  if (AS && BS) {
+    S.emit("IMAD.WIDE", {dst(P), A->Lo, B->Lo, RZ2()});
+  } else {
+    S.emit("IMAD.WIDE.U32", {dst(P), A->Lo, B->Lo, RZ2()});
+    // A signed factor x < 0 read as x + 2^32: subtract the other << 32.
+    for (auto [X, Y, Sg] : {std::tuple{A->Lo, B->Lo, AS},
+                            std::tuple{B->Lo, A->Lo, BS}}) {
+      if (!Sg)
+        continue;
+      MOperand Neg = newPred(S), Corr = newReg(S);
+      S.emit("ISETP.LT.AND", {dst(Neg), PT(), X, RZ(), PT()});
+      S.emit("SEL", {dst(Corr), Y, RZ(), Neg});
+      S.emit("IADD3", {defWord(P, 1, false), word(P, 1), negR(Corr), RZ()});
+    }
+  }
+  Wide T{word(P, 0), word(P, 1)};
+  MOperand CR = reg(S, I.Ops[3]);
+  Wide C{CR, highOf(S, CR, SF)};
+  bool Lsb = I.hasMod(".po");
+  if (!Lsb && (I.Ops[1].Minus != I.Ops[2].Minus)) {
+    T = not64(S, T);
+    Lsb = true;
+  } else if (!Lsb && I.Ops[3].Minus) {
+    C = not64(S, C);
+    Lsb = true;
+  }
+  T = add64(S, T, C, false);
+  if (Lsb)
+    T = add64(S, T, Wide{mov(S, 1), RZ()}, false);
+  unsigned Sh = I.hasMod(".shr7") ? 7 : I.hasMod(".shr15") ? 15 : 0;
+  if (Sh) {
+    MOperand Lo = newReg(S), Hi = newReg(S);
+    S.emit(SF ? "SHF.R.S64" : "SHF.R.U64", {dst(Lo), T.Lo, uImm(Sh), T.Hi});
+    S.emit(SF ? "SHF.R.S32.HI" : "SHF.R.U32.HI", {dst(Hi), RZ(), uImm(Sh), T.Hi});
+    T = {Lo, Hi};
+  }
+  if (I.hasMod(".sat"))
+    T = saturate(S, T, 32, SF);
+  S.emit("MOV", {S.defOf(I.Ops[0]), T.Lo});
+  return SelResult::Done;
+}
+
 SelResult scalar(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
   bool IsSet = M == "vset";
   if (M == "vmad")
-    return S.unsupported(I);
+    return vmad(S, I);
   // vset.atype.btype; the others .dtype.atype.btype.
   if (I.Types.size() != (IsSet ? 2u : 3u))
     return S.unsupported(I);
