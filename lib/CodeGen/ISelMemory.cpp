@@ -54,7 +54,9 @@
 // ld/st.mmio (sm_90): LDG/STG.E.MMIO.SYS without a descriptor. Vector
 // atomics (sm_90, global): one ATOMG/REDG .F32x2/.F16x8/... (ISelMemoryAtomic).
 //
-// Not generated (errors): prefetch in .local (ptxas: CCTLL), isspacep.global/
+// prefetch.local: CCTLL.PF1/PF2 (ISelMemoryWindow.cpp).
+//
+// Not generated (errors): isspacep.global/
 // .local, fence.proxy.async.global, vector atomics outside global memory;
 // generic LD/ST on sm_80..89 while the table encodes them without the
 // descriptor; .shared::cluster (distributed shared memory, a later issue).

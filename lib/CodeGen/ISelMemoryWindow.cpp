@@ -194,10 +194,18 @@ SelResult mem::selectIsspacep(ISel &S, const ptx::Instruction &I) {
 SelResult mem::selectCacheCtl(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
   Space Sp = spaceOf(I);
+  if (M == "prefetch" && Sp == Space::Local) {
+    // CCTLL.PF1/PF2 on the local-window address, as ptxas.
+    if (!I.hasMod(".L1") && !I.hasMod(".L2"))
+      return S.unsupported(I);
+    std::optional<MOperand> A = windowAddr(S, I.Ops[0], Space::Local);
+    if (!A)
+      return S.unsupported(I, "address");
+    S.emit(I.hasMod(".L1") ? "CCTLL.PF1" : "CCTLL.PF2", {rzIfZero(*A)});
+    return SelResult::Done;
+  }
   if (Sp == Space::Local || Sp == Space::Other || Sp == Space::Shared ||
       Sp == Space::Const || Sp == Space::Param) {
-    if (M == "prefetch" && Sp == Space::Local)
-      return S.unsupported(I, "prefetch.local");
     if (M == "prefetch" || M == "prefetchu")
       return S.unsupported(I);
   }
