@@ -214,14 +214,11 @@ SelResult pack(ISel &S, const ptx::Instruction &I) {
            {D, A, B, RZ()});
     return SelResult::Done;
   }
-  // F2FP forms the SASS table lacks: .RELU from f16x2 to fp8.
-  if (Relu && isF8x2(DT))
-    return S.unsupported(I, "the SASS table has no F2FP form for this");
   if (isF8x2(DT) && ST == Type::F16x2 &&
-      (DT == Type::E4M3x2 || !S.isSm90())) {
+      (DT == Type::E4M3x2 || !S.isSm90() || Relu)) {
     // ptxas: F2FP.SATFINITE.<f8>.F16.UNPACK_B_MERGE_C, which the SASS table
-    // has only for e5m2 on sm_90. f16 -> f32 is exact, so packing the two
-    // widened halves rounds once, the same way.
+    // has only for e5m2 on sm_90 and without .RELU. f16 -> f32 is exact,
+    // so packing the two widened halves rounds once, the same way.
     MOperand A = S.srcReg(I.Ops[1], Type::B32);
     unsigned Lo = S.tmp(), Hi = S.tmp();
     MOperand AL = A, AH = A;
@@ -231,7 +228,8 @@ SelResult pack(ISel &S, const ptx::Instruction &I) {
     NZ.Neg = true;
     S.emit("HADD2.F32", {def(gpr(Lo)), NZ, AL});
     S.emit("HADD2.F32", {def(gpr(Hi)), NZ, AH});
-    S.emit(std::string("F2FP.SATFINITE.") + f8Name(DT) + ".F32.PACK_AB_MERGE_C",
+    S.emit(std::string("F2FP.SATFINITE.") + (Relu ? "RELU." : "") +
+               f8Name(DT) + ".F32.PACK_AB_MERGE_C",
            {D, gpr(Hi), gpr(Lo), RZ()});
     return SelResult::Done;
   }

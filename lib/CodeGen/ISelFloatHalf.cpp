@@ -45,7 +45,7 @@ SelResult arith(ISel &S, const ptx::Instruction &I) {
   Type T = I.Types[0];
   llvm::StringRef M = I.Mnemonic;
   if (I.hasMod(".rz") || I.hasMod(".rm") || I.hasMod(".rp") ||
-      I.hasMod(".oob"))
+      (I.hasMod(".oob") && (!S.isSm90() || (M != "fma" && M != "mad"))))
     return S.unsupported(I);
   if (isBF(T) && S.isSm75())
     return S.unsupported(I);
@@ -56,6 +56,8 @@ SelResult arith(ISel &S, const ptx::Instruction &I) {
   // the front-end rejects .relu with .sat).
   if (isBF(T))
     Op += ".BF16_V2";
+  if (I.hasMod(".oob"))
+    Op += ".OOB";
   if (I.hasMod(".ftz"))
     Op += ".FTZ";
   if (I.hasMod(".sat"))

@@ -361,6 +361,20 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     bool NaNOut[2] = {false, false};
     unsigned A0 = (Mn == "HSETP2") ? 2 : 1;
     FOR_LANES(G, L) {
+      // .OOB: an input half (as swizzled) equal to 0x7fff gives 0.
+      auto oobIn = [&](unsigned K) {
+        for (unsigned I = 1; I <= 3; ++I) {
+          const Operand &X = O[I];
+          uint32_t V = src(X, L, D);
+          int64_t Sw = X.Kind == OpKind::R
+                           ? D.modAt(X.FieldPos == 24 ? 74 : X.FieldPos == 32 ? 60 : 81)
+                           : -1;
+          unsigned Sel = Sw == 2 ? 0 : Sw == 3 ? 1 : K;
+          if (uint16_t(V >> (16 * Sel)) == 0x7fff)
+            return true;
+        }
+        return false;
+      };
       float R[2];
       bool Pr[2];
       for (unsigned K = 0; K < 2; ++K) {
@@ -369,6 +383,8 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
           R[K] = A + B;
         else if (Mn == "HMUL2")
           R[K] = A * B;
+        else if (Mn == "HFMA2" && D.has("OOB") && oobIn(K))
+          R[K] = 0.0f;
         else if (Mn == "HFMA2")
           R[K] = float(double(A) * B + half(3, L, K));
         else if (Mn == "HMNMX2" && D.has("NAN") &&
