@@ -56,8 +56,9 @@
 //
 // prefetch.local: CCTLL.PF1/PF2 (ISelMemoryWindow.cpp).
 //
-// Not generated (errors): isspacep.global/
-// .local, fence.proxy.async.global, vector atomics outside global memory;
+// isspacep.global/.local/.shared: QSPC.E.G/.L/.S.
+//
+// Not generated (errors): isspacep.param, fence.proxy.async.global, vector atomics outside global memory;
 // generic LD/ST on sm_80..89 while the table encodes them without the
 // descriptor; .shared::cluster (distributed shared memory, a later issue).
 //

@@ -178,7 +178,14 @@ SelResult mem::selectIsspacep(ISel &S, const ptx::Instruction &I) {
                          vreg(P1, RegClass::Pred), PT(), imm(0xc0), imm(0)});
     return SelResult::Done;
   }
-  if (Sp != Space::Shared)
+  // Shared, global, local: the hardware's own test. (ptxas also compares
+  // the address with the constant window for .global, in a way that never
+  // changes the answer.)
+  const char *Op = Sp == Space::Shared   ? "QSPC.E.S"
+                   : Sp == Space::Global ? "QSPC.E.G"
+                   : Sp == Space::Local  ? "QSPC.E.L"
+                                         : nullptr;
+  if (!Op)
     return S.unsupported(I);
   MOperand D = S.defOf(I.Ops[0]);
   MOperand X = S.use(I.Ops[1]);
@@ -187,7 +194,7 @@ SelResult mem::selectIsspacep(ISel &S, const ptx::Instruction &I) {
   M.Sub = X.Sub;
   M.RC = RegClass::GPR;
   M.Width = 2;
-  S.emit("QSPC.E.S", {D, RZ(), M});
+  S.emit(Op, {D, RZ(), M});
   return SelResult::Done;
 }
 

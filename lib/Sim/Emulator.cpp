@@ -162,6 +162,9 @@ void Machine::setupBanks() {
     put32(0x0 + 4 * I, C.Block[I]);
     put32(0xc + 4 * I, C.Grid[I]);
   }
+  // The generic shared window (sm_75..89 cvta.shared adds c[0x0][0x18]).
+  put32(0x18, uint32_t(SharedWindow));
+  put32(0x1c, uint32_t(SharedWindow >> 32));
   put32(0x20, uint32_t(LocalWindow));
   put32(0x24, uint32_t(LocalWindow >> 32));
   put32(0x28, LocalSize);

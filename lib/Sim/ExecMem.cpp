@@ -168,8 +168,12 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
       if (MO.IdxKind == OpKind::R && MO.Reg != 255)
         A += MO.Wide ? src64(Operand{OpKind::R, MO.Reg}, L, D)
                      : W->R[MO.Reg][L];
+      if (MO.URIdx != 63) // [UR]: a 64-bit generic address (sm_75 ptxas)
+        A += W->UR[MO.URIdx] | uint64_t(W->UR[MO.URIdx + 1]) << 32;
       bool Sh = (A >> 32) == (SharedWindow >> 32);
-      setP(O[0], L, D.has("S") ? Sh : false);
+      bool Lc = A >= LocalWindow && A < LocalWindow + LocalSize;
+      setP(O[0], L, D.has("S") ? Sh : D.has("L") ? Lc
+                    : D.has("G") ? !Sh && !Lc : false);
       setR(O[1].Reg, L, 0);
     }
     return true;
