@@ -406,6 +406,7 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
   };
   if (Mn == "NOP" || Mn == "DEPBAR" || Mn == "MEMBAR" || Mn == "ERRBAR" ||
       Mn == "CGAERRBAR" || Mn == "CCTL" || Mn == "CCTLL" || Mn == "NANOSLEEP" ||
+      Mn == "PMTRIG" ||
       Mn == "YIELD" || Mn == "PREEXIT" || Mn == "FENCE" ||
       Mn == "LDGDEPBAR" || Mn == "ENDCOLLECTIVE" || Mn == "ACQBULK" ||
       Mn == "UCGABAR_ARV" || Mn == "UCGABAR_WAIT" || // clusters of one CTA
