@@ -58,9 +58,10 @@
 //
 // isspacep.global/.local/.shared: QSPC.E.G/.L/.S.
 //
-// Not generated (errors): isspacep.param, fence.proxy.async.global, vector atomics outside global memory;
-// generic LD/ST on sm_80..89 while the table encodes them without the
-// descriptor; .shared::cluster (distributed shared memory, a later issue).
+// Not generated (errors): isspacep.param, fence.proxy.async.global, vector
+// atomics outside global memory; generic LD/ST on sm_80..89 while the table
+// encodes them without the descriptor; .shared::cluster (distributed shared
+// memory, a later issue).
 //
 //===----------------------------------------------------------------------===//
 #include "ISelMemory.h"

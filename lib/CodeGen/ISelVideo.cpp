@@ -189,8 +189,8 @@ SelResult vmad(ISel &S, const ptx::Instruction &I) {
   } else {
     S.emit("IMAD.WIDE.U32", {dst(P), A->Lo, B->Lo, RZ2()});
     // A signed factor x < 0 read as x + 2^32: subtract the other << 32.
-    for (auto [X, Y, Sg] : {std::tuple{A->Lo, B->Lo, AS},
-                            std::tuple{B->Lo, A->Lo, BS}}) {
+    for (auto [X, Y, Sg] :
+         {std::tuple{A->Lo, B->Lo, AS}, std::tuple{B->Lo, A->Lo, BS}}) {
       if (!Sg)
         continue;
       MOperand Neg = newPred(S), Corr = newReg(S);
@@ -217,7 +217,8 @@ SelResult vmad(ISel &S, const ptx::Instruction &I) {
   if (Sh) {
     MOperand Lo = newReg(S), Hi = newReg(S);
     S.emit(SF ? "SHF.R.S64" : "SHF.R.U64", {dst(Lo), T.Lo, uImm(Sh), T.Hi});
-    S.emit(SF ? "SHF.R.S32.HI" : "SHF.R.U32.HI", {dst(Hi), RZ(), uImm(Sh), T.Hi});
+    S.emit(SF ? "SHF.R.S32.HI" : "SHF.R.U32.HI",
+           {dst(Hi), RZ(), uImm(Sh), T.Hi});
     T = {Lo, Hi};
   }
   if (I.hasMod(".sat"))
@@ -256,7 +257,8 @@ SelResult scalar(ISel &S, const ptx::Instruction &I) {
     // The amount: at most 32 (.clamp) or modulo 32 (.wrap).
     MOperand N = newReg(S);
     if (I.hasMod(".wrap")) {
-      S.emit("LOP3.LUT", {dst(N), B->Lo, uImm(0x1f), RZ(), uImm(0xc0), notPT()});
+      S.emit("LOP3.LUT",
+             {dst(N), B->Lo, uImm(0x1f), RZ(), uImm(0xc0), notPT()});
     } else {
       MOperand P = newPred(S);
       S.emit("ISETP.GT.U32.AND", {dst(P), PT(), B->Lo, uImm(0x20), PT()});
@@ -353,24 +355,23 @@ laneSelect(llvm::StringRef Sel, unsigned Lanes, bool IsA) {
 }
 
 /// Element \p E (a half for 2 lanes, a byte for 4) of {B, A}, extended.
-MOperand laneElem(ISel &S, const MOperand &A, const MOperand &B,
-                  unsigned Lanes, unsigned E, bool Signed) {
+MOperand laneElem(ISel &S, const MOperand &A, const MOperand &B, unsigned Lanes,
+                  unsigned E, bool Signed) {
   MOperand R = newReg(S);
   if (Lanes == 2) {
     unsigned L = 2 * E, H = 2 * E + 1;
-    uint32_t Sel = Signed ? ((H | 8) * 0x1100 | H << 4 | L)
-                          : (H << 4 | L);
+    uint32_t Sel = Signed ? ((H | 8) * 0x1100 | H << 4 | L) : (H << 4 | L);
     S.emit("PRMT", {dst(R), A, uImm(Sel), B});
     if (!Signed)
-      S.emit("LOP3.LUT", {def(R, false), R, uImm(0xffff), RZ(), uImm(0xc0),
-                          notPT()});
+      S.emit("LOP3.LUT",
+             {def(R, false), R, uImm(0xffff), RZ(), uImm(0xc0), notPT()});
     return R;
   }
   uint32_t Sel = Signed ? ((E | 8) * 0x1110 | E) : E;
   S.emit("PRMT", {dst(R), A, uImm(Sel), B});
   if (!Signed)
-    S.emit("LOP3.LUT", {def(R, false), R, uImm(0xff), RZ(), uImm(0xc0),
-                        notPT()});
+    S.emit("LOP3.LUT",
+           {def(R, false), R, uImm(0xff), RZ(), uImm(0xc0), notPT()});
   return R;
 }
 
@@ -446,8 +447,7 @@ SelResult simd(ISel &S, const ptx::Instruction &I, unsigned Lanes) {
     if (Sat) {
       int32_t Lo = DS ? -(1 << (Bits - 1)) : 0;
       int32_t Hi = DS ? (1 << (Bits - 1)) - 1 : (1 << Bits) - 1;
-      MOperand P = newPred(S), Q = newPred(S), R1 = newReg(S),
-               R2 = newReg(S);
+      MOperand P = newPred(S), Q = newPred(S), R1 = newReg(S), R2 = newReg(S);
       S.emit("ISETP.LT.AND", {dst(P), PT(), R, sImm(Lo), PT()});
       S.emit("SEL", {dst(R1), mov(S, uint32_t(Lo)), R, P});
       S.emit("ISETP.GT.AND", {dst(Q), PT(), R1, sImm(Hi), PT()});
@@ -493,9 +493,9 @@ SelResult simd(ISel &S, const ptx::Instruction &I, unsigned Lanes) {
 
 SelResult codegen::selectVideo(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
-  static const char *const Scalar[] = {"vadd", "vsub", "vabsdiff", "vmin",
-                                       "vmax", "vshl", "vshr",     "vmad",
-                                       "vset"};
+  static const char *const Scalar[] = {"vadd", "vsub", "vabsdiff",
+                                       "vmin", "vmax", "vshl",
+                                       "vshr", "vmad", "vset"};
   for (const char *N : Scalar)
     if (M == N)
       return scalar(S, I);
