@@ -306,7 +306,7 @@ bool ISel::selectOne(const ptx::Instruction &I) {
   static const Selector Families[] = {selectBasic,   selectInteger,
                                       selectFloat,   selectConvert,
                                       selectMemory,  selectControl,
-                                      selectWarp};
+                                      selectWarp,    selectVideo};
   // A guarded instruction is selected after `@!p BRA skip`; if it became a
   // single instruction the branch is undone and the guard moves onto it.
   unsigned B0 = currentBlock();

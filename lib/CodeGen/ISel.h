@@ -144,6 +144,7 @@ SelResult selectConvert(ISel &S, const ptx::Instruction &I); // ISelConvert.cpp
 SelResult selectMemory(ISel &S, const ptx::Instruction &I);  // ISelMemory.cpp
 SelResult selectControl(ISel &S, const ptx::Instruction &I); // ISelControl.cpp
 SelResult selectWarp(ISel &S, const ptx::Instruction &I);    // ISelWarp.cpp
+SelResult selectVideo(ISel &S, const ptx::Instruction &I);   // ISelVideo.cpp
 
 } // namespace ptxas::codegen
 

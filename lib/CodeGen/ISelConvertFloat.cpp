@@ -25,14 +25,19 @@ SelResult selectConvertFloat(ISel &S, const ptx::Instruction &I);
 namespace {
 
 /// F2FP packing two f32 into f16/bf16 halves: "F2FP.PACK_AB" and
-/// "F2FP.BF16.PACK_AB" before sm_89, "F2FP.F16.F32.PACK_AB" from it.
-std::string f2fpPack(ISel &S, Type DT, bool Relu = false) {
+/// "F2FP.BF16.PACK_AB" before sm_89, "F2FP.F16.F32.PACK_AB" from it, with
+/// .SATFINITE and .RELU in front as nvdisasm prints them.
+std::string f2fpPack(ISel &S, Type DT, bool Relu = false,
+                     bool Satfinite = false) {
   bool BF = DT == Type::BF16 || DT == Type::BF16x2;
+  std::string Op = "F2FP";
+  if (Satfinite)
+    Op += ".SATFINITE";
+  if (Relu)
+    Op += ".RELU";
   if (S.sm() < 89)
-    return std::string("F2FP") + (Relu ? ".RELU" : "") + (BF ? ".BF16" : "") +
-           ".PACK_AB";
-  return std::string("F2FP.") + (Relu ? "RELU." : "") + (BF ? "BF16" : "F16") +
-         ".F32.PACK_AB";
+    return Op + (BF ? ".BF16" : "") + ".PACK_AB";
+  return Op + (BF ? ".BF16" : ".F16") + ".F32.PACK_AB";
 }
 
 /// While a .sat conversion is selected in two steps: the temporary that
@@ -151,8 +156,13 @@ SelResult toTf32(ISel &S, const ptx::Instruction &I) {
   MOperand A = S.srcReg(I.Ops[1], Type::F32);
   MOperand D = dst(S, I);
   if (I.hasMod(".rn") || I.hasMod(".rz")) {
-    // ptxas: F2FP.TF32.F32.PACK_B, which the SASS table does not have.
-    return S.unsupported(I, "the SASS table has no F2FP.TF32");
+    // sm_90 (ptxas rejects these before): one F2FP, as ptxas emits it.
+    if (!S.isSm90() || I.hasMod(".satfinite"))
+      return S.unsupported(I);
+    S.emit(std::string("F2FP") + (I.hasMod(".relu") ? ".RELU" : "") +
+               ".TF32.F32.PACK_B" + (I.hasMod(".rz") ? ".RZ" : ""),
+           {D, A});
+    return SelResult::Done;
   }
   if (!I.hasMod(".rna"))
     return S.unsupported(I);
@@ -192,9 +202,8 @@ SelResult pack(ISel &S, const ptx::Instruction &I) {
     if (S.isSm75())
       return S.unsupported(I);
     MOperand A = S.srcReg(I.Ops[1], ST), B = S.srcReg(I.Ops[2], ST);
-    std::string Op = f2fpPack(S, DT, Relu) + (I.hasMod(".rz") ? ".RZ" : "");
-    if (I.hasMod(".satfinite") || Relu)
-      return S.unsupported(I, "the SASS table has no F2FP.RELU/.SATFINITE");
+    std::string Op = f2fpPack(S, DT, Relu, I.hasMod(".satfinite")) +
+                     (I.hasMod(".rz") ? ".RZ" : "");
     S.emit(Op, {D, A, B});
     return SelResult::Done;
   }
@@ -205,14 +214,11 @@ SelResult pack(ISel &S, const ptx::Instruction &I) {
            {D, A, B, RZ()});
     return SelResult::Done;
   }
-  // F2FP forms the SASS table lacks: every .RELU.
-  if (Relu && (isF8x2(DT) || isF8x2(ST)))
-    return S.unsupported(I, "the SASS table has no F2FP form for this");
   if (isF8x2(DT) && ST == Type::F16x2 &&
-      (DT == Type::E4M3x2 || !S.isSm90())) {
+      (DT == Type::E4M3x2 || !S.isSm90() || Relu)) {
     // ptxas: F2FP.SATFINITE.<f8>.F16.UNPACK_B_MERGE_C, which the SASS table
-    // has only for e5m2 on sm_90. f16 -> f32 is exact, so packing the two
-    // widened halves rounds once, the same way.
+    // has only for e5m2 on sm_90 and without .RELU. f16 -> f32 is exact,
+    // so packing the two widened halves rounds once, the same way.
     MOperand A = S.srcReg(I.Ops[1], Type::B32);
     unsigned Lo = S.tmp(), Hi = S.tmp();
     MOperand AL = A, AH = A;
@@ -222,7 +228,8 @@ SelResult pack(ISel &S, const ptx::Instruction &I) {
     NZ.Neg = true;
     S.emit("HADD2.F32", {def(gpr(Lo)), NZ, AL});
     S.emit("HADD2.F32", {def(gpr(Hi)), NZ, AH});
-    S.emit(std::string("F2FP.SATFINITE.") + f8Name(DT) + ".F32.PACK_AB_MERGE_C",
+    S.emit(std::string("F2FP.SATFINITE.") + (Relu ? "RELU." : "") +
+               f8Name(DT) + ".F32.PACK_AB_MERGE_C",
            {D, gpr(Hi), gpr(Lo), RZ()});
     return SelResult::Done;
   }
@@ -362,8 +369,9 @@ SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
     std::string N = fltName(DT);
     if (DT == Type::BF16 && S.isSm75())
       return S.unsupported(I);
-    if (Relu || I.hasMod(".satfinite"))
-      return S.unsupported(I, "the SASS table has no F2FP.RELU/.SATFINITE");
+    bool Satf = I.hasMod(".satfinite");
+    if ((Relu || Satf) && !Fp)
+      return S.unsupported(I);
     MOperand Out = D;
     unsigned T = 0;
     if (Sat) {
@@ -372,8 +380,9 @@ SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
       T = S.tmp();
       Out = def(gpr(T));
     }
+    // The upper half is RZ converted (0; relu/satfinite keep it 0).
     if (Fp)
-      S.emit(f2fpPack(S, DT) + R, {Out, RZ(), A});
+      S.emit(f2fpPack(S, DT, Relu, Satf) + R, {Out, RZ(), A});
     else
       S.emit("F2F." + N + ".F32" + R, {Out, A});
     if (Sat)

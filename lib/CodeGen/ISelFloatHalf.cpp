@@ -45,19 +45,25 @@ SelResult arith(ISel &S, const ptx::Instruction &I) {
   Type T = I.Types[0];
   llvm::StringRef M = I.Mnemonic;
   if (I.hasMod(".rz") || I.hasMod(".rm") || I.hasMod(".rp") ||
-      I.hasMod(".oob"))
+      (I.hasMod(".oob") && (!S.isSm90() || (M != "fma" && M != "mad"))))
     return S.unsupported(I);
   if (isBF(T) && S.isSm75())
     return S.unsupported(I);
   std::string Op = M == "add" || M == "sub" ? "HADD2"
                    : M == "mul"              ? "HMUL2"
                                              : "HFMA2";
-  if (I.hasMod(".ftz") || I.hasMod(".relu"))
-    return S.unsupported(I, "the SASS table has no .FTZ/.RELU for " + Op);
+  // In nvdisasm's order: .BF16_V2, .FTZ, then .SAT or .RELU (fma only;
+  // the front-end rejects .relu with .sat).
   if (isBF(T))
     Op += ".BF16_V2";
+  if (I.hasMod(".oob"))
+    Op += ".OOB";
+  if (I.hasMod(".ftz"))
+    Op += ".FTZ";
   if (I.hasMod(".sat"))
     Op += ".SAT";
+  if (I.hasMod(".relu"))
+    Op += ".RELU";
   MOperand D = S.defOf(I.Ops[0]);
   MOperand A = hsrc(S, I.Ops[1], T);
   MOperand B = hsrc(S, I.Ops[2], T);
@@ -74,8 +80,6 @@ SelResult arith(ISel &S, const ptx::Instruction &I) {
 
 SelResult absNeg(ISel &S, const ptx::Instruction &I, bool Abs) {
   Type T = I.Types[0];
-  if (I.hasMod(".ftz"))
-    return S.unsupported(I, "the SASS table has no HADD2.FTZ");
   MOperand D = S.defOf(I.Ops[0]);
   // Both lanes (the low one is the scalar's): |R0| / -R0 without a swizzle.
   MOperand A = S.srcReg(I.Ops[1], Type::B32);
@@ -90,7 +94,8 @@ SelResult absNeg(ISel &S, const ptx::Instruction &I, bool Abs) {
     S.emit("HFMA2.BF16_V2", {D, h0(negRZ()), Z, A});
     return SelResult::Done;
   }
-  S.emit("HADD2", {D, A, h0(negRZ())});
+  // -0 added keeps the sign of zeros; .FTZ also flushes subnormals.
+  S.emit(I.hasMod(".ftz") ? "HADD2.FTZ" : "HADD2", {D, A, h0(negRZ())});
   return SelResult::Done;
 }
 
@@ -98,11 +103,15 @@ SelResult minMax(ISel &S, const ptx::Instruction &I, bool Max) {
   Type T = I.Types[0];
   if (S.isSm75() || I.Ops.size() != 3)
     return S.unsupported(I);
-  if (I.hasMod(".ftz") || I.hasMod(".NaN"))
-    return S.unsupported(I, "the SASS table has no HMNMX2 .FTZ/.NAN");
   std::string Op = "HMNMX2";
   if (isBF(T))
     Op += ".BF16_V2";
+  if (I.hasMod(".xorsign") && (I.hasMod(".ftz") || I.hasMod(".NaN")))
+    return S.unsupported(I);
+  if (I.hasMod(".ftz"))
+    Op += ".FTZ";
+  if (I.hasMod(".NaN"))
+    Op += ".NAN";
   MOperand NotPT = PT();
   NotPT.Not = true;
   if (I.hasMod(".xorsign")) {
@@ -222,8 +231,8 @@ SelResult mufu(ISel &S, const ptx::Instruction &I) {
     return S.unsupported(I);
   if (S.isSm75() && isBF(T))
     return S.unsupported(I);
-  if (isBF(T))
-    return S.unsupported(I, "the SASS table has no MUFU .BF16");
+  if (isBF(T) && !S.isSm90())
+    return S.unsupported(I);
   std::string Op = std::string(M == "ex2" ? "MUFU.EX2" : "MUFU.TANH") +
                    (isBF(T) ? ".BF16" : ".F16");
   MOperand D = S.defOf(I.Ops[0]);
@@ -232,11 +241,12 @@ SelResult mufu(ISel &S, const ptx::Instruction &I) {
     S.emit(Op, {D, A});
     return SelResult::Done;
   }
-  // The upper lane moved down for the second MUFU.
-  unsigned Lo = S.tmp(), Hi = S.tmp(), Up = S.tmp();
+  // The second MUFU reads the upper lane (.H1), as ptxas does.
+  unsigned Lo = S.tmp(), Hi = S.tmp();
   S.emit(Op, {def(gpr(Lo)), A});
-  S.emit("PRMT", {def(gpr(Up)), A, imm(0x3232), RZ()});
-  S.emit(Op, {def(gpr(Hi)), gpr(Up)});
+  MOperand AH = A;
+  AH.Text = ".H1";
+  S.emit(Op, {def(gpr(Hi)), AH});
   S.emit("PRMT", {D, gpr(Lo), imm(0x5410), gpr(Hi)});
   return SelResult::Done;
 }

@@ -566,21 +566,22 @@ IABS R11, R11 ;
 IADD3 R11, R11, R0, R10 ;
 )";
 
-/// The SIMD video forms with u32 or s32 operands and default selectors.
-SelResult selectVideo(ISel &S, const ptx::Instruction &I) {
+/// vabsdiff2/4 with u32 or s32 operands and default selectors, as ptxas
+/// expands them; the other video forms are ISelVideo.cpp's (NotMine).
+SelResult selectVabsdiffSeq(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
   if (M != "vabsdiff4" && M != "vabsdiff2")
-    return S.unsupported(I);
+    return SelResult::NotMine;
   bool Sgn = I.Types.size() == 3 && I.Types[0] == Type::S32 &&
              I.Types[1] == Type::S32 && I.Types[2] == Type::S32;
   for (Type T : I.Types)
     if (T != Type::U32 && !Sgn)
-      return S.unsupported(I, "mixed operand types");
+      return SelResult::NotMine;
   for (const Operand &O : I.Ops)
     if (!O.Selector.empty())
-      return S.unsupported(I, "byte/half selectors");
+      return SelResult::NotMine;
   if (I.hasMod(".sat") || I.hasMod(".min") || I.hasMod(".max"))
-    return S.unsupported(I);
+    return SelResult::NotMine;
   bool Add = I.hasMod(".add");
   MOperand D = S.defOf(I.Ops[0]);
   MOperand A = reg32(S, I.Ops[1]), B = reg32(S, I.Ops[2]);
@@ -693,8 +694,8 @@ SelResult intsel::selectBits(ISel &S, const ptx::Instruction &I) {
                                                : selectLop3(S, I);
   if (M == "szext" || M == "bmsk")
     return selectSzextBmsk(S, I);
-  if (M.starts_with("vabsdiff"))
-    return selectVideo(S, I);
+  if (M == "vabsdiff2" || M == "vabsdiff4")
+    return selectVabsdiffSeq(S, I);
   if (M == "shf")
     return selectShf(S, I);
   if (M == "dp4a" || M == "dp2a")

@@ -51,11 +51,17 @@
 // MEMBAR.SC, each at gpu/sys scope with ERRBAR (+CGAERRBAR on sm_90) and a
 // trailing CCTL.IVALL; FenceOpt.cpp then removes or narrows redundant ones.
 //
-// Not generated (errors): .mmio, applypriority, prefetch with an eviction
-// priority or in .local, isspacep.global/.local, fence.proxy.async.global,
-// vector atomics (their SASS forms are not in the table); generic LD/ST on
-// sm_80..89 while the table encodes them without the descriptor;
-// .shared::cluster (distributed shared memory, a later issue).
+// ld/st.mmio (sm_90): LDG/STG.E.MMIO.SYS without a descriptor. Vector
+// atomics (sm_90, global): one ATOMG/REDG .F32x2/.F16x8/... (ISelMemoryAtomic).
+//
+// prefetch.local: CCTLL.PF1/PF2 (ISelMemoryWindow.cpp).
+//
+// isspacep.global/.local/.shared: QSPC.E.G/.L/.S.
+//
+// Not generated (errors): isspacep.param, fence.proxy.async.global, vector
+// atomics outside global memory; generic LD/ST on sm_80..89 while the table
+// encodes them without the descriptor; .shared::cluster (distributed shared
+// memory, a later issue).
 //
 //===----------------------------------------------------------------------===//
 #include "ISelMemory.h"
@@ -554,8 +560,8 @@ void mem::writeDest(ISel &S, const Operand &Dst, const MOperand &From,
 
 /// The destination tuple a load writes: the PTX register itself when it
 /// has exactly \p Words words, a temporary otherwise.
-static MOperand loadTarget(ISel &S, const Operand &Dst, unsigned Words,
-                           bool &Direct) {
+MOperand mem::loadTarget(ISel &S, const Operand &Dst, unsigned Words,
+                         bool &Direct) {
   Direct = false;
   if (Dst.K == Operand::Kind::Reg) {
     MOperand D = S.defOf(Dst);
@@ -569,8 +575,8 @@ static MOperand loadTarget(ISel &S, const Operand &Dst, unsigned Words,
 }
 
 /// Distributes a loaded tuple to the PTX destination(s).
-static void scatterLoad(ISel &S, const ptx::Instruction &I, MOperand Loaded,
-                        unsigned ElemBits, bool Direct) {
+void mem::scatterLoad(ISel &S, const ptx::Instruction &I, MOperand Loaded,
+                      unsigned ElemBits, bool Direct) {
   const Operand &Dst = I.Ops[0];
   bool Signed = isSignedType(I.Types[0]);
   Loaded.IsDef = false;
@@ -623,8 +629,8 @@ static void scatterLoad(ISel &S, const ptx::Instruction &I, MOperand Loaded,
 
 /// The register tuple a store reads: the value (register, immediate or
 /// vector) gathered into \p Words words.
-static MOperand gatherStore(ISel &S, const Operand &V, Type T,
-                            unsigned ElemBits, unsigned Words) {
+MOperand mem::gatherStore(ISel &S, const Operand &V, Type T,
+                          unsigned ElemBits, unsigned Words) {
   if (V.K == Operand::Kind::Reg && ElemBits >= 32) {
     MOperand R = S.src(V, T);
     if (R.K == MOperand::Kind::Reg && R.RC == RegClass::GPR &&
@@ -899,8 +905,18 @@ static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
     if (Sp == Space::Generic && !genericLdStEncodes(S))
       return S.unsupported(I, "generic LD/ST on sm_80..89: the SASS table "
                               "encodes them without the descriptor");
-    if (G->Mmio)
-      return S.unsupported(I, ".mmio");
+    if (G->Mmio) {
+      // sm_90 (ptxas rejects .mmio before): LDG/STG .MMIO.SYS over the
+      // bare 64-bit address, no descriptor, as ptxas emits it.
+      if (!S.isSm90() || Sp != Space::Global)
+        return S.unsupported(I, ".mmio");
+      Op = std::string(Load ? "LDG.E" : "STG.E") + Size + ".MMIO.SYS";
+      Addr = wideAddr(S, AddrOp, false);
+      if (Addr)
+        Addr->Text.clear();
+      O = G->O;
+      break;
+    }
     O = G->O;
     bool Nc = I.hasMod(".nc");
     Op = Sp == Space::Global ? (Load ? "LDG.E" : "STG.E") : (Load ? "LD.E" : "ST.E");
@@ -989,7 +1005,8 @@ SelResult codegen::selectMemory(ISel &S, const ptx::Instruction &I) {
     return selectCvta(S, I);
   if (M == "isspacep")
     return selectIsspacep(S, I);
-  if (M == "prefetch" || M == "prefetchu" || M == "discard")
+  if (M == "prefetch" || M == "prefetchu" || M == "discard" ||
+      M == "applypriority")
     return selectCacheCtl(S, I);
   if (M.starts_with("createpolicy")) {
     // The policy is an opaque 64-bit value that only the L2::cache_hint
@@ -1001,7 +1018,5 @@ SelResult codegen::selectMemory(ISel &S, const ptx::Instruction &I) {
     S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
     return SelResult::Done;
   }
-  if (M == "applypriority")
-    return S.unsupported(I, "needs CCTL.E.DML2 in the SASS table");
   return SelResult::NotMine;
 }

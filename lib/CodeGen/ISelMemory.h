@@ -64,6 +64,16 @@ MOperand const64(ISel &S, int64_t V);
 /// Offset of a shared variable in the window (dynamic arrays included).
 using codegen::sharedVarOffset;
 
+/// The destination tuple of \p Words words a load writes (the PTX register
+/// itself when its size matches: \p Direct), its distribution to I.Ops[0]
+/// (vectors element by element), and the tuple a store reads.
+MOperand loadTarget(ISel &S, const ptx::Operand &Dst, unsigned Words,
+                    bool &Direct);
+void scatterLoad(ISel &S, const ptx::Instruction &I, MOperand Loaded,
+                 unsigned ElemBits, bool Direct);
+MOperand gatherStore(ISel &S, const ptx::Operand &V, ptx::Type T,
+                     unsigned ElemBits, unsigned Words);
+
 SelResult selectAtom(ISel &S, const ptx::Instruction &I); // ISelMemoryAtomic
 SelResult selectCvta(ISel &S, const ptx::Instruction &I); // ISelMemoryWindow
 SelResult selectIsspacep(ISel &S, const ptx::Instruction &I);

@@ -297,14 +297,17 @@ static SelResult genericFloatAdd(ISel &S, const ptx::Instruction &I, Type T,
   return SelResult::Done;
 }
 
-/// atom/red .add.noftz.f16 / .bf16 on global or generic memory, as ptxas
-/// does it: a compare-and-swap loop on the aligned 32-bit word holding the
-/// half, the new half merged in with PRMT, the result shifted out.
+/// atom/red .add.noftz.f16 / .bf16 and atom.cas.b16 on global, generic or
+/// shared memory, as ptxas does them: a compare-and-swap loop on the
+/// aligned 32-bit word holding the half, the new half merged in with PRMT,
+/// the result shifted out. cas.b16 retries only while its half still
+/// equals the compare value (the other half changed under it).
 static SelResult halfAtomicAdd(ISel &S, const ptx::Instruction &I,
                                llvm::StringRef Op, Space Sp, const Order &O) {
   bool Red = I.Mnemonic == "red";
   Type T = I.Types[0];
-  if (Op != "add" ||
+  bool Cas16 = Op == "cas";
+  if ((Op != "add" && !Cas16) ||
       (Sp != Space::Global && Sp != Space::Generic && Sp != Space::Shared))
     return S.unsupported(I, "half-precision atomic");
   bool Generic = Sp == Space::Generic, Shared = Sp == Space::Shared;
@@ -316,9 +319,24 @@ static SelResult halfAtomicAdd(ISel &S, const ptx::Instruction &I,
       Shared ? windowAddr(S, AddrOp, Space::Shared) : wideAddr(S, AddrOp, false);
   if (!Addr)
     return S.unsupported(I, "address");
-  MOperand V = S.srcReg(I.Ops[Red ? 1 : 2], T);
+  MOperand V = S.srcReg(I.Ops[Red ? 1 : 2], Cas16 ? Type::B32 : T);
   V.Width = 1;
-  V.Text = ".H0_H0";
+  if (!Cas16)
+    V.Text = ".H0_H0";
+  MOperand Swap;
+  if (Cas16) {
+    // Both values in both halves: the merging PRMT reads the half it
+    // replaces from the same half of its second source.
+    auto Both = [&](MOperand X) {
+      unsigned R = S.tmp();
+      S.emit("PRMT", {def(vreg(R, RegClass::GPR)), X, imm(0x5410), X});
+      return vreg(R, RegClass::GPR);
+    };
+    Swap = S.srcReg(I.Ops[3], Type::B32);
+    Swap.Width = 1;
+    Swap = Both(Swap);
+    V = Both(V);
+  }
   MOperand NotPT = PT();
   NotPT.Not = true;
   unsigned C = S.tmp(RegClass::Pred);
@@ -386,13 +404,24 @@ static SelResult halfAtomicAdd(ISel &S, const ptx::Instruction &I,
   S.emit((Shared ? "LDS" : Generic ? "LD.E" : "LDG.E") + Weak,
          {def(OldR), WADesc});
   unsigned Loop = S.newBlock();
-  if (T == Type::F16)
+  unsigned Exp = 0;
+  if (Cas16) {
+    // Expected word: the compare value in the addressed half; new word:
+    // the swap value there. CAS compares OldR, so it holds the expected.
+    Exp = S.tmp();
+    S.emit("PRMT", {def(vreg(Exp, RegClass::GPR)), OldR,
+                    vreg(Sel, RegClass::GPR), V});
+    S.emit("PRMT", {def(NewR, false), OldR, vreg(Sel, RegClass::GPR), Swap});
+    S.emit("MOV", {def(OldR, false), vreg(Exp, RegClass::GPR)});
+  } else if (T == Type::F16) {
     S.emit("HADD2", {def(vreg(Sum, RegClass::GPR)), OldR, V});
-  else
+  } else {
     S.emit("HFMA2.BF16_V2",
            {def(vreg(Sum, RegClass::GPR)), OldR, text("1"), text("1"), V});
-  S.emit("PRMT", {def(NewR, false), OldR, vreg(Sel, RegClass::GPR),
-                  vreg(Sum, RegClass::GPR)});
+  }
+  if (!Cas16)
+    S.emit("PRMT", {def(NewR, false), OldR, vreg(Sel, RegClass::GPR),
+                    vreg(Sum, RegClass::GPR)});
   if (Shared)
     S.emit("ATOMS.CAS", {def(vreg(Res, RegClass::GPR)), WA, OldR, NewR});
   else
@@ -402,6 +431,22 @@ static SelResult halfAtomicAdd(ISel &S, const ptx::Instruction &I,
   unsigned P = S.tmp(RegClass::Pred);
   S.emit("ISETP.NE.U32.AND", {def(vreg(P, RegClass::Pred)), PT(),
                               vreg(Res, RegClass::GPR), OldR, PT()});
+  if (Cas16) {
+    // Retry only if the half read back equals the compare value (then the
+    // other half differed): (res >> sh) & 0xffff == cmp & 0xffff.
+    unsigned Got = S.tmp(), Want = S.tmp(), Q = S.tmp(RegClass::Pred);
+    S.emit("SHF.R.U32.HI", {def(vreg(Got, RegClass::GPR)), RZ(),
+                            vreg(Sh, RegClass::GPR), vreg(Res, RegClass::GPR)});
+    S.emit("LOP3.LUT", {def(vreg(Got, RegClass::GPR), false),
+                        vreg(Got, RegClass::GPR), imm(0xffff), RZ(), imm(0xc0),
+                        NotPT});
+    S.emit("LOP3.LUT", {def(vreg(Want, RegClass::GPR)), V, imm(0xffff), RZ(),
+                        imm(0xc0), NotPT});
+    S.emit("ISETP.EQ.U32.AND", {def(vreg(Q, RegClass::Pred)), PT(),
+                                vreg(Got, RegClass::GPR),
+                                vreg(Want, RegClass::GPR), vreg(P, RegClass::Pred)});
+    P = Q;
+  }
   S.emit("MOV", {def(OldR, false), vreg(Res, RegClass::GPR)});
   MInstr &Br = S.emit("BRA", {label(Loop)});
   Br.Guard = vreg(P, RegClass::Pred);
@@ -415,6 +460,62 @@ static SelResult halfAtomicAdd(ISel &S, const ptx::Instruction &I,
   return SelResult::Done;
 }
 
+/// sm_90 vector atomics on global memory (atom/red .v2/.v4/.v8 of f32,
+/// f16(x2), bf16(x2)): one ATOMG/REDG over the whole vector, typed by the
+/// element format and the number of scalars (F32x2/x4, F16x2..x8,
+/// BF16x2..x8), data and result in aligned register tuples, as ptxas.
+static SelResult vectorAtom(ISel &S, const ptx::Instruction &I,
+                            llvm::StringRef Op,
+                     Space Sp) {
+  bool Red = I.Mnemonic == "red";
+  Type T = I.Types[0];
+  unsigned VW = I.VectorWidth;
+  unsigned ElemBits = ptx::typeBits(T);
+  unsigned Bytes = ElemBits / 8 * VW;
+  const char *Fmt = nullptr;
+  unsigned Scalars = VW;
+  if (T == Type::F32) {
+    Fmt = "F32";
+  } else if (T == Type::F16 || T == Type::F16x2) {
+    Fmt = "F16";
+    Scalars = Bytes / 2;
+  } else if (T == Type::BF16 || T == Type::BF16x2) {
+    Fmt = "BF16";
+    Scalars = Bytes / 2;
+  }
+  if (!S.isSm90() || Sp != Space::Global || !Fmt ||
+      (Bytes != 4 && Bytes != 8 && Bytes != 16) ||
+      (Op != "add" && Op != "min" && Op != "max"))
+    return S.unsupported(I, "vector atomics");
+  Order O;
+  O.Strong = true;
+  O.Sc = scopeOf(I, Scope::GPU);
+  O.Acquire = I.hasMod(".acquire") || I.hasMod(".acq_rel");
+  O.Release = I.hasMod(".release") || I.hasMod(".acq_rel");
+  std::optional<MOperand> Addr = wideAddr(S, I.Ops[Red ? 0 : 1], true);
+  if (!Addr)
+    return S.unsupported(I, "address");
+  std::string Ty = "." + std::string(Fmt) + "x" + std::to_string(Scalars) +
+                   (T == Type::F32 ? ".FTZ.RN" : ".RN");
+  std::string Sem = strongText(S, O.Sc);
+  std::string Upper = Op.upper();
+  unsigned Words = Bytes / 4;
+  MOperand V = gatherStore(S, I.Ops[Red ? 1 : 2], T, ElemBits, Words);
+  releaseFence(S, O);
+  if (Red) {
+    S.emit("REDG.E." + Upper + Ty + Sem, {*Addr, V});
+  } else {
+    bool Direct;
+    MOperand D = loadTarget(S, I.Ops[0], Words, Direct);
+    S.emit("ATOMG.E." + Upper + Ty + Sem, {PT(), D, *Addr, V});
+    acquireFence(S, O);
+    scatterLoad(S, I, D, ElemBits, Direct);
+    return SelResult::Done;
+  }
+  acquireFence(S, O);
+  return SelResult::Done;
+}
+
 SelResult mem::selectAtom(ISel &S, const ptx::Instruction &I) {
   bool Red = I.Mnemonic == "red";
   Space Sp = spaceOf(I);
@@ -423,9 +524,9 @@ SelResult mem::selectAtom(ISel &S, const ptx::Instruction &I) {
     return S.unsupported(I, "operation");
   if (Sp != Space::Global && Sp != Space::Shared && Sp != Space::Generic)
     return S.unsupported(I, "state space");
-  if (I.VectorWidth > 1)
-    return S.unsupported(I, "vector atomics");
   Type T = I.Types[0];
+  if (I.VectorWidth > 1)
+    return vectorAtom(S, I, *OpName, Sp);
   // Ordering: default .relaxed.gpu.
   Order O;
   O.Strong = true;
@@ -438,7 +539,7 @@ SelResult mem::selectAtom(ISel &S, const ptx::Instruction &I) {
   unsigned DataIdx = Red ? 1 : 2;
   const Operand &AddrOp = I.Ops[Red ? 0 : 1];
 
-  if (T == Type::F16 || T == Type::BF16)
+  if (T == Type::F16 || T == Type::BF16 || (Cas && Bits == 16))
     return halfAtomicAdd(S, I, *OpName, Sp, O);
   if (Sp == Space::Shared) {
     std::optional<MOperand> Addr = windowAddr(S, AddrOp, Space::Shared);

@@ -178,7 +178,14 @@ SelResult mem::selectIsspacep(ISel &S, const ptx::Instruction &I) {
                          vreg(P1, RegClass::Pred), PT(), imm(0xc0), imm(0)});
     return SelResult::Done;
   }
-  if (Sp != Space::Shared)
+  // Shared, global, local: the hardware's own test. (ptxas also compares
+  // the address with the constant window for .global, in a way that never
+  // changes the answer.)
+  const char *Op = Sp == Space::Shared   ? "QSPC.E.S"
+                   : Sp == Space::Global ? "QSPC.E.G"
+                   : Sp == Space::Local  ? "QSPC.E.L"
+                                         : nullptr;
+  if (!Op)
     return S.unsupported(I);
   MOperand D = S.defOf(I.Ops[0]);
   MOperand X = S.use(I.Ops[1]);
@@ -187,26 +194,37 @@ SelResult mem::selectIsspacep(ISel &S, const ptx::Instruction &I) {
   M.Sub = X.Sub;
   M.RC = RegClass::GPR;
   M.Width = 2;
-  S.emit("QSPC.E.S", {D, RZ(), M});
+  S.emit(Op, {D, RZ(), M});
   return SelResult::Done;
 }
 
 SelResult mem::selectCacheCtl(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
   Space Sp = spaceOf(I);
+  if (M == "prefetch" && Sp == Space::Local) {
+    // CCTLL.PF1/PF2 on the local-window address, as ptxas.
+    if (!I.hasMod(".L1") && !I.hasMod(".L2"))
+      return S.unsupported(I);
+    std::optional<MOperand> A = windowAddr(S, I.Ops[0], Space::Local);
+    if (!A)
+      return S.unsupported(I, "address");
+    S.emit(I.hasMod(".L1") ? "CCTLL.PF1" : "CCTLL.PF2", {rzIfZero(*A)});
+    return SelResult::Done;
+  }
   if (Sp == Space::Local || Sp == Space::Other || Sp == Space::Shared ||
       Sp == Space::Const || Sp == Space::Param) {
-    if (M == "prefetch" && Sp == Space::Local)
-      return S.unsupported(I, "prefetch.local");
     if (M == "prefetch" || M == "prefetchu")
       return S.unsupported(I);
   }
   const char *Sub = nullptr;
   if (M == "prefetch" || M == "prefetchu") {
+    // L2::evict_normal is a plain L2 prefetch; evict_last is PML2.
     if (I.hasMod(".L1"))
       Sub = "PF1";
-    else if (I.hasMod(".L2"))
+    else if (I.hasMod(".L2") || I.hasMod(".L2::evict_normal"))
       Sub = "PF2";
+    else if (I.hasMod(".L2::evict_last"))
+      Sub = "PML2";
     else if (llvm::any_of(I.Mods, [](llvm::StringRef Mo) {
                return Mo.starts_with(".tensormap");
              }))
@@ -215,6 +233,11 @@ SelResult mem::selectCacheCtl(ISel &S, const ptx::Instruction &I) {
       return S.unsupported(I, "prefetch with an eviction priority");
   } else if (M == "discard") {
     Sub = "RML2";
+  } else if (M == "applypriority") {
+    // Only L2::evict_normal exists: demote the line (ptxas: CCTL.E.DML2).
+    if (!I.hasMod(".L2::evict_normal"))
+      return S.unsupported(I);
+    Sub = "DML2";
   } else {
     return S.unsupported(I);
   }
@@ -233,9 +256,9 @@ SelResult mem::selectCacheCtl(ISel &S, const ptx::Instruction &I) {
   } else {
     return S.unsupported(I, "address");
   }
-  if (Addr.Imm != 0 && !Addr.NoReg) {
-    // The CCTL forms of the SASS table carry no usable offset field:
-    // add it into the address first.
+  if (Addr.Imm != 0 && !Addr.NoReg && !llvm::isInt<32>(Addr.Imm)) {
+    // CCTL's offset is a signed 32-bit field (32:32): a wider one is
+    // added into the address first.
     unsigned T = S.tmp(RegClass::GPR, 2), C = S.tmp(RegClass::Pred);
     MOperand NotPT = PT();
     NotPT.Not = true;

@@ -10,6 +10,7 @@
 //   %tid/%ctaid/%laneid/%lanemask_*/%smid    S2R SR_...
 //   %ntid c[0x0][0x0+4a], %nctaid c[0x0][0xc+4a], %nsmid c[0x0][0x10c],
 //   %gridid c[0x0][0x30] (64-bit), %dynamic_smem_size c[0x0][0x2c],
+//   %current_graph_exec c[0x0][0x120 / 0x130 / 0x190] (sm_75/80+/90, 64-bit),
 //   %envregN c[0x0][0x88+4N] (sm_90: 0x40+4N)
 //   %warpid                        S2R SR_VIRTID ; SHF.R.U32.HI 8 ; SGXT.U32 7
 //   %nwarpid                       32 / 64 / 48 (sm_75 / sm_80 / sm_86,89);
@@ -17,7 +18,16 @@
 //   %clock/%clock_hi/%globaltimer_lo/_hi/%pmN   CS2R.32 R, SR_...
 //   %clock64/%globaltimer/%pmN_64  CS2R R(pair), SR_...LO
 //   %total_smem_size               S2R SR_SMEMSZ (sm_80+: minus c[0x0][0x114])
+//   %aggr_smem_size (sm_90)        min(SR_SMEMSZ, c[0x0][0x13c])
+//   %reserved_smem_offset_*        sm_80..89: begin/_0 = %total_smem_size,
+//                                  end c[0x0][0x120], cap SR_SMEMSZ,
+//                                  _1 c[0x0][0x124]; sm_90: 0, c[0x0][0x68],
+//                                  0x400, 0, c[0x0][0x6c]
 //   %cluster_ctarank               S2R SR_CgaCtaId; cluster sizes from bank 0
+//   %clusterid (sm_90)             trunc(ctaid * c[0x0][0x150+4a]), the
+//                                  driver's f32 reciprocal of the cluster
+//                                  size; %cluster_ctaid = ctaid - clusterid *
+//                                  %cluster_nctaid
 //
 //===----------------------------------------------------------------------===//
 #include "ISel.h"
@@ -92,6 +102,8 @@ std::optional<MOperand> ISel::specialReg(const Operand &O) {
     return Bank0(0x10c);
   if (N == "%gridid")
     return Wide64() ? Bank0x64(0x30) : RZ();
+  if (N == "%current_graph_exec") // the driver's 64-bit handle
+    return Bank0x64(isSm75() ? 0x120 : isSm90() ? 0x190 : 0x130);
   if (N == "%dynamic_smem_size")
     return Bank0(0x2c);
   if (N.starts_with("%envreg")) {
@@ -110,22 +122,14 @@ std::optional<MOperand> ISel::specialReg(const Operand &O) {
   }
   if (N == "%clock")
     return CS2R32("SR_CLOCKLO");
-  // The high words: from a 64-bit read of the pair (the form table has no
-  // SR_CLOCKHI/SR_GLOBALTIMERHI; ptxas reads them with CS2R.32).
-  auto HiOf = [&](llvm::StringRef SR) {
-    MOperand P = CS2R64(SR);
-    P.Sub = 1;
-    P.Width = 1;
-    return P;
-  };
   if (N == "%clock_hi")
-    return HiOf("SR_CLOCKLO");
+    return CS2R32("SR_CLOCKHI");
   if (N == "%clock64")
     return Wide64() ? CS2R64("SR_CLOCKLO") : RZ();
   if (N == "%globaltimer_lo")
     return CS2R32("SR_GLOBALTIMERLO");
   if (N == "%globaltimer_hi")
-    return HiOf("SR_GLOBALTIMERLO");
+    return CS2R32("SR_GLOBALTIMERHI");
   if (N == "%globaltimer")
     return Wide64() ? CS2R64("SR_GLOBALTIMERLO") : RZ();
   if (N.starts_with("%pm")) {
@@ -149,14 +153,58 @@ std::optional<MOperand> ISel::specialReg(const Operand &O) {
     emit("IADD3", {def(G(T)), Sz, Res, RZ()});
     return G(T);
   }
+  if (!isSm75() && !isSm90()) {
+    // The reserved shared window at the top of the CTA's allocation.
+    if (N == "%reserved_smem_offset_begin" || N == "%reserved_smem_offset_0") {
+      MOperand Sz = S2R("SR_SMEMSZ");
+      unsigned T = tmp();
+      MOperand Res = cbank(0, 0x114);
+      Res.Neg = true;
+      emit("IADD3", {def(G(T)), Sz, Res, RZ()});
+      return G(T);
+    }
+    if (N == "%reserved_smem_offset_cap")
+      return S2R("SR_SMEMSZ");
+    if (N == "%reserved_smem_offset_end")
+      return Bank0(0x120);
+    if (N == "%reserved_smem_offset_1")
+      return Bank0(0x124);
+  }
   if (isSm90()) {
     // The reserved shared window (the first KB on sm_90), as ptxas reads it.
-    if (N == "%reserved_smem_offset_begin")
+    if (N == "%reserved_smem_offset_begin" || N == "%reserved_smem_offset_0")
       return materialize(imm(0));
     if (N == "%reserved_smem_offset_cap")
       return materialize(imm(0x400));
     if (N == "%reserved_smem_offset_end")
       return Bank0(0x68);
+    if (N == "%reserved_smem_offset_1")
+      return Bank0(0x6c);
+    if (N == "%aggr_smem_size") {
+      MOperand Sz = S2R("SR_SMEMSZ");
+      unsigned T = tmp();
+      emit("VIMNMX.U32", {def(G(T)), Sz, cbank(0, 0x13c), PT()});
+      return G(T);
+    }
+    if (N == "%clusterid" || N == "%cluster_ctaid") {
+      // ptxas's division by the cluster size: the driver stores its f32
+      // reciprocal, exact for the small sizes a cluster can have.
+      MOperand Id = S2R(std::string("SR_CTAID.") + Xyz[Axis]);
+      if (Axis == 2)
+        MF.CtaidZUsed = true;
+      unsigned F = tmp(), P = tmp(), Q = tmp();
+      emit("I2FP.F32.U32", {def(G(F)), Id});
+      emit("FMUL", {def(G(P)), G(F), cbank(0, 0x150 + 4 * Axis)});
+      emit("F2I.U32.TRUNC.NTZ", {def(G(Q)), G(P)});
+      if (N == "%clusterid")
+        return G(Q);
+      unsigned NQ = tmp(), R = tmp();
+      MOperand NegQ = G(Q);
+      NegQ.Neg = true;
+      emit("IADD3", {def(G(NQ)), NegQ, RZ(), RZ()});
+      emit("IMAD", {def(G(R)), G(NQ), cbank(0, 0x144 + 4 * Axis), Id});
+      return G(R);
+    }
     if (N == "%cluster_ctarank")
       return S2R("SR_CgaCtaId");
     if (N == "%cluster_nctarank")

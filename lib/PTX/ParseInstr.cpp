@@ -679,6 +679,19 @@ bool ParserImpl::parseOperand(Instruction &I, Operand &Op, bool InCall) {
     Op.Loc = PrevTok.Loc;
     return true;
   }
+  case TokKind::Minus: {
+    // vmad's `-%r` (a negated source register); elsewhere `-1` is a
+    // constant expression.
+    llvm::StringRef Next = Lex.peekWord();
+    if (!I.Mnemonic.starts_with("vmad") || Next.empty() || Next[0] != '%')
+      break;
+    consume();
+    if (!parseRegisterRef(Op))
+      return false;
+    Op.Minus = true;
+    Op.Loc = PrevTok.Loc;
+    return true;
+  }
   case TokKind::Identifier:
     if (Tok.Text == "_") {
       Op.K = Operand::Kind::Sink;

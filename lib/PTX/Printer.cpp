@@ -35,6 +35,8 @@ static void printAddressPart(const Operand &Op, llvm::raw_ostream &OS) {
 void ptxas::ptx::printOperand(const Operand &Op, llvm::raw_ostream &OS) {
   if (Op.Negated)
     OS << '!';
+  if (Op.Minus)
+    OS << '-';
   switch (Op.K) {
   case Operand::Kind::Reg:
     OS << Op.Name;

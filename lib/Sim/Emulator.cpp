@@ -170,6 +170,9 @@ void Machine::setupBanks() {
     put32(0x0 + 4 * I, C.Block[I]);
     put32(0xc + 4 * I, C.Grid[I]);
   }
+  // The generic shared window (sm_75..89 cvta.shared adds c[0x0][0x18]).
+  put32(0x18, uint32_t(SharedWindow));
+  put32(0x1c, uint32_t(SharedWindow >> 32));
   put32(0x20, uint32_t(LocalWindow));
   put32(0x24, uint32_t(LocalWindow >> 32));
   put32(0x28, LocalSize);
@@ -410,7 +413,8 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
     }
   };
   if (Mn == "NOP" || Mn == "DEPBAR" || Mn == "MEMBAR" || Mn == "ERRBAR" ||
-      Mn == "CGAERRBAR" || Mn == "CCTL" || Mn == "NANOSLEEP" ||
+      Mn == "CGAERRBAR" || Mn == "CCTL" || Mn == "CCTLL" || Mn == "NANOSLEEP" ||
+      Mn == "PMTRIG" ||
       Mn == "YIELD" || Mn == "PREEXIT" || Mn == "FENCE" ||
       Mn == "LDGDEPBAR" || Mn == "ENDCOLLECTIVE" || Mn == "ACQBULK" ||
       Mn == "UCGABAR_ARV" || Mn == "UCGABAR_WAIT" || // clusters of one CTA

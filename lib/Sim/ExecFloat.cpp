@@ -236,7 +236,16 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
         setR(O[0].Reg, L, uint32_t(bits64(R) >> 32));
         continue;
       }
-      double X = ftz(fv(1, L));
+      // .F16/.BF16 (F16 at 73 before sm_90, at 72 with BF16 at 73 after):
+      // the half selected by .H1 (60) in and a half out.
+      bool Half = D.has("F16") || D.has("BF16");
+      double X;
+      if (Half) {
+        uint16_t H = uint16_t(src(O[1], L, D) >> (D.has("H1") ? 16 : 0));
+        X = D.has("BF16") ? bf2f(H) : h2f(H);
+      } else {
+        X = ftz(fv(1, L));
+      }
       double R;
       switch (Fn) {
       case 0: R = std::cos(2 * M_PI * X); break;
@@ -251,7 +260,9 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
         return unsupported(D);
       }
       float F = ftz(float(R));
-      if (D.has("F16"))
+      if (D.has("BF16"))
+        setR(O[0].Reg, L, f2bf(F));
+      else if (D.has("F16"))
         setR(O[0].Reg, L, f2h(F));
       else
         setR(O[0].Reg, L, bits(F));
@@ -330,15 +341,40 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
         uint16_t H = uint16_t(V >> (16 * Sel));
         F = BF ? bf2f(H) : h2f(H);
       }
+      if (Ftz && !BF && std::fabs(F) < 0x1p-14f)
+        F = std::copysign(0.0f, F);
       if (X.Abs)
         F = std::fabs(F);
       if (X.Neg)
         F = -F;
       return F;
     };
-    auto pack = [&](float F) { return BF ? f2bf(F) : f2h(F); };
+    auto pack = [&](float F) -> uint16_t {
+      uint16_t H = BF ? f2bf(F) : f2h(F);
+      // .FTZ: a subnormal f16 result becomes a signed zero.
+      if (Ftz && !BF && (H & 0x7c00) == 0)
+        H &= 0x8000;
+      return H;
+    };
+    // Quiet canonical NaN of both formats (min/max .NAN, .RELU).
+    constexpr uint16_t CanonNaN = 0x7fff;
+    bool NaNOut[2] = {false, false};
     unsigned A0 = (Mn == "HSETP2") ? 2 : 1;
     FOR_LANES(G, L) {
+      // .OOB: an input half (as swizzled) equal to 0x7fff gives 0.
+      auto oobIn = [&](unsigned K) {
+        for (unsigned I = 1; I <= 3; ++I) {
+          const Operand &X = O[I];
+          uint32_t V = src(X, L, D);
+          int64_t Sw = X.Kind == OpKind::R
+                           ? D.modAt(X.FieldPos == 24 ? 74 : X.FieldPos == 32 ? 60 : 81)
+                           : -1;
+          unsigned Sel = Sw == 2 ? 0 : Sw == 3 ? 1 : K;
+          if (uint16_t(V >> (16 * Sel)) == 0x7fff)
+            return true;
+        }
+        return false;
+      };
       float R[2];
       bool Pr[2];
       for (unsigned K = 0; K < 2; ++K) {
@@ -347,8 +383,13 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
           R[K] = A + B;
         else if (Mn == "HMUL2")
           R[K] = A * B;
+        else if (Mn == "HFMA2" && D.has("OOB") && oobIn(K))
+          R[K] = 0.0f;
         else if (Mn == "HFMA2")
           R[K] = float(double(A) * B + half(3, L, K));
+        else if (Mn == "HMNMX2" && D.has("NAN") &&
+                 (std::isnan(A) || std::isnan(B)))
+          NaNOut[K] = true;
         else if (Mn == "HMNMX2")
           R[K] = std::isnan(A) ? B : std::isnan(B) ? A
                  : pred(O[3], L) ? std::min(A, B) : std::max(A, B);
@@ -356,6 +397,12 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
           Pr[K] = fcmp(unsigned(D.modAt(76)), A, B);
         if (D.has("SAT"))
           R[K] = sat(R[K]);
+        if (D.has("RELU")) {
+          if (std::isnan(R[K]))
+            NaNOut[K] = true;
+          else if (R[K] < 0)
+            R[K] = 0.0f;
+        }
       }
       if (Mn == "HSETP2") {
         unsigned B = unsigned(D.modAt(69));
@@ -373,7 +420,9 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
       } else if (F32Out) {
         setR(O[0].Reg, L, bits(R[0]));
       } else {
-        setR(O[0].Reg, L, pack(R[0]) | uint32_t(pack(R[1])) << 16);
+        uint16_t P0 = NaNOut[0] ? CanonNaN : pack(R[0]);
+        uint16_t P1 = NaNOut[1] ? CanonNaN : pack(R[1]);
+        setR(O[0].Reg, L, P0 | uint32_t(P1) << 16);
       }
     }
     return true;
@@ -494,14 +543,58 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     return true;
   }
   if (Mn == "F2FP") {
-    if (D.has("SATFINITE") || D.has("UNPACK_B"))
+    // FP8 formats are not modelled.
+    if (D.has("UNPACK_B") || D.has("E4M3") || D.has("E5M2") ||
+        D.has("PACK_AB_MERGE_C") || D.has("UNPACK_B_MERGE_C"))
       return unsupported(D);
-    bool BF = D.has("BF16");
+    bool BF = D.has("BF16"), Relu = D.has("RELU"), Satf = D.has("SATFINITE");
     RoundScope RS(D.has("RZ") ? FE_TOWARDZERO : FE_TONEAREST);
+    if (D.has("TF32")) {
+      // Round to tf32 (10 mantissa bits) in f32, low 13 bits clear; .RELU:
+      // negatives to 0 and NaN to the canonical NaN.
+      FOR_LANES(G, L) {
+        uint32_t V = src(O[1], L, D);
+        float X = f32(V);
+        uint32_t R;
+        if (std::isnan(X)) {
+          R = Relu ? 0x7fffffff : V | 0x400000;
+        } else {
+          R = V;
+          if (!D.has("RZ") && !std::isinf(X)) {
+            uint32_t Rem = V & 0x1fff, Half = 0x1000;
+            if (Rem > Half || (Rem == Half && (V & 0x2000)))
+              R = V + 0x2000;
+          }
+          R &= 0xffffe000;
+          if (Relu && f32(R) < 0)
+            R = 0;
+        }
+        setR(O[0].Reg, L, R);
+      }
+      return true;
+    }
+    // One f32 to f16/bf16 with .SATFINITE (largest finite instead of an
+    // infinity) and .RELU (negatives to +0, NaN to the canonical NaN).
+    auto cvt = [&](float X) -> uint16_t {
+      if (std::isnan(X) && Relu)
+        return 0x7fff;
+      uint16_t H = BF ? f2bf(X) : f2hMode(X);
+      if (Satf && !std::isnan(X) && (H & 0x7fff) == (BF ? 0x7f80 : 0x7c00))
+        H = uint16_t((H & 0x8000) | (BF ? 0x7f7f : 0x7bff));
+      if (Relu && (H & 0x8000))
+        H = 0;
+      return H;
+    };
+    bool Merge = D.has("MERGE_C");
     FOR_LANES(G, L) {
+      if (Merge) {
+        // B into the low half, C's upper half kept.
+        uint16_t HB = cvt(f32(src(O[1], L, D)));
+        setR(O[0].Reg, L, (src(O[2], L, D) & 0xffff0000u) | HB);
+        continue;
+      }
       float A = f32(src(O[1], L, D)), B = f32(src(O[2], L, D));
-      uint16_t HA = BF ? f2bf(A) : f2hMode(A), HB = BF ? f2bf(B) : f2hMode(B);
-      setR(O[0].Reg, L, uint32_t(HA) << 16 | HB);
+      setR(O[0].Reg, L, uint32_t(cvt(A)) << 16 | cvt(B));
     }
     return true;
   }

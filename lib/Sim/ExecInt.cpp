@@ -250,8 +250,10 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
       uint32_t A = v(2, L), B = v(3, L);
       if (O[2].Neg)
         A = -A;
-      if (O[3].Neg)
-        B = -B;
+      // With .X the B flag is a bitwise not (nvdisasm prints ~R): the +1
+      // of a negation comes in as the carry.
+      if (O[3].Neg || O[3].Not)
+        B = X ? ~B : -B;
       unsigned K = 4;
       uint32_t Cv = 0;
       if (Hi && !Sx)

@@ -96,7 +96,9 @@ uint32_t Machine::specialReg(unsigned SR, unsigned L) {
   case 58: return L == 31 ? ~0u : (2u << L) - 1;
   case 59: return L == 31 ? 0 : ~((2u << L) - 1);
   case 60: return ~((1u << L) - 1);
+  case 50: return uint32_t(CurCta->Shared.size()); // SR_SMEMSZ
   case 80: case 82: return uint32_t(Clock);
+  case 81: case 83: return uint32_t(Clock >> 32);
   default: return 0; // SR_VIRTID, SR_VIRTUALSMID, SR_CgaCtaId, SRZ
   }
 }
@@ -166,8 +168,12 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
       if (MO.IdxKind == OpKind::R && MO.Reg != 255)
         A += MO.Wide ? src64(Operand{OpKind::R, MO.Reg}, L, D)
                      : W->R[MO.Reg][L];
+      if (MO.URIdx != 63) // [UR]: a 64-bit generic address (sm_75 ptxas)
+        A += W->UR[MO.URIdx] | uint64_t(W->UR[MO.URIdx + 1]) << 32;
       bool Sh = (A >> 32) == (SharedWindow >> 32);
-      setP(O[0], L, D.has("S") ? Sh : false);
+      bool Lc = A >= LocalWindow && A < LocalWindow + LocalSize;
+      setP(O[0], L, D.has("S") ? Sh : D.has("L") ? Lc
+                    : D.has("G") ? !Sh && !Lc : false);
       setR(O[1].Reg, L, 0);
     }
     return true;
@@ -272,8 +278,76 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
   bool Cas = D.has("CAS") || D.has("CAST");
   bool Is64 = D.has("64") || D.has("S64") || D.has("F64");
   bool F32 = D.has("F32"), F64 = D.has("F64"), Sg = D.has("S32") || D.has("S64");
-  if (D.has("F16x2") || D.has("BF16x2") || D.has("ARRIVE"))
+  if (D.has("ARRIVE"))
     return unsupported(D);
+  // Packed floating-point atomics (F16x2..x8, BF16x2..x8, F32x2/x4):
+  // element-wise add/min/max rounded to nearest, over 4, 8 or 16 bytes.
+  static const struct { const char *Name; unsigned Kind, Elems; } Packed[] = {
+      {"F16x2", 1, 2},  {"F16x4", 1, 4},  {"F16x8", 1, 8}, {"BF16x2", 2, 2},
+      {"BF16x4", 2, 4}, {"BF16x8", 2, 8}, {"F32x2", 0, 2}, {"F32x4", 0, 4}};
+  for (const auto &Pk : Packed) {
+    if (!D.has(Pk.Name))
+      continue;
+    unsigned EB = Pk.Kind ? 2 : 4, NB = EB * Pk.Elems;
+    auto toF = [&](uint32_t H) -> float {
+      if (Pk.Kind == 2)
+        return f32(H << 16);
+      _Float16 X;
+      uint16_t B16 = uint16_t(H);
+      std::memcpy(&X, &B16, 2);
+      return float(X);
+    };
+    auto fromF = [&](float F) -> uint32_t {
+      if (Pk.Kind == 1) {
+        _Float16 X = _Float16(F);
+        uint16_t B16;
+        std::memcpy(&B16, &X, 2);
+        return B16;
+      }
+      uint32_t B = bits(F);
+      if (std::isnan(F))
+        return (B >> 16) | 0x40;
+      return (B + 0x7fff + ((B >> 16) & 1)) >> 16; // to nearest even
+    };
+    bool HasDst = Mn != "RED" && Mn != "REDG";
+    unsigned DI = Mn == "ATOMS" ? 0 : 1;
+    FOR_LANES(G, L) {
+      uint8_t *P = ptr(L, addr(L), NB);
+      if (!P)
+        return false;
+      uint8_t Old[16], New[16], Val[16];
+      std::memcpy(Old, P, NB);
+      for (unsigned K = 0; K < NB / 4; ++K) {
+        unsigned VR = O[MI + 1].Reg;
+        uint32_t V = VR == 255 ? 0 : W->R[VR + K][L];
+        std::memcpy(Val + 4 * K, &V, 4);
+      }
+      for (unsigned E = 0; E < Pk.Elems; ++E) {
+        uint32_t X = 0, Y = 0;
+        std::memcpy(&X, Old + EB * E, EB);
+        std::memcpy(&Y, Val + EB * E, EB);
+        float A = Pk.Kind ? toF(X) : f32(X), B = Pk.Kind ? toF(Y) : f32(Y);
+        float R = D.has("MIN")   ? (std::isnan(A) ? B : std::isnan(B) ? A : std::min(A, B))
+                  : D.has("MAX") ? (std::isnan(A) ? B : std::isnan(B) ? A : std::max(A, B))
+                                 : A + B;
+        if (!Pk.Kind && std::fpclassify(R) == FP_SUBNORMAL)
+          R = std::copysign(0.0f, R);
+        uint32_t Rb = Pk.Kind ? fromF(R) : bits(R);
+        std::memcpy(New + EB * E, &Rb, EB);
+      }
+      std::memcpy(P, New, NB);
+      if (HasDst) {
+        for (unsigned K = 0; K < NB / 4; ++K) {
+          uint32_t W32;
+          std::memcpy(&W32, Old + 4 * K, 4);
+          setR(O[DI].Reg + K, L, W32);
+        }
+        if (DI == 1)
+          setP(O[0], L, true);
+      }
+    }
+    return true;
+  }
   // ATOMS.POPC.INC: the warp-aggregated increment (each lane adds one).
   bool PopcInc = D.has("POPC") && D.has("INC");
   unsigned Sz = Is64 ? 8 : 4;

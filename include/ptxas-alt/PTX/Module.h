@@ -148,6 +148,7 @@ struct Operand {
   };
   Kind K = Kind::Imm;
   bool Negated = false;   ///< `!p`
+  bool Minus = false;     ///< `-%r` (vmad's negated sources)
   char Component = 0;     ///< 'x','y','z','w' or 0
   llvm::StringRef Selector; ///< video byte/half selector: ".b0", ".h1", ".b3210"
   bool FloatIsSingle = false;
