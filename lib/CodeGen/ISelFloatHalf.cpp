@@ -65,6 +65,25 @@ SelResult arith(ISel &S, const ptx::Instruction &I) {
   if (I.hasMod(".relu"))
     Op += ".RELU";
   MOperand D = S.defOf(I.Ops[0]);
+  if (M == "add" || M == "sub") {
+    // mul + add contracted into HFMA2, as ptxas does (and as for f32).
+    for (unsigned K : {1u, 2u}) {
+      const ptx::Instruction *Mul = fl::contractableMul(S, I, K);
+      if (!Mul)
+        continue;
+      std::string F = "HFMA2" + Op.substr(5);
+      MOperand X = hsrc(S, Mul->Ops[1], T), Y = hsrc(S, Mul->Ops[2], T);
+      MOperand C = hsrc(S, I.Ops[3 - K], T);
+      if (M == "sub") {
+        if (K == 1)
+          C.Neg = !C.Neg;
+        else
+          X.Neg = !X.Neg;
+      }
+      S.emit(F, {D, X, Y, C});
+      return SelResult::Done;
+    }
+  }
   MOperand A = hsrc(S, I.Ops[1], T);
   MOperand B = hsrc(S, I.Ops[2], T);
   if (M == "sub")

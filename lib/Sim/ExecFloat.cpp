@@ -324,6 +324,8 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     bool F32Out = (Mn == "HADD2" || Mn == "HMUL2") && D.has("F32");
     // Swizzles sit right after their operand: (field position of the
     // register) -> swizzle field.
+    // The .H0_NH1 operand form is literal text of its table row.
+    bool NH1 = D.I.F && llvm::StringRef(D.I.F->Source).contains(".H0_NH1");
     auto half = [&](unsigned I, unsigned L, unsigned K) -> float {
       const Operand &X = O[I];
       uint32_t V = src(X, L, D);
@@ -336,6 +338,18 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
         // zero (sm_75 ptxas implements __float2half_rz this way).
         RoundScope RZ(FE_TOWARDZERO);
         F = h2f(f2hMode(f32(V)));
+      } else if (X.FieldPos == 32 && NH1) {
+        // HFMA2's B with bit 86 (nvdisasm: .H0_NH1): the halves in place,
+        // the low one negated, and the operand's negation (63) flips the
+        // low lane only. Fitted on ptxas's code for (h, -h) and (-h, h)
+        // operands: `-R.H0_NH1` of (h, h) is (h, h), `R.H0_NH1` is (-h, h).
+        uint16_t H = uint16_t(V >> (16 * K));
+        F = BF ? bf2f(H) : h2f(H);
+        if (K == 0 && !X.Neg)
+          F = -F;
+        if (Ftz && !BF && std::fabs(F) < 0x1p-14f)
+          F = std::copysign(0.0f, F);
+        return X.Abs ? std::fabs(F) : F;
       } else {
         unsigned Sel = Sw == 2 ? 0 : Sw == 3 ? 1 : K;
         uint16_t H = uint16_t(V >> (16 * Sel));
