@@ -69,12 +69,23 @@ def main():
     total_eq = total_bad = 0
     shown = []
 
+    # ptxas flags per corpus file (MANIFEST.tsv: -c for relocatable code).
+    flags = {}
+    manifest = os.path.join(a.corpus, "..", "MANIFEST.tsv")
+    if os.path.exists(manifest):
+        rows = [l.rstrip("\n").split("\t") for l in open(manifest)]
+        col = rows[0].index("ptxas_flags")
+        for r in rows[1:]:
+            if len(r) > col and r[col] not in ("", "-"):
+                flags[os.path.relpath(r[0], "ptx")] = r[col].split()
+
     def check_file(arch, f, d):
         """(compiled, equal, [differences]) for one PTX file."""
         tag = os.path.basename(f)
         cubin = os.path.join(d, tag + ".cubin")
-        p = subprocess.run([a.ptxas_alt, "-arch=" + arch, "-O" + a.opt,
-                            "--print-sass", f, "-o", cubin],
+        extra = flags.get(arch + "/" + tag, [])
+        p = subprocess.run([a.ptxas_alt, "-arch=" + arch, "-O" + a.opt] + extra +
+                           ["--print-sass", f, "-o", cubin],
                            capture_output=True, text=True)
         if p.returncode != 0:
             return False, 0, []
