@@ -132,7 +132,7 @@ private:
 bool isTerminator(llvm::StringRef Op);
 /// Entry and return of a .func compiled on its own (-c) under the ABI of
 /// CallABI.h: parameters from R4.., results to R4.., RET.ABS.NODEC through
-/// the return address (ISelControlCall.cpp).
+/// the return address (ISelControlABI.cpp).
 void emitABIEntry(ISel &S);
 void emitABIReturn(ISel &S);
 

@@ -1,0 +1,37 @@
+//===- ISelCall.h - Call selection shared by its two files ------*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/CodeGen: the .param plumbing of ISelControlCall.cpp
+// (calls whose callee is selected into the caller) that ISelControlABI.cpp
+// (calls through the real ABI) uses too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_LIB_CODEGEN_ISELCALL_H
+#define PTXAS_ALT_LIB_CODEGEN_ISELCALL_H
+
+#include "ISel.h"
+
+namespace ptxas::codegen {
+
+/// The virtual register named \p Name, -1 if there is none.
+int findVReg(const MFunction &MF, llvm::StringRef Name);
+/// The virtual register of chunk \p Chunk (16 bytes) of a .param variable:
+/// a call's argument or result, or a function's parameter or return value.
+unsigned paramVReg(ISel &S, const ptx::Variable *V, unsigned Chunk = 0);
+/// Whether \p V is a .func parameter or a call's .param variable (not a
+/// kernel parameter).
+bool isFuncParam(ISel &S, const ptx::Variable *V);
+/// Copies \p Words words of register operand \p From to vreg \p To.
+void copyVReg(ISel &S, unsigned To, const MOperand &From, unsigned Words);
+/// A call of \p F through the ABI (ISelControlABI.cpp): a system call, or
+/// any call in -c mode.
+SelResult selectABICall(ISel &S, const ptx::Instruction &I,
+                        const ptx::Function *F, const ptx::Operand *Rets,
+                        const ptx::Operand *Args);
+
+} // namespace ptxas::codegen
+
+#endif
