@@ -410,6 +410,11 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
       else return unsupported(D);
     }
     std::memcpy(P, &New, Sz);
+    // CAST (compare and store, the .SPIN loops of 64-bit shared atomics)
+    // returns whether it stored, not the old value: ptxas's loops test the
+    // result for 1.
+    if (D.has("CAST"))
+      Old = Old == V ? 1 : 0;
     if (HasDst) {
       if (Is64)
         setR64(O[DI].Reg, L, Old);
