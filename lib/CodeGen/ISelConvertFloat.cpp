@@ -445,20 +445,6 @@ SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
 }
 
 
-/// f64 min/max as ptxas spells it (NaN-quieting); A, B pairs, result pair.
-unsigned dminmax(ISel &S, bool Max, MOperand A, MOperand B) {
-  unsigned P0 = S.tmp(RegClass::Pred), P1 = S.tmp(RegClass::Pred);
-  S.emit(Max ? "DSETP.MAX.AND" : "DSETP.MIN.AND",
-         {def(preg(P0)), def(preg(P1)), A, B, PT()});
-  unsigned R = S.tmp(RegClass::GPR, 2);
-  S.emit("SEL", {def(word(R, 0)), wordOf(A, 0), wordOf(B, 0), preg(P0)});
-  S.emit("FSEL", {def(word(R, 1), false), wordOf(A, 1), wordOf(B, 1),
-                  preg(P0)});
-  MInstr &L = S.emit("LOP3.LUT", {def(word(R, 1), false), wordOf(B, 1),
-                                  imm(0x80000), RZ(), imm(0xfc), notPT()});
-  L.Guard = preg(P1);
-  return R;
-}
 
 unsigned constPair(ISel &S, uint32_t Hi) {
   unsigned C = S.tmp(RegClass::GPR, 2);
@@ -520,3 +506,18 @@ SelResult selectConvertFloatInner(ISel &S, const ptx::Instruction &I) {
   return S.unsupported(I);
 }
 } // namespace
+
+/// f64 min/max as ptxas spells it (NaN-quieting); A, B pairs, result pair.
+unsigned fl::dminmax(ISel &S, bool Max, MOperand A, MOperand B) {
+  unsigned P0 = S.tmp(RegClass::Pred), P1 = S.tmp(RegClass::Pred);
+  S.emit(Max ? "DSETP.MAX.AND" : "DSETP.MIN.AND",
+         {def(preg(P0)), def(preg(P1)), A, B, PT()});
+  unsigned R = S.tmp(RegClass::GPR, 2);
+  S.emit("SEL", {def(word(R, 0)), wordOf(A, 0), wordOf(B, 0), preg(P0)});
+  S.emit("FSEL", {def(word(R, 1), false), wordOf(A, 1), wordOf(B, 1),
+                  preg(P0)});
+  MInstr &L = S.emit("LOP3.LUT", {def(word(R, 1), false), wordOf(B, 1),
+                                  imm(0x80000), RZ(), imm(0xfc), notPT()});
+  L.Guard = preg(P1);
+  return R;
+}

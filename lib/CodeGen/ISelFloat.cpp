@@ -118,18 +118,7 @@ SelResult minMax(ISel &S, const ptx::Instruction &I, bool Max) {
   if (I.Ops.size() != 3)
     return S.unsupported(I);
   if (T == Type::F64) {
-    MOperand A = S.srcReg(I.Ops[1], T);
-    MOperand B = S.srcReg(I.Ops[2], T);
-    unsigned P0 = S.tmp(RegClass::Pred), P1 = S.tmp(RegClass::Pred);
-    S.emit(Max ? "DSETP.MAX.AND" : "DSETP.MIN.AND",
-           {def(preg(P0)), def(preg(P1)), A, B, PT()});
-    unsigned R = S.tmp(RegClass::GPR, 2);
-    S.emit("SEL", {def(word(R, 0)), wordOf(A, 0), wordOf(B, 0), preg(P0)});
-    S.emit("FSEL", {def(word(R, 1), false), wordOf(A, 1), wordOf(B, 1),
-                    preg(P0)});
-    MInstr &L = S.emit("LOP3.LUT", {def(word(R, 1), false), wordOf(B, 1),
-                                    imm(0x80000), RZ(), imm(0xfc), notPT()});
-    L.Guard = preg(P1);
+    unsigned R = dminmax(S, Max, S.srcReg(I.Ops[1], T), S.srcReg(I.Ops[2], T));
     copyPair(S, S.defOf(I.Ops[0]), vreg(R, RegClass::GPR, 2));
     return SelResult::Done;
   }

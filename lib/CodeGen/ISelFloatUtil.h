@@ -159,6 +159,10 @@ const ptx::Instruction *contractableMul(ISel &S, const ptx::Instruction &Add,
 /// reciprocal below the normal range is 0 (MUFU.RCP flushes it).
 std::pair<MOperand, MOperand> approxDivFactors(ISel &S,
                                                const ptx::Instruction &Div);
+/// f64 min/max as ptxas spells it (NaN-quieting: DSETP.MIN/MAX, SEL/FSEL
+/// and the quiet bit under the NaN predicate); A, B pairs, returns the
+/// result pair (ISelConvertFloat.cpp).
+unsigned dminmax(ISel &S, bool Max, MOperand A, MOperand B);
 /// Whether \p I is a div.approx.f32 (contractable like a mul).
 bool isApproxDivF32(const ptx::Instruction &I);
 

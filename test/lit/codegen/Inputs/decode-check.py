@@ -1,21 +1,27 @@
 #!/usr/bin/env python3
 """Checks that nvdisasm decodes every instruction word ptxas-alt writes to
-the text --print-sass shows. Usage: decode-check.py PTXAS_ALT NVDISASM
-ARCHS OUTDIR FILE.ptx...; files that do not compile for an arch (targets,
-error tests) are skipped. Branch targets are printed as addresses by
+the text --print-sass shows. Usage: decode-check.py [--also FLAG]
+PTXAS_ALT NVDISASM ARCHS OUTDIR FILE.ptx...; with --also each file is
+compiled a second time with FLAG (--no-fence-opt). Files that do not
+compile for an arch (targets, error tests) are skipped. Branch targets are printed as addresses by
 ptxas-alt and as labels by nvdisasm, so those operands are not compared."""
 import os, re, subprocess, sys
 
-ptxas_alt, nvdisasm, archs, outdir = sys.argv[1:5]
+args = sys.argv[1:]
+flag_sets = [[]]
+if args[0] == '--also':
+    flag_sets.append([args[1]])
+    args = args[2:]
+ptxas_alt, nvdisasm, archs, outdir = args[:4]
 def norm(t):
     return re.sub(r'\s+', ' ', t.strip().rstrip(';').strip())
 def is_branch(t):
     return re.search(r'\b(BRA|BSSY|CALL|BRX|JMP|JMX|BREAK|SSY|PBK|CONT)\b', t)
 total = bad = 0
-for f in sys.argv[5:]:
+for f in args[4:]:
     for a in archs.split(','):
         cubin = os.path.join(outdir, os.path.basename(f) + '.' + a + '.cubin')
-        for flags in ([],):
+        for flags in flag_sets:
             r = subprocess.run([ptxas_alt, '-arch=' + a, '--print-sass'] + flags +
                                [f, '-o', cubin], capture_output=True, text=True)
             if r.returncode:
