@@ -39,6 +39,8 @@ const char *strongText(ISel &S, Scope Sc);
 void acquireFence(ISel &S, const Order &O);
 /// MEMBAR (and ERRBAR) before a release.
 void releaseFence(ISel &S, const Order &O);
+/// membar / fence.* (ISelMemoryFence.cpp).
+SelResult selectFence(ISel &S, const ptx::Instruction &I);
 /// Whether the SASS table encodes sm_80..89 generic LD/ST with the
 /// descriptor (probed once per target).
 bool genericLdStEncodes(ISel &S);

@@ -1,0 +1,103 @@
+//===- ISelMemoryFence.cpp - membar, fence and the ordering fences ---------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// membar / fence (.sc, .acq_rel, every scope, fence.proxy) as the seed's
+// ordering model states them (MEMBAR.SC vs MEMBAR.ALL, ERRBAR pairing), and
+// the fences around acquire/release loads, stores and atomics.
+//
+//===----------------------------------------------------------------------===//
+#include "ISelMemory.h"
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+using namespace ptxas::codegen::mem;
+using ptx::Operand;
+using ptx::StateSpace;
+using ptx::Type;
+
+static const char *scopeName(Scope Sc) {
+  return Sc == Scope::CTA ? "CTA" : Sc == Scope::GPU ? "GPU" : "SYS";
+}
+
+//===-- Fences --------------------------------------------------------------===//
+
+/// MEMBAR.<SC|ALL>.<scope>, paired with ERRBAR (+ CGAERRBAR on sm_90) at gpu
+/// scope and wider; \p Invalidate adds the CCTL.IVALL a full fence ends with.
+static void emitMembar(ISel &S, bool SC, Scope Sc, bool Invalidate) {
+  S.emit(std::string("MEMBAR.") + (SC ? "SC." : "ALL.") + scopeName(Sc), {});
+  if (Sc == Scope::CTA)
+    return;
+  S.emit("ERRBAR", {});
+  if (S.isSm90())
+    S.emit("CGAERRBAR", {});
+  if (Invalidate)
+    S.emit("CCTL.IVALL", {});
+}
+
+void mem::releaseFence(ISel &S, const Order &O) {
+  if (O.Release)
+    emitMembar(S, false, O.Sc, false);
+}
+
+void mem::acquireFence(ISel &S, const Order &O) {
+  if (O.Acquire && O.Sc != Scope::CTA)
+    S.emit("CCTL.IVALL", {});
+}
+
+SelResult mem::selectFence(ISel &S, const ptx::Instruction &I) {
+  llvm::StringRef M = I.Mnemonic;
+  if (M == "membar") {
+    if (I.hasMod(".proxy"))
+      return S.unsupported(I);
+    Scope Sc = I.hasMod(".cta") ? Scope::CTA
+               : I.hasMod(".gl") ? Scope::GPU
+                                 : Scope::SYS;
+    emitMembar(S, true, Sc, true);
+    return SelResult::Done;
+  }
+  // fence.proxy.*
+  if (I.hasMod(".proxy") || I.hasMod(".proxy.async") ||
+      llvm::any_of(I.Mods, [](llvm::StringRef Mo) {
+        return Mo.starts_with(".proxy");
+      })) {
+    bool Async = llvm::any_of(I.Mods, [](llvm::StringRef Mo) {
+      return Mo.contains("async");
+    });
+    if (Async) {
+      if (!S.isSm90())
+        return S.unsupported(I);
+      bool Global = I.hasMod(".global");
+      if (Global)
+        return S.unsupported(I, "fence.proxy.async.global");
+      bool Cta = I.hasMod(".shared::cta");
+      if (I.hasMod(".shared::cluster"))
+        return S.unsupported(I);
+      S.emit(Cta ? "MEMBAR.ALL.CTA" : "MEMBAR.ALL.GPU", {});
+      S.emit("FENCE.VIEW.ASYNC.S", {});
+      return SelResult::Done;
+    }
+    if (I.hasMod(".alias")) {
+      // ptxas picks GPU or SYS scope from a driver flag at run time; the
+      // SYS branch is the stronger one.
+      S.emit("MEMBAR.SC.SYS", {});
+      S.emit("CCTL.IVALL", {});
+      return SelResult::Done;
+    }
+    if (llvm::any_of(I.Mods, [](llvm::StringRef Mo) {
+          return Mo.starts_with(".tensormap");
+        }) &&
+        I.hasMod(".release")) {
+      emitMembar(S, false, scopeOf(I, Scope::SYS), false);
+      return SelResult::Done;
+    }
+    return S.unsupported(I);
+  }
+  if (I.hasMod(".mbarrier_init") || I.hasMod(".op_restrict"))
+    return S.unsupported(I);
+  bool SC = I.hasMod(".sc");
+  emitMembar(S, SC, scopeOf(I, Scope::SYS), true);
+  return SelResult::Done;
+}
