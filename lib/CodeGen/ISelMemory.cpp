@@ -6,7 +6,10 @@
 //
 // ld/st/ldu in every state space, atom/red, membar/fence, cvta between
 // generic and the shared/local/const windows, isspacep, prefetch, discard,
-// applypriority. Every lowering below was read off ptxas 13.0 output
+// applypriority (this file: addresses and ld/st/ldu; ISelMemoryAtomic.cpp,
+// ISelMemoryFence.cpp, ISelMemoryValues.cpp and ISelMemoryWindow.cpp the
+// rest, helpers shared through ISelMemory.h). Every lowering was read off
+// ptxas 13.0 output
 // (sm_75, sm_86, sm_90a); the projection of PTX's cache operators and
 // memory-ordering qualifiers onto the SASS fields is the one of seed
 // memory-hierarchy-ordering-model.txt:
