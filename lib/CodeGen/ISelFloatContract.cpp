@@ -232,8 +232,8 @@ const ptx::Instruction *fl::contractableMul(ISel &S,
   if ((Add.Mnemonic != "add" && Add.Mnemonic != "sub") || hasRounding(Add) ||
       Add.Ops.size() != 3)
     return nullptr;
-  // ptxas -O0 does not contract.
-  if (S.options().OptLevel == 0)
+  // ptxas -O0 does not contract, nor does --fmad=false.
+  if (S.options().OptLevel == 0 || !S.options().Fmad)
     return nullptr;
   const ptx::Function *F = S.request().F;
   if (!F)

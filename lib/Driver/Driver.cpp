@@ -220,6 +220,15 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
       }
       CO.MaxRegCount = N;
     }
+    if (!D->Fmad.empty()) {
+      llvm::StringRef F = D->Fmad;
+      if (F != "true" && F != "false") {
+        llvm::errs() << "ptxas-alt: error: invalid --fmad '" << D->Fmad
+                     << "' (true or false)\n";
+        return ErrorExit;
+      }
+      CO.Fmad = F == "true";
+    }
     CO.PrintSass = D->PrintSass;
     CO.PrintAfter = D->PrintAfter;
     CO.VerifyEach = D->VerifyEach;

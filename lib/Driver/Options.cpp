@@ -47,7 +47,7 @@ const OptionSpec Options[] = {
     {"device-function-maxrregcount", "func-maxrregcount", Arg::Value, Status::NoEffectYet, "Register limit for device functions (-c)"},
     {"generate-line-info", "lineinfo", Arg::Flag, Status::NoEffectYet, "Line tables"},
     {"device-debug", "g", Arg::Flag, Status::NoEffectYet, "Debug information"},
-    {"fmad", "fmad", Arg::Value, Status::NoEffectYet, "Contract mul+add to fma"},
+    {"fmad", "fmad", Arg::Value, Status::Implemented, "Contract mul+add to fma (true, false)"},
     {"def-load-cache", "dlcm", Arg::Value, Status::NoEffectYet, "Default load cache operator"},
     {"def-store-cache", "dscm", Arg::Value, Status::NoEffectYet, "Default store cache operator"},
     {"force-load-cache", "flcm", Arg::Value, Status::NoEffectYet, "Force load cache operator"},
@@ -230,6 +230,7 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
   D.DeviceDebug = Flags["device-debug"];
   D.WarnOnSpills = Flags["warn-on-spills"];
   D.MaxRRegCount = Get("maxrregcount").value_or("");
+  D.Fmad = Get("fmad").value_or("");
   D.PrintSass = Flags["print-sass"];
   D.PrintAfter = Get("print-after").value_or("");
   D.VerifyEach = Flags["verify-each"];

@@ -38,6 +38,7 @@ struct DriverOptions {
   bool DeviceDebug = false;
   bool WarnOnSpills = false;
   std::string MaxRRegCount; ///< N, archmax or archmin
+  std::string Fmad;         ///< --fmad value as given ("" = default true)
   std::vector<std::string> Entries;
   unsigned Machine = 64;
   bool PrintSass = false;   ///< --print-sass
