@@ -1,17 +1,23 @@
-//===- CSE.cpp - Local common-subexpression elimination -------------------===//
+//===- CSE.cpp - Common-subexpression elimination and copy propagation ----===//
 //
 // Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
 //
-// Within a block, a pure instruction that computes what an earlier one
-// already did (same opcode and modifiers, same sources, both unguarded,
-// one general-register result) becomes a copy of the earlier result; copies
-// are then coalesced by the allocator. Entries die when a source or the
-// earlier result is redefined. Instructions with effects, guards, several
-// results or implicit operands are never merged. Runs before scheduling.
+// In SSA form (a register is never redefined):
+//  * a plain copy between general registers disappears and its readers,
+//    in every block, read the source (unless a PHI or a tie reads it);
+//  * within a block, a pure instruction that computes what an earlier one
+//    already did (same opcode and modifiers, same sources, both unguarded,
+//    one general-register result) disappears the same way.
+// Merging equal computations across blocks (over the dominator tree) was
+// measured on the corpus: 1-2% fewer instructions but 1-1.3% more
+// registers, because values then live across whole kernels; it is not done.
+// Instructions with effects, guards, several results or implicit operands
+// are never merged.
 //
 //===----------------------------------------------------------------------===//
+#include "CFG.h"
 #include "Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -65,86 +71,91 @@ std::string keyOf(const MFunction &MF, const MInstr &I) {
 }
 
 /// Registers (virtual) an instruction reads, and the one it defines.
-void regsOf(const MInstr &I, llvm::SmallVectorImpl<unsigned> &Reads) {
-  for (size_t N = 1; N != I.Ops.size(); ++N)
-    if (I.Ops[N].isVirtualReg())
-      Reads.push_back(I.Ops[N].Reg);
-}
 } // namespace
 
+/// `MOV d, s` between single general registers, unguarded: d is s.
+static bool isPlainCopy(const MInstr &I) {
+  if (I.Op != "MOV" || I.Ops.size() != 2 || I.hasGuard() ||
+      !I.Implicit.empty() || I.RelocType)
+    return false;
+  const MOperand &D = I.Ops[0], &S = I.Ops[1];
+  return D.isVirtualReg() && D.K == MOperand::Kind::Reg && D.Undef &&
+         D.RC == RegClass::GPR && D.Width == 1 && S.K == MOperand::Kind::Reg &&
+         S.isVirtualReg() && S.RC == RegClass::GPR && S.Width == 1 &&
+         S.Sub == 0 && D.Sub == 0 && !S.Neg && !S.Abs && !S.Not && !S.Inv &&
+         S.Text.empty() && D.Text.empty();
+}
+
 void codegen::eliminateCommonSubexpressions(MFunction &MF) {
-  for (MBlock &B : MF.Blocks) {
-    llvm::StringMap<unsigned> Avail;            // key -> earlier result
-    llvm::DenseMap<unsigned, std::vector<std::string>> KeysUsing;
-    auto Kill = [&](unsigned R) {
-      auto It = KeysUsing.find(R);
-      if (It == KeysUsing.end())
-        return;
-      for (const std::string &K : It->second)
-        Avail.erase(K);
-      KeysUsing.erase(It);
+  if (!MF.InSSA)
+    return; // sound only when no register is written twice
+  std::vector<unsigned> Repl(MF.VRegs.size());
+  for (unsigned V = 0; V != Repl.size(); ++V)
+    Repl[V] = V;
+  auto Resolve = [&](unsigned V) {
+    while (Repl[V] != V)
+      V = Repl[V];
+    return V;
+  };
+  auto RenameUses = [&](MInstr &I) {
+    auto Fix = [&](MOperand &O) {
+      if (O.isVirtualReg() && !(O.K == MOperand::Kind::Reg && O.IsDef))
+        O.Reg = Resolve(O.Reg);
     };
-    // Copies made here: later reads in the block use the original value
-    // (until either register is redefined), so chains of equal
-    // computations merge too.
-    llvm::DenseMap<unsigned, unsigned> CopyOf;
-    for (MInstr &I : B.Instrs) {
-      for (size_t N = 0; N != I.Ops.size(); ++N) {
-        MOperand &O = I.Ops[N];
-        if (O.K == MOperand::Kind::Reg && O.IsDef)
-          continue;
-        if (O.isVirtualReg() && O.K == MOperand::Kind::Reg) {
-          auto It = CopyOf.find(O.Reg);
-          if (It != CopyOf.end())
-            O.Reg = It->second;
-        }
-      }
-      auto DropCopies = [&](unsigned R) {
-        CopyOf.erase(R);
-        for (auto It = CopyOf.begin(); It != CopyOf.end();) {
-          auto Cur = It++;
-          if (Cur->second == R)
-            CopyOf.erase(Cur);
-        }
-      };
-      for (const MOperand &O : I.Ops)
-        if (O.K == MOperand::Kind::Reg && O.IsDef && !O.Phys)
-          DropCopies(O.Reg);
+    if (I.hasGuard())
+      Fix(I.Guard);
+    for (MOperand &O : I.Ops)
+      Fix(O);
+    for (MOperand &O : I.Implicit)
+      Fix(O);
+  };
+  // A value that a PHI or a tie reads keeps its own register: renaming it
+  // to the copy's source would make that source live across the join,
+  // where out-of-SSA must then copy it back (call arguments read after
+  // the call, loop values read after the loop).
+  std::vector<char> FeedsJoin(MF.VRegs.size(), 0);
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs) {
+      if (I.Op == "PHI")
+        for (size_t A = 1; A < I.Ops.size(); A += 2)
+          FeedsJoin[I.Ops[A].Reg] = 1;
       for (const MOperand &O : I.Implicit)
-        if (O.IsDef && !O.Phys)
-          DropCopies(O.Reg);
-      bool Mergeable = isMergeable(I);
-      std::string Key;
-      if (Mergeable) {
-        Key = keyOf(MF, I);
-        auto It = Avail.find(Key);
-        if (It != Avail.end() && It->second != I.Ops[0].Reg &&
-            MF.VRegs[I.Ops[0].Reg].Size == 1) {
-          unsigned Dst = I.Ops[0].Reg, Src = It->second;
-          MInstr Copy;
-          Copy.Op = "MOV";
-          Copy.Ops = {def(vreg(Dst, RegClass::GPR)), vreg(Src, RegClass::GPR)};
-          Kill(Dst);
-          I = std::move(Copy);
-          CopyOf[Dst] = Src;
-          continue;
-        }
-      }
-      // Every register this instruction writes invalidates what used it.
-      for (const MOperand &O : I.Ops)
-        if (O.K == MOperand::Kind::Reg && O.IsDef && !O.Phys)
-          Kill(O.Reg);
-      for (const MOperand &O : I.Implicit)
-        if (O.IsDef && !O.Phys)
-          Kill(O.Reg);
-      if (Mergeable && MF.VRegs[I.Ops[0].Reg].Size == 1) {
-        Avail[Key] = I.Ops[0].Reg;
-        llvm::SmallVector<unsigned, 4> Reads;
-        regsOf(I, Reads);
-        Reads.push_back(I.Ops[0].Reg);
-        for (unsigned R : Reads)
-          KeysUsing[R].push_back(Key);
-      }
+        if (O.TiedTo >= 0)
+          FeedsJoin[O.Reg] = 1;
     }
+  // Reverse post-order: a definition is seen before the reads it dominates,
+  // so chains of equal computations merge in one walk.
+  BlockGraph G(MF);
+  std::vector<unsigned> Order = G.RPO;
+  for (unsigned B = 0; B != MF.Blocks.size(); ++B)
+    if (!G.reachable(B))
+      Order.push_back(B);
+  for (unsigned B : Order) {
+    llvm::StringMap<unsigned> Avail;
+    auto &Is = MF.Blocks[B].Instrs;
+    std::vector<MInstr> Keep;
+    Keep.reserve(Is.size());
+    for (MInstr &I : Is) {
+      RenameUses(I);
+      if (isPlainCopy(I) && !FeedsJoin[I.Ops[0].Reg] &&
+          MF.VRegs[I.Ops[0].Reg].Size == 1 &&
+          MF.VRegs[I.Ops[1].Reg].Size == 1) {
+        Repl[I.Ops[0].Reg] = I.Ops[1].Reg;
+        continue;
+      }
+      if (isMergeable(I) && !FeedsJoin[I.Ops[0].Reg] &&
+          MF.VRegs[I.Ops[0].Reg].Size == 1) {
+        auto [It, New] = Avail.try_emplace(keyOf(MF, I), I.Ops[0].Reg);
+        if (!New) {
+          Repl[I.Ops[0].Reg] = It->second;
+          continue;
+        }
+      }
+      Keep.push_back(std::move(I));
+    }
+    Is = std::move(Keep);
   }
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs)
+      RenameUses(I);
 }

@@ -15,10 +15,9 @@
 using namespace ptxas;
 using namespace ptxas::codegen;
 
-static const char *const PassNames[] = {"isel",       "reconverge",
-                                        "fence-opt",  "machine-opt",
-                                        "schedule",   "regalloc",
-                                        "control-codes"};
+static const char *const PassNames[] = {
+    "isel",       "reconverge", "fence-opt", "ssa",          "machine-opt",
+    "out-of-ssa", "schedule",   "regalloc",  "control-codes"};
 
 llvm::ArrayRef<const char *> codegen::passNames() { return PassNames; }
 
@@ -91,9 +90,19 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
     return Fail(E);
   if (std::string E = After("fence-opt"); !E.empty())
     return Fail(E);
+  if (Opts.OptLevel > 0)
+    simplifyBranches(MF);
+  if (std::string E = constructSSA(MF); !E.empty())
+    return Fail(E);
+  if (std::string E = After("ssa"); !E.empty())
+    return Fail(E);
   if (std::string E = optimizeMachine(MF, Opts); !E.empty())
     return Fail(E);
   if (std::string E = After("machine-opt"); !E.empty())
+    return Fail(E);
+  if (std::string E = destructSSA(MF); !E.empty())
+    return Fail(E);
+  if (std::string E = After("out-of-ssa"); !E.empty())
     return Fail(E);
   if (Opts.OptLevel > 0)
     scheduleBlocks(MF);

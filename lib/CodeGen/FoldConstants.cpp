@@ -90,8 +90,8 @@ void codegen::foldConstantOperands(MFunction &MF) {
   }
   for (MBlock &B : MF.Blocks)
     for (MInstr &I : B.Instrs) {
-      if (I.Op == "MOV")
-        continue; // the definitions themselves, and plain copies
+      if (I.Op == "MOV" || I.Op == "PHI")
+        continue; // the definitions themselves, plain copies, value joins
       for (size_t K = 0; K != I.Ops.size(); ++K) {
         MOperand &O = I.Ops[K];
         if (O.K != MOperand::Kind::Reg || O.IsDef || !O.isVirtualReg() ||

@@ -59,6 +59,14 @@ struct Interval {
     I.Segs.push_back({First, Last});
     return I;
   }
+  bool contains(unsigned P) const {
+    if (empty() || P < Start || P > End)
+      return false;
+    auto It = llvm::upper_bound(Segs, P, [](unsigned P, const auto &S) {
+      return P < S.first;
+    });
+    return It != Segs.begin() && std::prev(It)->second >= P;
+  }
   bool overlaps(const Interval &O) const {
     if (empty() || O.empty() || Start > O.End || O.Start > End)
       return false;

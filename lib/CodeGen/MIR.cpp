@@ -273,8 +273,13 @@ void codegen::printMFunction(const MFunction &MF, llvm::raw_ostream &OS) {
     if (!Bl.Label.empty())
       OS << "  // " << Bl.Label;
     OS << "\n";
-    for (const MInstr &I : Bl.Instrs)
-      OS << "  " << P.instr(I) << "\n";
+    for (const MInstr &I : Bl.Instrs) {
+      OS << "  " << P.instr(I);
+      for (const MOperand &O : I.Implicit)
+        if (O.TiedTo >= 0)
+          OS << "  (tied " << P.operand(O) << ")";
+      OS << "\n";
+    }
   }
 }
 
@@ -309,6 +314,8 @@ std::string codegen::verifyMFunction(const MFunction &MF, bool AfterRA) {
       for (const MOperand &O : I.Ops)
         if (std::string E = Check(O, Where); !E.empty())
           return E;
+      if (I.Op == "PHI" && !MF.InSSA)
+        return Where + ": PHI outside SSA form";
     }
-  return "";
+  return MF.InSSA ? verifySSA(MF) : "";
 }

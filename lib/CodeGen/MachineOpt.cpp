@@ -31,7 +31,8 @@ static bool isPure(const MInstr &I) {
                                "POPC", "FLO", "BREV", "SGXT", "IABS", "IMNMX",
                                "FMNMX", "LDC", "ULDC", "I2FP", "F2FP", "F2IP",
                                "FRND", "DSETP", "HSETP2", "IDP", "VABSDIFF",
-                               "BMSK", "FCHK", "IMUL", "UMOV", "UIADD3", "S2UR"};
+                               "BMSK", "FCHK", "IMUL", "UMOV", "UIADD3", "S2UR",
+                               "PHI"};
   llvm::StringRef Base = Op.split('.').first;
   for (const char *P : Pure)
     if (Base == P)
@@ -109,7 +110,7 @@ static void dropUnusedDescriptor(MFunction &MF) {
 /// Branch cleanups ptxas does too: a branch to a block that only exits
 /// becomes the (guarded) EXIT itself; an unconditional branch to the next
 /// block disappears.
-static void simplifyBranches(MFunction &MF) {
+void codegen::simplifyBranches(MFunction &MF) {
   for (size_t B = 0; B != MF.Blocks.size(); ++B) {
     auto &Instrs = MF.Blocks[B].Instrs;
     if (Instrs.empty())
@@ -170,7 +171,6 @@ std::string codegen::optimizeMachine(MFunction &MF, const CodeGenOptions &Opts) 
   canonicalizeMultiplies(MF);
   if (Opts.OptLevel == 0)
     return "";
-  simplifyBranches(MF);
   combineInstructions(MF);
   eliminateCommonSubexpressions(MF);
   foldConstantOperands(MF);

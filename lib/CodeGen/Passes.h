@@ -18,13 +18,21 @@
 
 namespace ptxas::codegen {
 
+/// Branch cleanups before SSA construction (MachineOpt.cpp).
+void simplifyBranches(MFunction &MF);
+/// Renames every definition to a register of its own, with PHIs where
+/// values meet (SSA.cpp).
+std::string constructSSA(MFunction &MF);
 /// Copy propagation, dead-code elimination and other cleanups on virtual
-/// registers (MachineOpt.cpp).
+/// registers in SSA form (MachineOpt.cpp).
 std::string optimizeMachine(MFunction &MF, const CodeGenOptions &Opts);
+/// PHIs and ties to copies, then coalescing (SSADestruct.cpp).
+std::string destructSSA(MFunction &MF);
 /// Reads kernel-constant values straight from their constant bank where a
 /// form allows it (FoldConstants.cpp).
 void foldConstantOperands(MFunction &MF);
-/// Local common-subexpression elimination (CSE.cpp).
+/// Copy propagation and local common-subexpression elimination, in SSA
+/// form (CSE.cpp).
 void eliminateCommonSubexpressions(MFunction &MF);
 /// Local combining of address arithmetic (Peephole.cpp).
 void combineInstructions(MFunction &MF);

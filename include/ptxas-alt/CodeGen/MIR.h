@@ -13,10 +13,17 @@
 // comes from the SASS form table when the instruction is rendered and parsed
 // (Emit.cpp), so no opcode fact is repeated here.
 //
-// Virtual registers are not SSA: a PTX register maps to one virtual
-// register that may be assigned many times. A guarded or partial definition
-// does not end the previous value's life unless it is marked Undef (the
-// first write of a fresh tuple).
+// Instruction selection maps a PTX register to one virtual register that
+// may be assigned many times; a guarded or partial definition does not end
+// the previous value's life unless it is marked Undef (the first write of a
+// fresh tuple). The machine passes then run on SSA form (SSA.cpp): every
+// word of a virtual register is written by one instruction (the words of a
+// tuple may be filled by several instructions of one block), each read is
+// dominated by its write, values meet in PHIs at block entries, and a
+// guarded or partial write defines a new register *tied* to the old value
+// it keeps (an implicit read with TiedTo set). Out-of-SSA translation
+// (SSADestruct.cpp) turns PHIs and ties into copies and coalesces them
+// before scheduling and register allocation.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXAS_ALT_CODEGEN_MIR_H
@@ -82,6 +89,9 @@ struct MOperand {
   unsigned Bank = 0;      ///< Const bank
   unsigned Block = 0;     ///< Label
   std::string Text;       ///< Text; Reg/Mem suffix (".64", ".X4", ".H1")
+  /// SSA only, on an implicit read: the index in Ops of the definition
+  /// that keeps the rest of this (older) value, -1 otherwise.
+  int8_t TiedTo = -1;
 
   bool isReg() const { return K == Kind::Reg; }
   /// Reg, Mem with a base, or Const with an index register.
@@ -103,6 +113,8 @@ MOperand cbank(unsigned Bank, int64_t Off);
 MOperand text(llvm::StringRef T);
 MOperand label(unsigned Block);
 
+/// PHI (SSA only): Ops = {def result, then value, label(predecessor) per
+/// incoming edge}; an edge that brings no value (undefined) is left out.
 struct MInstr {
   std::string Op;                     ///< "IMAD.WIDE.U32"
   llvm::SmallVector<MOperand, 6> Ops; ///< in printed order
@@ -152,6 +164,8 @@ struct MFunction {
   uint32_t SpillStoreBytes = 0, SpillLoadBytes = 0;
   uint8_t NumBarriers = 0;
   bool CtaidZUsed = false;
+  /// Between SSA construction and out-of-SSA translation.
+  bool InSSA = false;
 
   unsigned newVReg(RegClass RC, unsigned Size = 1, llvm::StringRef Name = "");
 };
@@ -172,9 +186,11 @@ std::string checkRoundTrip(sass::Arch A, llvm::StringRef Text, uint64_t Addr,
 /// True when the SASS table has a faithful form for \p I (virtual
 /// registers are rendered as placeholders); lets passes try rewrites.
 bool hasForm(const MFunction &MF, const MInstr &I);
-/// Checks structural invariants; returns "" or a description of the first
-/// violation.
+/// Checks structural invariants (and, in SSA form, the SSA properties);
+/// returns "" or a description of the first violation.
 std::string verifyMFunction(const MFunction &MF, bool AfterRA);
+/// The SSA part of the verifier (SSA.cpp).
+std::string verifySSA(const MFunction &MF);
 
 } // namespace ptxas::codegen
 
