@@ -43,6 +43,20 @@ std::string codegen::selectForms(MFunction &MF) {
   return "";
 }
 
+/// The instructions after which ptxas 13.0 writes .nv.compat ISA class 2
+/// on sm_90 (probed one instruction at a time): FP8 conversions (F2FP with
+/// an E4M3/E5M2 operand), global-to-shared bulk copies (UBLKCP.S.G; the
+/// shared-to-global, shared-to-shared, reduce and prefetch forms do not)
+/// and every tensor-map operation (UTMALDG/STG/PF/REDG/CCTL, but not the
+/// UTMACMDFLUSH of bulk-group commits).
+static bool needsIsaClass2(llvm::StringRef Op) {
+  if (Op.starts_with("F2FP."))
+    return Op.contains(".E4M3") || Op.contains(".E5M2");
+  if (Op.starts_with("UBLKCP.S.G"))
+    return true;
+  return Op.starts_with("UTMA") && !Op.starts_with("UTMACMDFLUSH");
+}
+
 static bool hasLabel(const MInstr &I) {
   for (const MOperand &O : I.Ops)
     if (O.K == MOperand::Kind::Label)
@@ -72,6 +86,8 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out) {
       Out.Text.insert(Out.Text.end(), Bytes, Bytes + 16);
       if (I.Op == "EXIT")
         Out.ExitOffsets.push_back(uint32_t(A));
+      if (needsIsaClass2(I.Op))
+        Out.IsaClass2 = true;
       if (abi::isSysCall(I))
         Out.SyscallOffsets.push_back(uint32_t(A));
       if (I.RelocType)

@@ -84,11 +84,10 @@ bool Builder::run() {
 }
 
 void Builder::assembleCode() {
-  // ptxas handles kernels in reverse definition order (§2.1); in -c mode
-  // every defined function gets its own sections, in the same order.
-  std::vector<const KernelLayout *> Units;
-  for (auto It = B.L.Kernels.rbegin(); It != B.L.Kernels.rend(); ++It)
-    Units.push_back(&*It);
+  // ptxas handles kernels in reverse definition order (§2.1), or, with
+  // address-taken functions, in its sorted order; in -c mode every defined
+  // function gets its own sections, in reverse definition order.
+  std::vector<const KernelLayout *> Units = kernelProcessingOrder(B.L);
   if (Rel) {
     Units.clear();
     // Reverse definition order, but a directly called function is placed
@@ -156,6 +155,7 @@ void Builder::assembleCode() {
     K.MinStackSize = FC.MinStackSize;
     K.NumBarriers = FC.NumBarriers;
     K.CtaidZUsed = FC.CtaidZUsed;
+    K.IsaClass2 = FC.IsaClass2;
     K.CfaInstrs = FC.CfaInstrs;
     K.ExitOffsets = FC.ExitOffsets;
     K.SyscallOffsets = FC.SyscallOffsets;
@@ -182,6 +182,7 @@ void Builder::assembleCode() {
       }
       K.Text.insert(K.Text.end(), SC.Text.begin(), SC.Text.end());
       K.NumBarriers = std::max(K.NumBarriers, SC.NumBarriers);
+      K.IsaClass2 |= SC.IsaClass2;
     }
     padText(K.Text, Opts.Arch);
     for (size_t I = 0; I != K.Subs.size(); ++I)

@@ -37,6 +37,7 @@ struct KernelCode {
   uint32_t FrameSize = 0, MinStackSize = 0;
   uint8_t NumBarriers = 0;
   bool CtaidZUsed = false;
+  bool IsaClass2 = false; ///< the kernel or a copied callee; FunctionCode
   std::vector<uint32_t> ExitOffsets;
   std::vector<uint32_t> SyscallOffsets;
   std::vector<uint8_t> CfaInstrs;
@@ -52,7 +53,7 @@ struct BuildState {
   bool Rel = false; ///< -c
   ModuleLayout L;
   AddressTable Addrs; ///< bank 4, filled by code generation (exec only)
-  std::vector<KernelCode> Proc; ///< reverse definition order
+  std::vector<KernelCode> Proc; ///< kernelProcessingOrder (-c: every function)
   llvm::DenseMap<const ptx::Function *, unsigned> ExternSym;
   unsigned Symtab = 0;
   unsigned NumLocals = 0;
@@ -61,7 +62,8 @@ struct BuildState {
 std::vector<uint8_t> buildTkInfoNote(llvm::StringRef Options,
                                      ptx::SmTarget Arch);
 std::vector<uint8_t> buildCuInfoNote(unsigned PtxTargetSm);
-std::vector<uint8_t> buildCompat(ptx::SmTarget Arch, bool ArchSpecificInstrs);
+std::vector<uint8_t> buildCompat(ptx::SmTarget Arch, bool ArchSpecificInstrs,
+                                 bool IsaClass2);
 std::vector<uint8_t> buildModuleInfo(const BuildState &B, const ptx::Module &M);
 std::vector<uint8_t> buildKernelInfo(const BuildState &B, const KernelCode &K);
 std::vector<uint8_t> buildCallgraph(const BuildState &B);

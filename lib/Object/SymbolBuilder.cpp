@@ -223,8 +223,13 @@ void Builder::fillContents() {
     C.Sections[TkInfo].Data = buildTkInfoNote(Opts.OptionString, B.Arch);
   if (CuInfo)
     C.Sections[CuInfo].Data = buildCuInfoNote(M.Target.Version);
-  if (Compat)
-    C.Sections[Compat].Data = buildCompat(B.Arch, B.L.UsesArchSpecificInstrs);
+  if (Compat) {
+    bool Class2 = false;
+    for (const KernelCode &K : B.Proc)
+      Class2 |= K.IsaClass2;
+    C.Sections[Compat].Data =
+        buildCompat(B.Arch, B.L.UsesArchSpecificInstrs, Class2);
+  }
   C.Sections[Info].Data = buildModuleInfo(B, M);
   for (KernelCode &K : B.Proc)
     C.Sections[K.InfoSec].Data = buildKernelInfo(B, K);

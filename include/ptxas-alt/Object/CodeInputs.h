@@ -42,6 +42,10 @@ struct FunctionCode {
   std::vector<uint32_t> SyscallOffsets;
   uint8_t NumBarriers = 0;               ///< 0: no NUM_BARRIERS record
   bool CtaidZUsed = false;               ///< sm_75..89 CTAIDZ_USED
+  /// Emits an instruction that makes ptxas write .nv.compat ISA class 2 on
+  /// sm_90 (FP8 conversions, tensor-memory-access and global-to-shared bulk
+  /// copies; probed, docs/cubin-writer.md).
+  bool IsaClass2 = false;
   /// DWARF call-frame instructions of the function's FDE (after the
   /// initial location and range), without padding.
   std::vector<uint8_t> CfaInstrs;

@@ -62,6 +62,9 @@ struct KernelLayout {
   std::vector<const ptx::Function *> Subfunctions;
   /// Called functions without a body (vprintf, malloc, extern .func).
   std::vector<const ptx::Function *> ExternCallees;
+  /// Makes an indirect call or uses a function address (itself or through
+  /// a function it calls); see kernelProcessingOrder.
+  bool UsesFunctionAddresses = false;
   std::vector<std::pair<const ptx::Variable *, uint64_t>> SharedVars;
   bool HasShared = false;  ///< touches any shared variable (a section)
   uint64_t SharedSize = 0; ///< including the 0x400 reserved bytes on sm_90
@@ -82,7 +85,19 @@ struct ModuleLayout {
   /// 8 x its descriptor number (1-based, ptxas's numbering), in data
   /// initializers and in code alike.
   llvm::StringMap<unsigned> FunctionIds;
+  /// Some function's address is taken somewhere in the module (an operand
+  /// or a data initializer), whether or not anything reaches it.
+  bool AnyAddressTaken = false;
 };
+
+/// The order in which ptxas 13.0 processes the kernels in whole-program
+/// mode, which is the order of their sections and symbols: reverse
+/// definition order, unless the module takes a function's address; then
+/// ptxas sorts the kernels with a linked-list merge sort on one key (those
+/// with UsesFunctionAddresses first), whose tie handling scrambles the
+/// others in an order that depends on their count and positions only
+/// (fitted on probes; docs/cubin-writer.md, "Kernel order").
+std::vector<const KernelLayout *> kernelProcessingOrder(const ModuleLayout &L);
 
 /// Lays out \p M for \p Opts.Arch. Returns false after reporting errors.
 bool layoutModule(const ptx::Module &M, const LayoutOptions &Opts,
