@@ -88,6 +88,9 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out) {
         Out.ExitOffsets.push_back(uint32_t(A));
       if (needsIsaClass2(I.Op))
         Out.IsaClass2 = true;
+      if (Out.SourceRows.empty() ||
+          Out.SourceRows.back().Stmt.getPointer() != I.Src.getPointer())
+        Out.SourceRows.push_back({uint32_t(A), I.Src});
       if (abi::isSysCall(I))
         Out.SyscallOffsets.push_back(uint32_t(A));
       if (I.RelocType)

@@ -38,6 +38,7 @@ struct KernelCode {
   uint8_t NumBarriers = 0;
   bool CtaidZUsed = false;
   bool IsaClass2 = false; ///< the kernel or a copied callee; FunctionCode
+  std::vector<FunctionCode::SourceRow> SourceRows; ///< offsets in Text
   std::vector<uint32_t> ExitOffsets;
   std::vector<uint32_t> SyscallOffsets;
   std::vector<uint8_t> CfaInstrs;
@@ -72,6 +73,25 @@ std::vector<uint8_t> buildCallgraph(const BuildState &B);
 std::vector<uint8_t>
 buildDebugFrame(const BuildState &B,
                 std::vector<std::pair<uint64_t, unsigned>> &Relocs);
+
+/// The line-table sections (LineTables.cpp); relocations are (offset,
+/// symbol) pairs of R_CUDA_64 against the function symbols.
+struct LineTables {
+  std::vector<uint8_t> DebugLine, SassLine, PtxText, DebugStr;
+  std::vector<std::pair<uint64_t, unsigned>> DebugLineRelocs, SassLineRelocs;
+};
+/// The PTX has `.loc` directives: ptxas then writes line tables as if
+/// -lineinfo were given.
+bool moduleHasLocs(const ptx::Module &M);
+/// The PTX has a `.section .debug_str` (kept with line tables).
+bool moduleHasDebugStr(const ptx::Module &M);
+/// Some `.loc` names its function (`function_name`), which makes ptxas
+/// create .debug_str before .nv_debug_line_sass.
+bool locsNameFunctions(const ptx::Module &M);
+/// .nv_debug_ptx_txt, with a checksum suffix in -c mode.
+std::string ptxTextSectionName(const ptx::Module &M, bool Relocatable);
+/// Needs the function symbols (KernelCode::Sym).
+LineTables buildLineTables(const BuildState &B, const ptx::Module &M);
 
 } // namespace ptxas::object
 

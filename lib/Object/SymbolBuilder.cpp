@@ -125,6 +125,11 @@ void Builder::createSymbols() {
     }
   }
   addSectionSym(DebugFrame);
+  // The line-table sections follow .debug_frame's, in section order.
+  std::vector<unsigned> LineSecs = {DebugLine, DebugStr, SassLine, PtxText};
+  llvm::sort(LineSecs);
+  for (unsigned S : LineSecs)
+    addSectionSym(S);
   addSectionSym(Callgraph);
   addSectionSym(RelAction);
   B.NumLocals = unsigned(C.Symbols.size());
@@ -241,6 +246,18 @@ void Builder::fillContents() {
   C.Sections[DebugFrame].Data = buildDebugFrame(B, FrameRelocs);
   for (auto [Off, Sym] : FrameRelocs)
     PendingRelocs.push_back({DebugFrame, Reloc{Off, Sym, rcuda::R64, 0}});
+  if (DebugLine) {
+    LineTables LT = buildLineTables(B, M);
+    C.Sections[DebugLine].Data = std::move(LT.DebugLine);
+    C.Sections[SassLine].Data = std::move(LT.SassLine);
+    C.Sections[PtxText].Data = std::move(LT.PtxText);
+    if (DebugStr)
+      C.Sections[DebugStr].Data = std::move(LT.DebugStr);
+    for (auto [Off, Sym] : LT.DebugLineRelocs)
+      PendingRelocs.push_back({DebugLine, Reloc{Off, Sym, rcuda::R64, 0}});
+    for (auto [Off, Sym] : LT.SassLineRelocs)
+      PendingRelocs.push_back({SassLine, Reloc{Off, Sym, rcuda::R64, 0}});
+  }
 }
 
 void Builder::addDataRelocs() {

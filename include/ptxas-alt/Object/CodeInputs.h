@@ -46,6 +46,15 @@ struct FunctionCode {
   /// sm_90 (FP8 conversions, tensor-memory-access and global-to-shared bulk
   /// copies; probed, docs/cubin-writer.md).
   bool IsaClass2 = false;
+  /// Which PTX statement each instruction was selected from, for line
+  /// tables: one row where the statement changes, at the byte offset of
+  /// the first instruction of the run; an unset location marks code no
+  /// statement produced (prologue, spill code).
+  struct SourceRow {
+    uint32_t Offset = 0;
+    llvm::SMLoc Stmt;
+  };
+  std::vector<SourceRow> SourceRows;
   /// DWARF call-frame instructions of the function's FDE (after the
   /// initial location and range), without padding.
   std::vector<uint8_t> CfaInstrs;
