@@ -29,6 +29,9 @@
 #include "llvm/Support/LEB128.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <map>
+#include <tuple>
+
 using namespace ptxas;
 using namespace ptxas::object;
 
@@ -37,6 +40,11 @@ namespace {
 struct Row {
   uint32_t Addr = 0;
   unsigned File = 0, Line = 0;
+  /// A position inside inlined code: the (1-based) row of its call site in
+  /// this sequence and the .debug_str offset of the inlined function's
+  /// name, written before the row as NVIDIA's extended opcode 0x90.
+  bool Inlined = false;
+  uint64_t CallRow = 0, NameOff = 0;
 };
 
 void put32(std::vector<uint8_t> &D, uint32_t V) {
@@ -101,12 +109,27 @@ public:
     putU(Prog, Rows.front().File);
     unsigned File = Rows.front().File, Line = 1;
     uint32_t Addr = 0;
-    bool First = true;
+    bool First = true, InInline = false;
+    uint64_t CurCall = 0, CurName = 0;
     for (const Row &R : Rows) {
       if (R.File != File) {
         Prog.push_back(0x04);
         putU(Prog, R.File);
         File = R.File;
+      }
+      // Inlining context (measured: set before an inlined row when it
+      // changes, cleared with zero operands before the next row outside
+      // inlined code).
+      if (R.Inlined != InInline ||
+          (R.Inlined && (R.CallRow != CurCall || R.NameOff != CurName))) {
+        std::vector<uint8_t> Ops;
+        putU(Ops, R.Inlined ? R.CallRow : 0);
+        putU(Ops, R.Inlined ? R.NameOff : 0);
+        Prog.insert(Prog.end(), {0x00, uint8_t(Ops.size() + 1), 0x90});
+        Prog.insert(Prog.end(), Ops.begin(), Ops.end());
+        InInline = R.Inlined;
+        CurCall = R.CallRow;
+        CurName = R.NameOff;
       }
       int64_t DL = int64_t(R.Line) - int64_t(Line);
       uint32_t DA = R.Addr - Addr;
@@ -238,12 +261,16 @@ LineTables ptxas::object::buildLineTables(const BuildState &B,
   llvm::StringRef Text = SM.getMemoryBuffer(Buf)->getBuffer();
   Out.PtxText = ptxText(Text);
 
-  // .debug_str: the PTX section's bytes, little-endian per item width.
+  // .debug_str: the PTX section's bytes, little-endian per item width; its
+  // labels name the strings `.loc ... function_name` refers to.
+  llvm::StringMap<uint64_t> NameOffsets;
   for (const ptx::TopLevel &T : M.Items)
     if (T.K == ptx::TopLevel::Kind::Section && T.Section->Name == ".debug_str")
       for (const ptx::DataSection::Item &I : T.Section->Items) {
-        if (I.IsLabel)
+        if (I.IsLabel) {
+          NameOffsets[I.LabelName] = Out.DebugStr.size();
           continue;
+        }
         unsigned W = ptx::typeBytes(I.Ty);
         for (const ptx::InitValue *V : I.Values)
           for (unsigned K = 0; K != W; ++K)
@@ -321,6 +348,8 @@ LineTables ptxas::object::buildLineTables(const BuildState &B,
       return F;
     };
     std::vector<Row> SrcRows, SassRows;
+    // Call-site position (file, line, column) -> its row, for inlined rows.
+    std::map<std::tuple<unsigned, unsigned, unsigned>, uint64_t> CallRows;
     for (const FunctionCode::SourceRow &R : K.SourceRows) {
       const char *P = R.Stmt.getPointer();
       bool InText = P && P >= Text.begin() && P < Text.end();
@@ -331,9 +360,29 @@ LineTables ptxas::object::buildLineTables(const BuildState &B,
       if (!L)
         continue; // code without a source line keeps the previous row
       unsigned File = FileSlot.lookup(L->File);
-      if (SrcRows.empty() || SrcRows.back().File != File ||
-          SrcRows.back().Line != L->Line)
-        SrcRows.push_back({R.Offset, File, L->Line});
+      if (!L->HasInlinedAt) {
+        if (SrcRows.empty() || SrcRows.back().File != File ||
+            SrcRows.back().Line != L->Line || SrcRows.back().Inlined)
+          SrcRows.push_back({R.Offset, File, L->Line});
+        CallRows.try_emplace({File, L->Line, L->Column}, SrcRows.size());
+        continue;
+      }
+      // Inlined code refers to its call site's row (ptxas requires the
+      // call site to be a preceding `.loc`); without one yet, the call
+      // site gets a row at this address first (measured).
+      std::tuple<unsigned, unsigned, unsigned> Site{
+          FileSlot.lookup(L->InlFile), L->InlLine, L->InlColumn};
+      auto It = CallRows.find(Site);
+      if (It == CallRows.end()) {
+        SrcRows.push_back({R.Offset, std::get<0>(Site), std::get<1>(Site)});
+        It = CallRows.try_emplace(Site, SrcRows.size()).first;
+      }
+      uint64_t Name = NameOffsets.lookup(L->FunctionName) +
+                      uint64_t(L->FunctionNameOffset);
+      const Row &Last = SrcRows.back();
+      if (!Last.Inlined || Last.File != File || Last.Line != L->Line ||
+          Last.CallRow != It->second || Last.NameOff != Name)
+        SrcRows.push_back({R.Offset, File, L->Line, true, It->second, Name});
     }
     // The first row covers the function from its start (measured: the
     // prologue gets the first `.loc`'s line).
