@@ -161,7 +161,7 @@ void Builder::assembleCode() {
     K.MinStackSize = FC.MinStackSize;
     K.NumBarriers = FC.NumBarriers;
     K.CtaidZUsed = FC.CtaidZUsed;
-    K.IsaClass2 = FC.IsaClass2;
+    K.IsaClass = FC.IsaClass;
     K.SourceRows = FC.SourceRows;
     K.CfaInstrs = FC.CfaInstrs;
     K.ExitOffsets = FC.ExitOffsets;
@@ -189,7 +189,7 @@ void Builder::assembleCode() {
       }
       K.Text.insert(K.Text.end(), SC.Text.begin(), SC.Text.end());
       K.NumBarriers = std::max(K.NumBarriers, SC.NumBarriers);
-      K.IsaClass2 |= SC.IsaClass2;
+      K.IsaClass = std::max(K.IsaClass, SC.IsaClass);
       for (FunctionCode::SourceRow R : SC.SourceRows) {
         R.Offset += Off;
         K.SourceRows.push_back(R);

@@ -408,11 +408,36 @@ bool ptxas::object::layoutModule(const ptx::Module &M,
   Out.FunctionIds = functionIds(M, Index);
   Out.AnyAddressTaken = !Index.AddressTaken.empty();
   const llvm::StringMap<unsigned> &FuncIds = Out.FunctionIds;
-  for (const ptx::Function *F : M.functions())
-    for (const ptx::Stmt &S : F->Body)
-      if (S.K == ptx::Stmt::Kind::Instr && S.I &&
-          (S.I->Mnemonic == "wgmma" || S.I->Mnemonic == "setmaxnreg"))
-        Out.UsesArchSpecificInstrs = true;
+  auto ClassOf = [](const ptx::Function &F, bool MaxNReg) {
+    unsigned C = 1;
+    for (const ptx::Stmt &S : F.Body) {
+      if (S.K != ptx::Stmt::Kind::Instr || !S.I)
+        continue;
+      if (S.I->Mnemonic == "wgmma")
+        C = std::max(C, S.I->hasMod(".mma_async") ||
+                                S.I->hasMod(".commit_group")
+                            ? 4u
+                            : 3u);
+      if (S.I->Mnemonic == "setmaxnreg" && MaxNReg)
+        C = std::max(C, 2u);
+      // Bulk copies from global to shared memory (UBLKCP.S.G) and the
+      // tensor-map operations (UTMA*).
+      llvm::StringRef Mn = S.I->Mnemonic;
+      if ((Mn == "cp.async.bulk" && S.I->hasMod(".global") &&
+           S.I->hasMod(".mbarrier::complete_tx::bytes")) ||
+          Mn == "cp.async.bulk.tensor" || Mn == "cp.async.bulk.prefetch.tensor" ||
+          Mn == "cp.reduce.async.bulk.tensor" ||
+          (Mn == "prefetch" && S.I->hasMod(".tensormap")))
+        C = std::max(C, 2u);
+    }
+    return C;
+  };
+  for (const KernelLayout &K : Out.Kernels) {
+    bool MaxNReg = K.F->MaxNReg.has_value();
+    Out.PtxIsaClass = std::max(Out.PtxIsaClass, ClassOf(*K.F, MaxNReg));
+    for (const ptx::Function *Sub : K.Subfunctions)
+      Out.PtxIsaClass = std::max(Out.PtxIsaClass, ClassOf(*Sub, MaxNReg));
+  }
   std::vector<const ptx::Variable *> Vars;
   collectDataVars(M, Vars);
   for (const ptx::Variable *V : Vars) {

@@ -79,12 +79,9 @@ std::vector<uint8_t> ptxas::object::buildCuInfoNote(unsigned PtxTargetSm) {
 }
 
 std::vector<uint8_t> ptxas::object::buildCompat(ptx::SmTarget Arch,
-                                                bool ArchSpecificInstrs,
-                                                bool IsaClass2) {
-  // The seven records ptxas always writes (§2.4). Id 0x02 (the ISA class)
-  // is 4 when sm_90a-only instructions are used, 2 when the code holds an
-  // instruction of FunctionCode::IsaClass2's kind, 1 otherwise.
-  unsigned IsaClass = ArchSpecificInstrs ? 4 : IsaClass2 ? 2 : 1;
+                                                unsigned IsaClass) {
+  // The seven records ptxas always writes (§2.4); id 0x02 is the ISA class
+  // the module's code needs (FunctionCode::IsaClass).
   std::vector<InfoRecord> R = {
       InfoRecord::raw(EIFormat::BVal, 0x09, Arch.ArchSpecific ? 1 : 0),
       InfoRecord::raw(EIFormat::BVal, 0x02, IsaClass),

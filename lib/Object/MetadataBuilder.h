@@ -37,7 +37,7 @@ struct KernelCode {
   uint32_t FrameSize = 0, MinStackSize = 0;
   uint8_t NumBarriers = 0;
   bool CtaidZUsed = false;
-  bool IsaClass2 = false; ///< the kernel or a copied callee; FunctionCode
+  uint8_t IsaClass = 1; ///< max over the kernel and copied callees
   std::vector<FunctionCode::SourceRow> SourceRows; ///< offsets in Text
   std::vector<uint32_t> ExitOffsets;
   std::vector<uint32_t> SyscallOffsets;
@@ -63,8 +63,7 @@ struct BuildState {
 std::vector<uint8_t> buildTkInfoNote(llvm::StringRef Options,
                                      ptx::SmTarget Arch);
 std::vector<uint8_t> buildCuInfoNote(unsigned PtxTargetSm);
-std::vector<uint8_t> buildCompat(ptx::SmTarget Arch, bool ArchSpecificInstrs,
-                                 bool IsaClass2);
+std::vector<uint8_t> buildCompat(ptx::SmTarget Arch, unsigned IsaClass);
 std::vector<uint8_t> buildModuleInfo(const BuildState &B, const ptx::Module &M);
 std::vector<uint8_t> buildKernelInfo(const BuildState &B, const KernelCode &K);
 std::vector<uint8_t> buildCallgraph(const BuildState &B);

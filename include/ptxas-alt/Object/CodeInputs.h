@@ -42,10 +42,11 @@ struct FunctionCode {
   std::vector<uint32_t> SyscallOffsets;
   uint8_t NumBarriers = 0;               ///< 0: no NUM_BARRIERS record
   bool CtaidZUsed = false;               ///< sm_75..89 CTAIDZ_USED
-  /// Emits an instruction that makes ptxas write .nv.compat ISA class 2 on
-  /// sm_90 (FP8 conversions, tensor-memory-access and global-to-shared bulk
-  /// copies; probed, docs/cubin-writer.md).
-  bool IsaClass2 = false;
+  /// The .nv.compat ISA class (sm_90/sm_90a) the instructions need: 4 for
+  /// HGMMA-family warpgroup MMAs, 3 for other WARPGROUP instructions, 2 for
+  /// FP8 conversions, tensor-map and global-to-shared bulk copies and
+  /// USETMAXREG, else 1 (probed; docs/cubin-writer.md).
+  uint8_t IsaClass = 1;
   /// Which PTX statement each instruction was selected from, for line
   /// tables: one row where the statement changes, at the byte offset of
   /// the first instruction of the run; an unset location marks code no

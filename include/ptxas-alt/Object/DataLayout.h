@@ -78,9 +78,14 @@ struct ModuleLayout {
   std::vector<uint8_t> Const3, GlobalInit;
   uint64_t GlobalSize = 0;
   unsigned Const3Align = 1, GlobalInitAlign = 1, GlobalAlign = 1;
-  /// Uses instructions that exist only on sm_90a (wgmma, setmaxnreg):
-  /// .nv.compat ISA class 4.
-  bool UsesArchSpecificInstrs = false;
+  /// The .nv.compat ISA class implied by instructions the code generator
+  /// does not select yet (the generated code reports the others through
+  /// FunctionCode::IsaClass): wgmma.mma_async / wgmma.commit_group (HGMMA)
+  /// 4, wgmma.fence / wgmma.wait_group alone (WARPGROUP.*) 3, setmaxnreg in
+  /// a kernel with .maxnreg or its callees (USETMAXREG; without .maxnreg
+  /// ptxas drops it) 2, global-to-shared cp.async.bulk (UBLKCP.S.G) and
+  /// the tensor-map operations (UTMA*) 2, else 1. Probed with ptxas 13.0.
+  unsigned PtxIsaClass = 1;
   /// Whole-program function pointers: an address-taken function's value is
   /// 8 x its descriptor number (1-based, ptxas's numbering), in data
   /// initializers and in code alike.
