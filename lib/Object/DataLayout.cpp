@@ -432,6 +432,12 @@ bool ptxas::object::layoutModule(const ptx::Module &M,
     }
     return C;
   };
+  // -c compiles every defined function on its own; whole-program mode only
+  // what kernels reach.
+  if (Opts.Relocatable)
+    for (const ptx::Function *F : M.functions())
+      if (F->HasBody && !F->IsEntry)
+        Out.PtxIsaClass = std::max(Out.PtxIsaClass, ClassOf(*F, false));
   for (const KernelLayout &K : Out.Kernels) {
     bool MaxNReg = K.F->MaxNReg.has_value();
     Out.PtxIsaClass = std::max(Out.PtxIsaClass, ClassOf(*K.F, MaxNReg));
