@@ -54,6 +54,7 @@ MInstr &ISel::emit(llvm::StringRef Op, llvm::ArrayRef<MOperand> Ops) {
   MInstr I;
   I.Op = Op.str();
   I.Ops.append(Ops.begin(), Ops.end());
+  I.Src = CurSrc;
   MF.Blocks.back().Instrs.push_back(std::move(I));
   return MF.Blocks.back().Instrs.back();
 }
@@ -400,7 +401,9 @@ bool ISel::run() {
       break;
     }
     case ptx::Stmt::Kind::Instr:
+      CurSrc = S.Loc;
       selectOne(*S.I);
+      CurSrc = llvm::SMLoc();
       break;
     default:
       break;

@@ -126,6 +126,8 @@ private:
   void countDefinitions();
   int DescUR = -1;
   bool Failed = false;
+  /// The statement being selected: every emitted instruction records it.
+  llvm::SMLoc CurSrc;
 };
 
 /// BRA, EXIT, RET, BRX, JMP...: ends a block.

@@ -148,7 +148,8 @@ static std::string tkinfoOptions(const DriverOptions &D) {
   std::string S;
   if (D.CompileOnly)
     S += "-c  ";
-  return "-arch " + D.Arch->str() + " " + S;
+  // ptxas writes "-lineinfo  -arch sm_90 " (measured).
+  return (D.LineInfo ? "-lineinfo  " : "") + ("-arch " + D.Arch->str() + " " + S);
 }
 
 int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
@@ -206,6 +207,7 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
     WO.Abi = D->CubinAbiV12 ? object::CubinAbi::V12 : object::CubinAbi::V13;
     WO.Relocatable = D->CompileOnly;
     WO.OptionString = tkinfoOptions(*D);
+    WO.LineInfo = D->LineInfo;
     DiagEngine Diags(*R.M->Sources, llvm::errs());
     Diags.setWarningsAsErrors(D->WarningsAsErrors);
     Diags.setSuppressWarnings(D->DisableWarnings);

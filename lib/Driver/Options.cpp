@@ -45,7 +45,7 @@ const OptionSpec Options[] = {
     {"options-file", "optf", Arg::List, Status::NoEffectYet, "Read options from a file"},
     {"maxrregcount", "maxrregcount", Arg::Value, Status::Implemented, "Register limit"},
     {"device-function-maxrregcount", "func-maxrregcount", Arg::Value, Status::NoEffectYet, "Register limit for device functions (-c)"},
-    {"generate-line-info", "lineinfo", Arg::Flag, Status::NoEffectYet, "Line tables"},
+    {"generate-line-info", "lineinfo", Arg::Flag, Status::Implemented, "Line tables"},
     {"device-debug", "g", Arg::Flag, Status::NoEffectYet, "Debug information"},
     {"fmad", "fmad", Arg::Value, Status::Implemented, "Contract mul+add to fma (true, false)"},
     {"def-load-cache", "dlcm", Arg::Value, Status::NoEffectYet, "Default load cache operator"},

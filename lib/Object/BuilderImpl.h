@@ -92,6 +92,8 @@ private:
   unsigned TkInfo = 0, CuInfo = 0, Const3 = 0, GlobalInit = 0, Global = 0;
   unsigned Const4 = 0; ///< .nv.constant4: the bank-4 address table (exec)
   unsigned Reserved = 0;
+  /// Line tables (-lineinfo or `.loc`s in the PTX), 0 when absent.
+  unsigned DebugLine = 0, DebugStr = 0, SassLine = 0, PtxText = 0;
   /// Relocation sections: target section -> {REL, RELA} section indices.
   llvm::DenseMap<unsigned, std::pair<unsigned, unsigned>> RelSecs;
   std::vector<std::pair<unsigned, Reloc>> PendingRelocs; ///< target section

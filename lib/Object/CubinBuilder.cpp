@@ -45,7 +45,13 @@ bool Builder::run() {
   C.Version = B.V13 ? 1 : 0x7c;
   unsigned Sm = Opts.Arch.Version;
   if (B.V13) {
-    C.Flags = 0x06u << 24 | Sm << 8 | 0x04;
+    // Top byte: 0x06 plain, 0x09 with line tables, 0x0a with line tables
+    // and the PTX's .debug_str (measured; -g, not implemented, gives 0x0b
+    // and 0x0c).
+    unsigned Top = 0x06;
+    if (Opts.LineInfo || moduleHasLocs(M))
+      Top = moduleHasDebugStr(M) ? 0x0a : 0x09;
+    C.Flags = Top << 24 | Sm << 8 | 0x04;
   } else {
     unsigned PtxSm = M.Target.Version ? M.Target.Version : Sm;
     C.Flags = PtxSm << 16 | (M.TexModeIndependent ? 0x600 : 0x500) | Sm |
@@ -84,11 +90,10 @@ bool Builder::run() {
 }
 
 void Builder::assembleCode() {
-  // ptxas handles kernels in reverse definition order (§2.1); in -c mode
-  // every defined function gets its own sections, in the same order.
-  std::vector<const KernelLayout *> Units;
-  for (auto It = B.L.Kernels.rbegin(); It != B.L.Kernels.rend(); ++It)
-    Units.push_back(&*It);
+  // ptxas handles kernels in reverse definition order (§2.1), or, with
+  // address-taken functions, in its sorted order; in -c mode every defined
+  // function gets its own sections, in reverse definition order.
+  std::vector<const KernelLayout *> Units = kernelProcessingOrder(B.L);
   if (Rel) {
     Units.clear();
     // Reverse definition order, but a directly called function is placed
@@ -156,6 +161,8 @@ void Builder::assembleCode() {
     K.MinStackSize = FC.MinStackSize;
     K.NumBarriers = FC.NumBarriers;
     K.CtaidZUsed = FC.CtaidZUsed;
+    K.IsaClass = FC.IsaClass;
+    K.SourceRows = FC.SourceRows;
     K.CfaInstrs = FC.CfaInstrs;
     K.ExitOffsets = FC.ExitOffsets;
     K.SyscallOffsets = FC.SyscallOffsets;
@@ -182,6 +189,11 @@ void Builder::assembleCode() {
       }
       K.Text.insert(K.Text.end(), SC.Text.begin(), SC.Text.end());
       K.NumBarriers = std::max(K.NumBarriers, SC.NumBarriers);
+      K.IsaClass = std::max(K.IsaClass, SC.IsaClass);
+      for (FunctionCode::SourceRow R : SC.SourceRows) {
+        R.Offset += Off;
+        K.SourceRows.push_back(R);
+      }
     }
     padText(K.Text, Opts.Arch);
     for (size_t I = 0; I != K.Subs.size(); ++I)
@@ -200,6 +212,18 @@ void Builder::createSections() {
   C.Sections[B.Symtab].Link = 2;
   C.Sections[B.Symtab].EntSize = 24;
   DebugFrame = addSection(".debug_frame", sht::Progbits, 0, 1);
+  if (Opts.LineInfo || moduleHasLocs(M)) {
+    // The PTX's .debug_str survives only with line tables; ptxas creates
+    // it early when a `.loc` names a function in it (measured).
+    bool Str = moduleHasDebugStr(M), StrEarly = Str && locsNameFunctions(M);
+    DebugLine = addSection(".debug_line", sht::Progbits, 0, 1);
+    if (StrEarly)
+      DebugStr = addSection(".debug_str", sht::Progbits, 0, 1);
+    SassLine = addSection(".nv_debug_line_sass", sht::Progbits, 0, 1);
+    PtxText = addSection(ptxTextSectionName(M, Rel), sht::Progbits, 0, 1);
+    if (Str && !StrEarly)
+      DebugStr = addSection(".debug_str", sht::Progbits, 0, 1);
+  }
   if (B.V13) {
     TkInfo = addSection(".note.nv.tkinfo", sht::Note, shf::NvTkInfo, 4);
     CuInfo = addSection(".note.nv.cuinfo", sht::Note, shf::NvCuInfo, 4);
@@ -287,6 +311,12 @@ void Builder::createSections() {
                           HasConst4 && Sm90, 2);
   auto ConstRel = AddRel(".nv.constant3", NeedRel[0], NeedRela[0], 0);
   auto InitRel = AddRel(".nv.global.init", NeedRel[1], NeedRela[1], 1);
+  // Line tables: one R_CUDA_64 per function sequence (only functions with
+  // rows have one; ptxas writes none for a -lineinfo module without `.loc`).
+  bool LineRels = DebugLine && moduleHasLocs(M);
+  auto LineRel = AddRel(".debug_line", LineRels && !Sm90, LineRels && Sm90, 2);
+  auto SassRel = AddRel(".nv_debug_line_sass", SassLine && !Sm90,
+                        SassLine && Sm90, 2);
   auto FrameRel = AddRel(".debug_frame", !Sm90, Sm90, 2);
   // -c uses the CUDA section types that nvlink converts (§2.2).
   uint32_t Bank0Type = Rel ? uint32_t(sht::CudaConstantB0) : sht::Progbits;
@@ -341,6 +371,8 @@ void Builder::createSections() {
   for (auto [P, Target] : {std::pair{Const4Rel, Const4},
                            std::pair{ConstRel, Const3},
                            std::pair{InitRel, GlobalInit},
+                           std::pair{LineRel, DebugLine},
+                           std::pair{SassRel, SassLine},
                            std::pair{FrameRel, DebugFrame}}) {
     for (unsigned S : {P.first, P.second})
       if (S)

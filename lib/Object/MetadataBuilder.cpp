@@ -79,13 +79,12 @@ std::vector<uint8_t> ptxas::object::buildCuInfoNote(unsigned PtxTargetSm) {
 }
 
 std::vector<uint8_t> ptxas::object::buildCompat(ptx::SmTarget Arch,
-                                                bool ArchSpecificInstrs) {
-  // The seven records ptxas always writes (§2.4). Id 0x02 is 4 when
-  // sm_90a-only instructions are used; ptxas also writes 2 for some sm_90
-  // modules, for reasons tied to the generated code (not reproduced).
+                                                unsigned IsaClass) {
+  // The seven records ptxas always writes (§2.4); id 0x02 is the ISA class
+  // the module's code needs (FunctionCode::IsaClass).
   std::vector<InfoRecord> R = {
       InfoRecord::raw(EIFormat::BVal, 0x09, Arch.ArchSpecific ? 1 : 0),
-      InfoRecord::raw(EIFormat::BVal, 0x02, ArchSpecificInstrs ? 4 : 1),
+      InfoRecord::raw(EIFormat::BVal, 0x02, IsaClass),
       InfoRecord::raw(EIFormat::BVal, 0x05, 5),
       InfoRecord::raw(EIFormat::HVal, 0x07, 0x0101),
       InfoRecord::raw(EIFormat::BVal, 0x03, 0),

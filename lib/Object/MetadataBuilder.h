@@ -37,6 +37,8 @@ struct KernelCode {
   uint32_t FrameSize = 0, MinStackSize = 0;
   uint8_t NumBarriers = 0;
   bool CtaidZUsed = false;
+  uint8_t IsaClass = 1; ///< max over the kernel and copied callees
+  std::vector<FunctionCode::SourceRow> SourceRows; ///< offsets in Text
   std::vector<uint32_t> ExitOffsets;
   std::vector<uint32_t> SyscallOffsets;
   std::vector<uint8_t> CfaInstrs;
@@ -52,7 +54,7 @@ struct BuildState {
   bool Rel = false; ///< -c
   ModuleLayout L;
   AddressTable Addrs; ///< bank 4, filled by code generation (exec only)
-  std::vector<KernelCode> Proc; ///< reverse definition order
+  std::vector<KernelCode> Proc; ///< kernelProcessingOrder (-c: every function)
   llvm::DenseMap<const ptx::Function *, unsigned> ExternSym;
   unsigned Symtab = 0;
   unsigned NumLocals = 0;
@@ -61,7 +63,7 @@ struct BuildState {
 std::vector<uint8_t> buildTkInfoNote(llvm::StringRef Options,
                                      ptx::SmTarget Arch);
 std::vector<uint8_t> buildCuInfoNote(unsigned PtxTargetSm);
-std::vector<uint8_t> buildCompat(ptx::SmTarget Arch, bool ArchSpecificInstrs);
+std::vector<uint8_t> buildCompat(ptx::SmTarget Arch, unsigned IsaClass);
 std::vector<uint8_t> buildModuleInfo(const BuildState &B, const ptx::Module &M);
 std::vector<uint8_t> buildKernelInfo(const BuildState &B, const KernelCode &K);
 std::vector<uint8_t> buildCallgraph(const BuildState &B);
@@ -70,6 +72,25 @@ std::vector<uint8_t> buildCallgraph(const BuildState &B);
 std::vector<uint8_t>
 buildDebugFrame(const BuildState &B,
                 std::vector<std::pair<uint64_t, unsigned>> &Relocs);
+
+/// The line-table sections (LineTables.cpp); relocations are (offset,
+/// symbol) pairs of R_CUDA_64 against the function symbols.
+struct LineTables {
+  std::vector<uint8_t> DebugLine, SassLine, PtxText, DebugStr;
+  std::vector<std::pair<uint64_t, unsigned>> DebugLineRelocs, SassLineRelocs;
+};
+/// The PTX has `.loc` directives: ptxas then writes line tables as if
+/// -lineinfo were given.
+bool moduleHasLocs(const ptx::Module &M);
+/// The PTX has a `.section .debug_str` (kept with line tables).
+bool moduleHasDebugStr(const ptx::Module &M);
+/// Some `.loc` names its function (`function_name`), which makes ptxas
+/// create .debug_str before .nv_debug_line_sass.
+bool locsNameFunctions(const ptx::Module &M);
+/// .nv_debug_ptx_txt, with a checksum suffix in -c mode.
+std::string ptxTextSectionName(const ptx::Module &M, bool Relocatable);
+/// Needs the function symbols (KernelCode::Sym).
+LineTables buildLineTables(const BuildState &B, const ptx::Module &M);
 
 } // namespace ptxas::object
 

@@ -125,6 +125,11 @@ void Builder::createSymbols() {
     }
   }
   addSectionSym(DebugFrame);
+  // The line-table sections follow .debug_frame's, in section order.
+  std::vector<unsigned> LineSecs = {DebugLine, DebugStr, SassLine, PtxText};
+  llvm::sort(LineSecs);
+  for (unsigned S : LineSecs)
+    addSectionSym(S);
   addSectionSym(Callgraph);
   addSectionSym(RelAction);
   B.NumLocals = unsigned(C.Symbols.size());
@@ -223,8 +228,14 @@ void Builder::fillContents() {
     C.Sections[TkInfo].Data = buildTkInfoNote(Opts.OptionString, B.Arch);
   if (CuInfo)
     C.Sections[CuInfo].Data = buildCuInfoNote(M.Target.Version);
-  if (Compat)
-    C.Sections[Compat].Data = buildCompat(B.Arch, B.L.UsesArchSpecificInstrs);
+  if (Compat) {
+    // The highest class any code needs (measured: FP8 with a warpgroup
+    // fence gives 3).
+    unsigned Class = B.L.PtxIsaClass;
+    for (const KernelCode &K : B.Proc)
+      Class = std::max<unsigned>(Class, K.IsaClass);
+    C.Sections[Compat].Data = buildCompat(B.Arch, Class);
+  }
   C.Sections[Info].Data = buildModuleInfo(B, M);
   for (KernelCode &K : B.Proc)
     C.Sections[K.InfoSec].Data = buildKernelInfo(B, K);
@@ -236,6 +247,18 @@ void Builder::fillContents() {
   C.Sections[DebugFrame].Data = buildDebugFrame(B, FrameRelocs);
   for (auto [Off, Sym] : FrameRelocs)
     PendingRelocs.push_back({DebugFrame, Reloc{Off, Sym, rcuda::R64, 0}});
+  if (DebugLine) {
+    LineTables LT = buildLineTables(B, M);
+    C.Sections[DebugLine].Data = std::move(LT.DebugLine);
+    C.Sections[SassLine].Data = std::move(LT.SassLine);
+    C.Sections[PtxText].Data = std::move(LT.PtxText);
+    if (DebugStr)
+      C.Sections[DebugStr].Data = std::move(LT.DebugStr);
+    for (auto [Off, Sym] : LT.DebugLineRelocs)
+      PendingRelocs.push_back({DebugLine, Reloc{Off, Sym, rcuda::R64, 0}});
+    for (auto [Off, Sym] : LT.SassLineRelocs)
+      PendingRelocs.push_back({SassLine, Reloc{Off, Sym, rcuda::R64, 0}});
+  }
 }
 
 void Builder::addDataRelocs() {

@@ -186,11 +186,17 @@ def main():
                                      a.cubin_info, tmp, stem + '.ref.cubin')
             if ref is None:
                 return key, None, None, 'ptxas failed: ' + err
-        # Code-independent facts: placeholder bodies, so that files whose
-        # instructions code generation does not support yet are compared too.
-        ours, err = compile_facts([a.ptxas_alt, '-arch=' + arch,
-                                   '--placeholder-code'] + flags + [path],
-                                  a.cubin_info, tmp, stem + '.ours.cubin')
+        # Real code first: one fact (.nv.compat's ISA class) depends on the
+        # generated instructions. Files whose instructions code generation
+        # does not support yet fall back to placeholder bodies, so that
+        # their code-independent facts are compared too.
+        ours, err = compile_facts([a.ptxas_alt, '-arch=' + arch] + flags +
+                                  [path], a.cubin_info, tmp,
+                                  stem + '.ours.cubin')
+        if ours is None:
+            ours, err = compile_facts([a.ptxas_alt, '-arch=' + arch,
+                                       '--placeholder-code'] + flags + [path],
+                                      a.cubin_info, tmp, stem + '.ours.cubin')
         return key, ref, ours, err
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as ex:

@@ -33,6 +33,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SMLoc.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -133,6 +134,9 @@ struct MInstr {
   /// callee may change (CallABI.h) is clobbered here. Without a relocation
   /// it is a system call (SYSCALL_OFFSETS).
   bool ABICall = false;
+  /// The PTX statement this instruction was selected from (line tables);
+  /// unset for code no single statement produced (prologue, spills).
+  llvm::SMLoc Src;
   /// Filled by emission.
   sass::Instr Enc;
   bool Encoded = false;

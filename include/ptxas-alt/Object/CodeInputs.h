@@ -42,6 +42,20 @@ struct FunctionCode {
   std::vector<uint32_t> SyscallOffsets;
   uint8_t NumBarriers = 0;               ///< 0: no NUM_BARRIERS record
   bool CtaidZUsed = false;               ///< sm_75..89 CTAIDZ_USED
+  /// The .nv.compat ISA class (sm_90/sm_90a) the instructions need: 4 for
+  /// HGMMA-family warpgroup MMAs, 3 for other WARPGROUP instructions, 2 for
+  /// FP8 conversions, tensor-map and global-to-shared bulk copies and
+  /// USETMAXREG, else 1 (probed; docs/cubin-writer.md).
+  uint8_t IsaClass = 1;
+  /// Which PTX statement each instruction was selected from, for line
+  /// tables: one row where the statement changes, at the byte offset of
+  /// the first instruction of the run; an unset location marks code no
+  /// statement produced (prologue, spill code).
+  struct SourceRow {
+    uint32_t Offset = 0;
+    llvm::SMLoc Stmt;
+  };
+  std::vector<SourceRow> SourceRows;
   /// DWARF call-frame instructions of the function's FDE (after the
   /// initial location and range), without padding.
   std::vector<uint8_t> CfaInstrs;

@@ -32,6 +32,8 @@ struct WriterOptions {
   bool Relocatable = false; ///< -c: ET_REL output (code relocations need codegen)
   /// The normalised option string recorded in .note.nv.tkinfo.
   std::string OptionString;
+  /// -lineinfo: line tables (also written when the PTX has `.loc`s).
+  bool LineInfo = false;
 };
 
 /// Builds the cubin for \p M. Returns false after reporting errors (limits,

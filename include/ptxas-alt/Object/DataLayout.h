@@ -62,6 +62,9 @@ struct KernelLayout {
   std::vector<const ptx::Function *> Subfunctions;
   /// Called functions without a body (vprintf, malloc, extern .func).
   std::vector<const ptx::Function *> ExternCallees;
+  /// Makes an indirect call or uses a function address (itself or through
+  /// a function it calls); see kernelProcessingOrder.
+  bool UsesFunctionAddresses = false;
   std::vector<std::pair<const ptx::Variable *, uint64_t>> SharedVars;
   bool HasShared = false;  ///< touches any shared variable (a section)
   uint64_t SharedSize = 0; ///< including the 0x400 reserved bytes on sm_90
@@ -75,14 +78,31 @@ struct ModuleLayout {
   std::vector<uint8_t> Const3, GlobalInit;
   uint64_t GlobalSize = 0;
   unsigned Const3Align = 1, GlobalInitAlign = 1, GlobalAlign = 1;
-  /// Uses instructions that exist only on sm_90a (wgmma, setmaxnreg):
-  /// .nv.compat ISA class 4.
-  bool UsesArchSpecificInstrs = false;
+  /// The .nv.compat ISA class implied by instructions the code generator
+  /// does not select yet (the generated code reports the others through
+  /// FunctionCode::IsaClass): wgmma.mma_async / wgmma.commit_group (HGMMA)
+  /// 4, wgmma.fence / wgmma.wait_group alone (WARPGROUP.*) 3, setmaxnreg in
+  /// a kernel with .maxnreg or its callees (USETMAXREG; without .maxnreg
+  /// ptxas drops it) 2, global-to-shared cp.async.bulk (UBLKCP.S.G) and
+  /// the tensor-map operations (UTMA*) 2, else 1. Probed with ptxas 13.0.
+  unsigned PtxIsaClass = 1;
   /// Whole-program function pointers: an address-taken function's value is
   /// 8 x its descriptor number (1-based, ptxas's numbering), in data
   /// initializers and in code alike.
   llvm::StringMap<unsigned> FunctionIds;
+  /// Some function's address is taken somewhere in the module (an operand
+  /// or a data initializer), whether or not anything reaches it.
+  bool AnyAddressTaken = false;
 };
+
+/// The order in which ptxas 13.0 processes the kernels in whole-program
+/// mode, which is the order of their sections and symbols: reverse
+/// definition order, unless the module takes a function's address; then
+/// ptxas sorts the kernels with a linked-list merge sort on one key (those
+/// with UsesFunctionAddresses first), whose tie handling scrambles the
+/// others in an order that depends on their count and positions only
+/// (fitted on probes; docs/cubin-writer.md, "Kernel order").
+std::vector<const KernelLayout *> kernelProcessingOrder(const ModuleLayout &L);
 
 /// Lays out \p M for \p Opts.Arch. Returns false after reporting errors.
 bool layoutModule(const ptx::Module &M, const LayoutOptions &Opts,
