@@ -112,6 +112,9 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
     return Fail(E);
   if (std::string E = assignControlCodes(MF); !E.empty())
     return Fail(E);
+  if (!Opts.NoReuse)
+    if (std::string E = assignReuseFlags(MF); !E.empty())
+      return Fail(E);
   if (std::string E = After("control-codes"); !E.empty())
     return Fail(E);
   if (std::string E = encodeFunction(MF, Out); !E.empty())

@@ -152,6 +152,10 @@ struct MFunction {
   uint32_t SpillStoreBytes = 0, SpillLoadBytes = 0;
   uint8_t NumBarriers = 0;
   bool CtaidZUsed = false;
+  /// alloca/stackrestore move R1 (ISelStack.cpp); the frame (variables)
+  /// is then addressed through this virtual register, a copy of R1 taken
+  /// after the prologue. -1: R1 never moves.
+  int FrameBase = -1;
 
   unsigned newVReg(RegClass RC, unsigned Size = 1, llvm::StringRef Name = "");
 };
