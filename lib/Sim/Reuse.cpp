@@ -162,6 +162,11 @@ static std::optional<ReuseOperand> slotRead(const DecodedInstr &D,
 /// integer/FP32 pipes share one (IMAD reads what ISETP cached), every
 /// other class has its own.
 static unsigned cacheDomain(Arch A, const DecodedInstr &D) {
+  // R2UR reads the vector register file next to the integer pipe: ptxas
+  // never carries a flag across one (VIADD R0, R9; R2UR UR5, R13; ISETP R9
+  // is left unflagged on sm_90a).
+  if (D.Mnemonic == "R2UR")
+    return 0;
   // Variable-latency forms of these classes (POPC, FLO, BREV) run in
   // another unit: an ISETP R5.reuse survives a POPC R11 (sm_90a).
   switch (D.I.F->Class) {

@@ -13,6 +13,11 @@
 // sass-reuse --check FILE...        validity of the flags the cubin carries
 //                                   (sim::checkReuse); exit 1 on a violation
 // --list-extra N / --list-missed N  print N examples with their context
+// --features FILE                   one TSV row per candidate (the next
+//                                   instruction reads the register in the
+//                                   same slot) with the properties the rule
+//                                   was fitted on and whether ptxas flagged
+//                                   it (columns: see writeFeatures)
 //
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/Sim/Program.h"
@@ -34,6 +39,10 @@ void context(const Function &F, size_t K, unsigned After) {
                           F.Bad[J] ? "<bad>" : F.Code[J].text(),
                           J == K ? "   <--" : "");
 }
+/// Columns: flagged, arch, mnemonic, next mnemonic, class, slot, width,
+/// next width, writes itself, guarded, next guarded, stall, bit 109, next
+/// waits, other registers next reads, same-bank ones, same-bank in itself,
+/// registers next reads in all, next class.
 void writeFeatures(std::FILE *Out, sass::Arch A, ArrayRef<DecodedInstr> Code,
                    const BlockStarts &S) {
   for (size_t K = 0; K + 1 < Code.size(); ++K) {
@@ -103,7 +112,6 @@ int main(int Argc, char **Argv) {
   App.add_option("--context", Ctx, "instructions shown after an example");
   CLI11_PARSE(App, Argc, Argv);
 
-  std::string FErr;
   std::FILE *FeatOut = Features.empty() ? nullptr : std::fopen(Features.c_str(), "w");
   uint64_t Instrs = 0, Theirs = 0, Ours = 0, Both = 0, Viol = 0;
   int Rc = 0;
@@ -157,6 +165,8 @@ int main(int Argc, char **Argv) {
       }
     }
   }
+  if (FeatOut)
+    std::fclose(FeatOut);
   if (Check) {
     outs() << fmt::format("{} file(s), {} instruction(s): {} reuse "
                           "violation(s)\n", Files.size(), Instrs, Viol);
