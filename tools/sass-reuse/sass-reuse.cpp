@@ -172,13 +172,13 @@ int main(int Argc, char **Argv) {
                           "violation(s)\n", Files.size(), Instrs, Viol);
     return Rc ? Rc : Viol ? 1 : 0;
   }
-  auto Pct = [](uint64_t A, uint64_t B) { return B ? 100.0 * A / B : 100.0; };
+  auto Pct = [](uint64_t A, uint64_t B) { return B ? 100.0 * A / B : 0.0; };
   outs() << fmt::format(
       "{} file(s), {} instruction(s): cubin flags {}, rule flags {}, both {}; "
       "extra (rule only) {} ({:.2f}% of rule), missed (cubin only) {} "
       "({:.1f}% of cubin's), recall {:.1f}%\n",
       Files.size(), Instrs, Theirs, Ours, Both, Ours - Both,
       Pct(Ours - Both, Ours), Theirs - Both, Pct(Theirs - Both, Theirs),
-      Pct(Both, Theirs));
+      Theirs ? Pct(Both, Theirs) : 100.0);
   return Rc;
 }
