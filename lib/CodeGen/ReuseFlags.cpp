@@ -95,6 +95,16 @@ std::vector<bool> protectingStalls(sass::Arch A,
 }
 } // namespace
 
+static bool mayAssumeBit109(sass::Sched C) {
+  switch (C) {
+  case sass::Sched::BRANCH: case sass::Sched::BARRIER: case sass::Sched::SYNC:
+  case sass::Sched::WARP: case sass::Sched::MISC: case sass::Sched::TENSOR:
+    return false;
+  default:
+    return true;
+  }
+}
+
 std::string codegen::assignReuseFlags(MFunction &MF) {
   std::vector<MInstr *> Order;
   std::vector<sim::DecodedInstr> Code;
@@ -125,7 +135,10 @@ std::string codegen::assignReuseFlags(MFunction &MF) {
     // instructions (34,000), also where the stall is part of what keeps a
     // fixed-latency read safe; on stall-2 ones less often (~88%), and never
     // on stall 0. The hazard checker counts such stalls in full.
-    if (C.Stall == 1 || (C.Stall == 2 && !Prot[K]))
+    // Never on control, barrier, synchronisation or warp-wide instructions:
+    // no measurement says what bit 109 does to them.
+    if ((C.Stall == 1 || (C.Stall == 2 && !Prot[K])) &&
+        mayAssumeBit109(Trial[K].I.F->Class))
       C.Yield = 1;
   }
   std::vector<bool> Issue;
