@@ -25,15 +25,24 @@
 // then addressed from MFunction::FrameBase, a copy of R1 taken after the
 // prologue (the frame adjustment finalizeFrame inserts lands before it);
 // spilling (slots at [R1+off]) and recursion (a save stack below R1) are
-// refused in such a kernel, and so is alloca in a called function (its
-// blocks would have to be released at its return).
+// refused in such a kernel. A callee (whole program: selected into the
+// kernel) that moves R1 saves it on entry and writes it back before each
+// return, which releases its blocks as PTX says; the kernel sets up the
+// frame base when it or any of its callees moves R1. A .func compiled on
+// its own (-c) may not use alloca yet.
 //
 //===----------------------------------------------------------------------===//
 #include "ISel.h"
+#include "ISelCall.h"
 
 using namespace ptxas;
 using namespace ptxas::codegen;
 using ptx::Operand;
+
+namespace ptxas::codegen {
+/// Before a callee's return (ISel::emitReturn): R1 as the callee found it.
+void restoreDynamicStack(ISel &S);
+} // namespace ptxas::codegen
 
 static bool movesStack(const ptx::Function &F) {
   for (const ptx::Stmt &St : F.Body)
@@ -58,13 +67,37 @@ static void copyFromR1(ISel &S, const MOperand &D) {
     S.emit("MOV", {D, R1});
 }
 
+static std::string saveName(const ptx::Function &F) {
+  return "$spsave$" + F.Name.str();
+}
+
 void codegen::setUpDynamicStack(ISel &S) {
   const object::CodeRequest &Req = S.request();
-  if (Req.AsSubfunction || !movesStack(*Req.F))
+  if (Req.AsSubfunction) {
+    // A callee selected into the kernel: R1 as it came in.
+    if (Req.Kernel && movesStack(*Req.F) && S.mf().FrameBase >= 0) {
+      unsigned V = S.mf().newVReg(RegClass::GPR, 1, saveName(*Req.F));
+      copyFromR1(S, def(vreg(V, RegClass::GPR)));
+    }
+    return;
+  }
+  bool Moves = movesStack(*Req.F);
+  if (Req.Kernel)
+    for (const ptx::Function *F : Req.Kernel->Subfunctions)
+      Moves = Moves || movesStack(*F);
+  if (!Moves)
     return;
   unsigned FB = S.mf().newVReg(RegClass::GPR, 1, "$fp");
   S.mf().FrameBase = int(FB);
   copyFromR1(S, def(vreg(FB, RegClass::GPR)));
+}
+
+void codegen::restoreDynamicStack(ISel &S) {
+  if (!S.request().AsSubfunction)
+    return; // a kernel's EXIT needs no stack
+  int V = findVReg(S.mf(), saveName(*S.request().F));
+  if (V >= 0)
+    S.emit("MOV", {def(physReg(RegClass::GPR, 1)), vreg(unsigned(V), RegClass::GPR)});
 }
 
 /// Writes R1 (low word) and, for a 64-bit result, a zero upper word into
@@ -81,8 +114,9 @@ SelResult codegen::selectStack(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
   if (M != "alloca" && M != "stacksave" && M != "stackrestore")
     return SelResult::NotMine;
-  if (S.request().AsSubfunction)
-    return S.unsupported(I, "in a called function");
+  if (S.request().AsSubfunction &&
+      (!S.request().Kernel || findVReg(S.mf(), saveName(*S.request().F)) < 0))
+    return S.unsupported(I, "in a function compiled on its own");
   MOperand SP = physReg(RegClass::GPR, 1);
   if (M == "stacksave") {
     resultFromR1(S, I.Ops[0]);
