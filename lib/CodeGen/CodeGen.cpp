@@ -121,6 +121,10 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
     return Fail(E);
   if (std::string E = assignControlCodes(MF); !E.empty())
     return Fail(E);
+  // ptxas sets no reuse flags at -O0 (corpus, sm_75 and sm_90a).
+  if (!Opts.NoReuse && Opts.OptLevel > 0)
+    if (std::string E = assignReuseFlags(MF); !E.empty())
+      return Fail(E);
   if (std::string E = After("control-codes"); !E.empty())
     return Fail(E);
   if (std::string E = encodeFunction(MF, Out); !E.empty())

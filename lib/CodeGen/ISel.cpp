@@ -307,7 +307,8 @@ bool ISel::selectOne(const ptx::Instruction &I) {
   static const Selector Families[] = {selectBasic,   selectInteger,
                                       selectFloat,   selectConvert,
                                       selectMemory,  selectControl,
-                                      selectWarp,    selectVideo};
+                                      selectWarp,    selectVideo,
+                                      selectStack};
   // A guarded instruction is selected after `@!p BRA skip`; if it became a
   // single instruction the branch is undone and the guard moves onto it.
   unsigned B0 = currentBlock();
@@ -389,6 +390,7 @@ void ISel::emitPrologue() {
 bool ISel::run() {
   countDefinitions();
   emitPrologue();
+  setUpDynamicStack(*this);
   for (const ptx::Stmt &S : Req.F->Body) {
     switch (S.K) {
     case ptx::Stmt::Kind::Label: {

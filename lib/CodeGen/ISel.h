@@ -147,6 +147,14 @@ SelResult selectMemory(ISel &S, const ptx::Instruction &I);  // ISelMemory.cpp
 SelResult selectControl(ISel &S, const ptx::Instruction &I); // ISelControl.cpp
 SelResult selectWarp(ISel &S, const ptx::Instruction &I);    // ISelWarp.cpp
 SelResult selectVideo(ISel &S, const ptx::Instruction &I);   // ISelVideo.cpp
+SelResult selectStack(ISel &S, const ptx::Instruction &I);   // ISelStack.cpp
+
+/// The register the frame (.local variables) is addressed from: R1, or
+/// MFunction::FrameBase in a function whose stack pointer moves.
+MOperand frameBase(ISel &S);
+/// In a kernel using alloca/stackrestore: takes the frame-base copy of R1
+/// after the prologue (ISelStack.cpp).
+void setUpDynamicStack(ISel &S);
 
 } // namespace ptxas::codegen
 

@@ -181,7 +181,7 @@ static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
         return S.unsupported(I, "address of this local variable");
       MOperand Lo = D;
       Lo.Width = 1;
-      S.emit("IADD3", {Lo, physReg(RegClass::GPR, 1), imm(*Off, true), RZ()});
+      S.emit("IADD3", {Lo, frameBase(S), imm(*Off, true), RZ()});
       if (Words == 2)
         S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
       return SelResult::Done;

@@ -39,6 +39,8 @@ SelResult selectCall(ISel &S, const ptx::Instruction &I);
 SelResult selectBrx(ISel &S, const ptx::Instruction &I);
 SelResult selectParamAccess(ISel &S, const ptx::Instruction &I);
 int returnAddressVReg(const MFunction &MF, llvm::StringRef F);
+// ISelStack.cpp.
+void restoreDynamicStack(ISel &S);
 } // namespace ptxas::codegen
 
 static MOperand gpr(unsigned V) { return vreg(V, RegClass::GPR); }
@@ -54,6 +56,8 @@ void ISel::emitReturn() {
     emit("EXIT", {});
     return;
   }
+  // A callee that moved R1 (alloca) gives its blocks back.
+  restoreDynamicStack(*this);
   // Selected into its caller's machine function (ISelControlCall.cpp): a
   // branch to the dispatch over the call sites (fixed up by the caller).
   if (returnAddressVReg(MF, Req.F->Name) >= 0) {

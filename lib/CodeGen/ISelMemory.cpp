@@ -59,9 +59,10 @@
 //
 // prefetch.local: CCTLL.PF1/PF2 (ISelMemoryWindow.cpp).
 //
-// isspacep.global/.local/.shared: QSPC.E.G/.L/.S.
+// isspacep.global/.local/.shared: QSPC.E.G/.L/.S; isspacep.param: a
+// window comparison (ISelMemoryWindow.cpp).
 //
-// Not generated (errors): isspacep.param, fence.proxy.async.global, vector
+// Not generated (errors): fence.proxy.async.global, vector
 // atomics outside global memory; generic LD/ST on sm_80..89 while the table
 // encodes them without the descriptor; .shared::cluster (distributed shared
 // memory, a later issue).
@@ -366,8 +367,9 @@ std::optional<MOperand> mem::windowAddr(ISel &S, const Operand &A,
     std::optional<uint32_t> Off = localVarOffset(S, A.Var);
     if (!Off)
       return std::nullopt;
-    M.Reg = 1;
-    M.Phys = true;
+    MOperand FB = frameBase(S);
+    M.Reg = FB.Reg;
+    M.Phys = FB.Phys;
     M.RC = RegClass::GPR;
     M.Imm = int64_t(*Off) + A.Value;
     return M;
@@ -420,7 +422,7 @@ bool codegen::movSymbolAddress(ISel &S, const ptx::Variable *V, MOperand D) {
     std::optional<uint32_t> Off = localVarOffset(S, V);
     if (!Off)
       return false;
-    S.emit("IADD3", {Lo, physReg(RegClass::GPR, 1), imm(*Off), RZ()});
+    S.emit("IADD3", {Lo, frameBase(S), imm(*Off), RZ()});
   } else {
     return false;
   }

@@ -140,6 +140,52 @@ SelResult mem::selectCvta(ISel &S, const ptx::Instruction &I) {
   return S.unsupported(I);
 }
 
+/// isspacep.param: is the address inside the kernel parameter window?
+/// ptxas 13.0 compares it with [window + parameter base, window + the
+/// bank-0 word at 0x114 (sm_75) / 0x12c (sm_80-89)], the window being
+/// c[0x0][0x40]; on sm_90 with [c[0x0][0x198], c[0x0][0x1a0]] (64-bit
+/// words), both bounds inclusive.
+static SelResult isspacepParam(ISel &S, const ptx::Instruction &I) {
+  MOperand D = S.defOf(I.Ops[0]);
+  MOperand X = S.use(I.Ops[1]);
+  if (X.RC != RegClass::GPR || S.mf().VRegs[X.Reg].Size != 2)
+    return S.unsupported(I, "32-bit address");
+  MOperand Lo = vreg(X.Reg, RegClass::GPR, 1, X.Sub);
+  MOperand Hi = vreg(X.Reg, RegClass::GPR, 1, X.Sub + 1);
+  MOperand NotPT = PT();
+  NotPT.Not = true;
+  MOperand BLo, BHi, ELo, EHi; // first and last address of the window
+  if (S.isSm90()) {
+    BLo = cbank(0, 0x198), BHi = cbank(0, 0x19c);
+    ELo = cbank(0, 0x1a0), EHi = cbank(0, 0x1a4);
+  } else {
+    int64_t Base = S.request().Kernel ? S.request().Kernel->ParamBase : 0x160;
+    unsigned W = S.tmp(), B = S.tmp(RegClass::GPR, 2), E = S.tmp(RegClass::GPR, 2);
+    unsigned C0 = S.tmp(RegClass::Pred), C1 = S.tmp(RegClass::Pred);
+    S.emit("MOV", {def(vreg(W, RegClass::GPR)), cbank(0, 0x40)});
+    S.emit("IADD3", {def(vreg(E, RegClass::GPR, 1, 0)),
+                     def(vreg(C0, RegClass::Pred)), vreg(W, RegClass::GPR),
+                     cbank(0, S.isSm75() ? 0x114 : 0x12c), RZ()});
+    S.emit("IADD3", {def(vreg(B, RegClass::GPR, 1, 0)),
+                     def(vreg(C1, RegClass::Pred)), vreg(W, RegClass::GPR),
+                     imm(Base), RZ()});
+    S.emit("IMAD.X", {def(vreg(E, RegClass::GPR, 1, 1), false), RZ(), RZ(),
+                      cbank(0, 0x44), vreg(C0, RegClass::Pred)});
+    S.emit("IMAD.X", {def(vreg(B, RegClass::GPR, 1, 1), false), RZ(), RZ(),
+                      cbank(0, 0x44), vreg(C1, RegClass::Pred)});
+    BLo = vreg(B, RegClass::GPR, 1, 0), BHi = vreg(B, RegClass::GPR, 1, 1);
+    ELo = vreg(E, RegClass::GPR, 1, 0), EHi = vreg(E, RegClass::GPR, 1, 1);
+  }
+  unsigned PE = S.tmp(RegClass::Pred), PB = S.tmp(RegClass::Pred);
+  S.emit("ISETP.LE.U32.AND", {def(vreg(PE, RegClass::Pred)), PT(), Lo, ELo, PT()});
+  S.emit("ISETP.GE.U32.AND", {def(vreg(PB, RegClass::Pred)), PT(), Lo, BLo, PT()});
+  S.emit("ISETP.LE.U32.AND.EX", {def(vreg(PE, RegClass::Pred), false), PT(),
+                                 Hi, EHi, PT(), vreg(PE, RegClass::Pred)});
+  S.emit("ISETP.GE.U32.AND.EX", {D, PT(), Hi, BHi, vreg(PE, RegClass::Pred),
+                                 vreg(PB, RegClass::Pred)});
+  return SelResult::Done;
+}
+
 SelResult mem::selectIsspacep(ISel &S, const ptx::Instruction &I) {
   Space Sp = spaceOf(I);
   if (Sp == Space::Const && S.request().Module) {
@@ -178,6 +224,8 @@ SelResult mem::selectIsspacep(ISel &S, const ptx::Instruction &I) {
                          vreg(P1, RegClass::Pred), PT(), imm(0xc0), imm(0)});
     return SelResult::Done;
   }
+  if (Sp == Space::Param)
+    return isspacepParam(S, I);
   // Shared, global, local: the hardware's own test. (ptxas also compares
   // the address with the constant window for .global, in a way that never
   // changes the answer.)

@@ -52,6 +52,10 @@ void finalizeFrame(MFunction &MF);
 std::string selectForms(MFunction &MF);
 /// Stall counts, scoreboards, wait masks (ControlCodes.cpp).
 std::string assignControlCodes(MFunction &MF);
+/// Operand reuse flags (ReuseFlags.cpp): the rule of sim::computeReuse on
+/// the final instruction order; sets bit 109 only where the flags need it
+/// and no stall it is on protects a fixed-latency dependency.
+std::string assignReuseFlags(MFunction &MF);
 /// Block addresses, branch targets and the final words (Emit.cpp).
 std::string encodeFunction(MFunction &MF, object::FunctionCode &Out);
 /// The --print-sass listing (Emit.cpp).

@@ -506,6 +506,11 @@ std::string expandRecursion(MFunction &MF) {
       Any |= I.Op == "$RECSAVE";
   if (!Any)
     return "";
+  // The save stack grows down from R1 as the prologue leaves it, where
+  // alloca puts its blocks too.
+  if (MF.FrameBase >= 0)
+    return "not yet supported: recursion in a kernel that uses alloca or "
+           "stackrestore";
   unsigned Sp = MF.newVReg(RegClass::GPR, 1, "$rsp");
   {
     auto &Pro = MF.Blocks.front().Instrs;

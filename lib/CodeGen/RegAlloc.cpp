@@ -249,6 +249,10 @@ std::string codegen::allocateRegisters(MFunction &MF) {
                            regPrefix(RC).str(), classCount(MF, RC));
       (RC == RegClass::GPR ? GPRs : Preds).push_back(V);
     }
+    // Spill slots are addressed from R1, which alloca moves.
+    if (MF.FrameBase >= 0 && !GPRs.empty())
+      return "not yet supported: spilling in a function that uses alloca "
+             "or stackrestore";
     if (!Preds.empty())
       spillPredicates(MF, Preds);
     if (!GPRs.empty())

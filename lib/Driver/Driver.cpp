@@ -235,6 +235,7 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
     CO.PrintAfter = D->PrintAfter;
     CO.VerifyEach = D->VerifyEach;
     CO.NoFenceOpt = D->NoFenceOpt;
+    CO.NoReuse = D->NoReuse;
     CO.Listing = &llvm::outs();
     std::vector<FunctionReport> Reports;
     uint64_t AddressTableBytes = 0;

@@ -92,6 +92,7 @@ const OptionSpec Options[] = {
     {"print-after", "", Arg::Value, Status::Implemented, "Print the machine IR after a pass (isel, machine-opt, regalloc, control-codes, all)"},
     {"verify-each", "", Arg::Flag, Status::Implemented, "Verify the machine IR after every pass"},
     {"no-fence-opt", "", Arg::Flag, Status::Implemented, "Keep every fence as written"},
+    {"no-reuse", "", Arg::Flag, Status::Implemented, "Set no operand reuse flags"},
     {"placeholder-code", "", Arg::Flag, Status::Implemented, "Write layout and metadata with empty-kernel bodies instead of generated code (metadata tests)"},
 };
 
@@ -235,6 +236,7 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
   D.PrintAfter = Get("print-after").value_or("");
   D.VerifyEach = Flags["verify-each"];
   D.NoFenceOpt = Flags["no-fence-opt"];
+  D.NoReuse = Flags["no-reuse"];
   D.PlaceholderCode = Flags["placeholder-code"];
   D.Entries = Values["entry"];
   D.InputStrings = Values["input-as-string"];

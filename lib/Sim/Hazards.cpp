@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/Sim/Hazards.h"
+#include "ptxas-alt/Sim/Reuse.h"
 
 #include "fmt/format.h"
 
@@ -544,6 +545,13 @@ void checkHazardsOnTrace(Arch A, const Function &F,
 void checkHazards(Arch A, const Function &F, std::vector<Violation> &Out,
                   const HazardOptions &Opts) {
   Checker(A, F, Out, Opts).run();
+  // Operand reuse flags (Reuse.h): a flag must be taken by the next read
+  // of its slot, of the same register, with no write or join in between.
+  std::vector<ReuseViolation> RV;
+  checkReuse(A, F.Code, blockStarts(F.Code, F.IndirectTargets), RV);
+  for (const ReuseViolation &V : RV)
+    Out.push_back({F.Name, F.Code[V.Index].addr(), F.Code[V.Index].addr(),
+                   V.Message});
 }
 
 std::vector<Violation> checkHazards(const Program &P,

@@ -53,6 +53,13 @@ def main():
         key = (tool, arch, src)
         if key not in built:
             ptx = os.path.join(a.corpus, arch, src + '.ptx')
+            own = os.path.join(a.specs, 'ptx', src + '.ptx')
+            if not os.path.exists(ptx) and os.path.exists(own):
+                # A spec's own PTX (not a corpus file), retargeted.
+                ptx = os.path.join(tmp, f'{src}.{arch}.ptx')
+                with open(ptx, 'w') as f:
+                    f.write(re.sub(r'^\.target \S+', '.target ' + arch,
+                                   open(own).read(), flags=re.M))
             out = os.path.join(tmp, f'{src}.{arch}.{os.path.basename(tool)}.cubin')
             ok = os.path.exists(ptx) and subprocess.run(
                 [tool, '-arch=' + arch, '-O3', ptx, '-o', out],

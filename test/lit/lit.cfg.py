@@ -17,7 +17,7 @@ llvm_tools = config.llvm_tools_dir
 config.environment["PATH"] = os.pathsep.join([bindir, llvm_tools, config.environment.get("PATH", "")])
 
 for tool in ["ptxas-alt", "sass-mc", "sass-dis", "sass-hazards", "sass-run",
-             "cubin-info"]:
+             "cubin-info", "sass-reuse"]:
     config.substitutions.append(("%" + tool, os.path.join(bindir, tool)))
 config.substitutions.append(("%shared", config.shared_dir))
 

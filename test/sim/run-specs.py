@@ -43,11 +43,25 @@ cache = a.cache or tempfile.mkdtemp(prefix='sim-specs-')
 os.makedirs(cache, exist_ok=True)
 
 
+def spec_ptx(arch, src):
+    """A spec's own PTX (specs/ptx/SRC.ptx, not a corpus file), retargeted."""
+    own = os.path.join(a.specs, 'ptx', src + '.ptx')
+    if not os.path.exists(own):
+        return None
+    out = os.path.join(cache, f'{src}.{arch}.ptx')
+    text = re.sub(r'^\.target \S+', '.target ' + arch, open(own).read(), flags=re.M)
+    with open(out, 'w') as f:
+        f.write(text)
+    return out
+
+
 def cubin(arch, opt, src):
     out = os.path.join(cache, f'{src}.{arch}.{opt}.cubin')
     if not os.path.exists(out):
         ptx = os.path.join(a.corpus, arch, src + '.ptx')
         if not os.path.exists(ptx):
+            ptx = spec_ptx(arch, src)
+        if not ptx:
             return None
         tmp = f'{out}.{os.getpid()}.{threading.get_ident()}.tmp'
         r = subprocess.run([ptxas, f'-arch={arch}', f'-{opt}', ptx, '-o', tmp],

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/Sim/Hazards.h"
+#include "ptxas-alt/Sim/Reuse.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -63,10 +64,13 @@ unsigned countViolations(sass::Arch A, const Function &F) {
 ///    instruction reads (and that one waits on no scoreboard): set P's
 ///    stall to 0 (no latency is zero cycles);
 ///  * yield: P (stall >= 12, bit 109 clear) protects such a read: set bit
-///    109, which the H200 was seen not to honour.
+///    109, which the H200 was seen not to honour;
+///  * reuse: instruction I reads register R through slot s and writes R,
+///    and the next instruction reads R through slot s again: flag slot s of
+///    I (the next read would take the old R from the operand cache).
 /// The checker must report every mutant.
 struct MutStats {
-  unsigned Tried[3] = {}, Caught[3] = {};
+  unsigned Tried[4] = {}, Caught[4] = {};
 };
 
 bool reads(const DecodedInstr &C, const DecodedInstr &P) {
@@ -122,6 +126,26 @@ void mutate(sass::Arch A, Function &F, MutStats &M,
         }
         if (P.I.Ctl.Wait >> B & 1)
           break;
+      }
+    }
+    // Reuse flags on a register the instruction itself overwrites.
+    if (K + 1 < N && !F.Bad[K + 1]) {
+      SmallVector<RegRef, 4> Defs, Uses;
+      I.defsUses(Defs, Uses);
+      auto NextOps = reuseOperands(F.Code[K + 1]);
+      for (const ReuseOperand &O : reuseOperands(I)) {
+        bool Writes = false;
+        for (const RegRef &W : Defs)
+          Writes |= W.File == RegFile::R && W.Reg <= O.Reg &&
+                    O.Reg < W.Reg + W.Count;
+        bool ReadAgain = false;
+        for (const ReuseOperand &X : NextOps)
+          ReadAgain |= X.Slot == O.Slot && X.Reg == O.Reg;
+        if (O.Reg != 255 && Writes && ReadAgain && !(Ctl.Reuse >> O.Slot & 1)) {
+          sass::Control New = Ctl;
+          New.Reuse |= uint8_t(1u << O.Slot);
+          tryMut(3, K, New);
+        }
       }
     }
     // Stalls and bit 109 on a fixed-latency producer read right away.
@@ -240,9 +264,11 @@ int main(int Argc, char **Argv) {
                             V.Count, V.Where);
   if (Mutate) {
     const char *Names[] = {"dropped wait bit", "stall set to 0",
-                           "bit 109 set on a protecting stall >= 12"};
+                           "bit 109 set on a protecting stall >= 12",
+                           "reuse flag on a register the instruction "
+                           "overwrites, read again next"};
     unsigned T = 0, Cg = 0;
-    for (unsigned K = 0; K < 3; ++K) {
+    for (unsigned K = 0; K < 4; ++K) {
       outs() << fmt::format("mutants ({}): {} caught of {}\n", Names[K],
                             MS.Caught[K], MS.Tried[K]);
       T += MS.Tried[K], Cg += MS.Caught[K];

@@ -30,6 +30,7 @@ struct CodeGenOptions {
   std::string PrintAfter;      ///< --print-after=<pass>, "all" for every pass
   bool PrintSass = false;      ///< --print-sass: nvdisasm-style listing
   bool NoFenceOpt = false;     ///< --no-fence-opt
+  bool NoReuse = false;        ///< --no-reuse: no operand reuse flags
   bool Fmad = true;            ///< --fmad: contract mul+add into fma
   llvm::raw_ostream *Listing = nullptr; ///< where listings go (stdout)
 };

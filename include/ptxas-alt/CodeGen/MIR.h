@@ -170,6 +170,11 @@ struct MFunction {
   bool CtaidZUsed = false;
   /// Between SSA construction and out-of-SSA translation.
   bool InSSA = false;
+  /// alloca/stackrestore move R1 (ISelStack.cpp); the frame (variables)
+  /// is then addressed through this virtual register, a copy of R1 taken
+  /// after the prologue. -1: R1 never moves. Only instruction selection
+  /// reads the number (SSA renames registers); later passes test >= 0.
+  int FrameBase = -1;
 
   unsigned newVReg(RegClass RC, unsigned Size = 1, llvm::StringRef Name = "");
 };

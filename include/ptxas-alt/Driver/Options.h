@@ -45,6 +45,7 @@ struct DriverOptions {
   std::string PrintAfter;   ///< --print-after=<pass>
   bool VerifyEach = false;  ///< --verify-each
   bool NoFenceOpt = false;  ///< --no-fence-opt
+  bool NoReuse = false;     ///< --no-reuse
   bool PlaceholderCode = false; ///< --placeholder-code (metadata tests)
   bool CubinAbiV12 = false; ///< --cubin-abi=v12: the CUDA 12 (ABI v7) layout
   /// Options accepted for compatibility whose effect is not implemented yet.

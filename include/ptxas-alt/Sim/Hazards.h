@@ -13,6 +13,9 @@
 //  * variable-latency results (loads, S2R, MUFU, ...): the consumer, or an
 //    instruction before it on every path, must wait on the producer's write
 //    scoreboard (wait mask, or DEPBAR.LE with the in-order count rule);
+//  * operand reuse flags (sim::checkReuse, Reuse.h): a flagged register
+//    must be what the next read of its slot (same bank and cache) takes,
+//    unwritten, with no block start in between;
 //    a variable-latency result without a write scoreboard is a violation
 //    as soon as something reads it;
 //  * late source reads (stores, ...): overwriting a source register of an
