@@ -12,6 +12,7 @@
 
 #include "ptxas-alt/SASS/Golden.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -118,6 +119,47 @@ static std::string fieldDiff(const Instr &Want, const Instr &Got) {
   return D;
 }
 
+/// True when raw field value V is a NaN in the float format of item K.
+static bool isNaNImm(ItemKind K, uint64_t V) {
+  auto NaN = [&](unsigned MantBits, unsigned ExpBits) {
+    uint64_t Exp = (V >> MantBits) & ((1u << ExpBits) - 1);
+    return Exp == (1u << ExpBits) - 1 && (V & ((1ull << MantBits) - 1)) != 0;
+  };
+  switch (K) {
+  case ItemKind::F32:
+    return NaN(23, 8);
+  case ItemKind::F64Hi: // upper word of a double: 20 mantissa bits left
+    return NaN(20, 11);
+  case ItemKind::F16:
+    return NaN(10, 5);
+  case ItemKind::BF16:
+    return NaN(7, 8);
+  default:
+    return false;
+  }
+}
+
+/// Classifies a text-ambiguous row (see CheckResult::AmbiguousReason):
+/// Dec is our decoding of the golden word, Enc our parse of its text.
+static std::string ambiguousReason(const Instr &Dec, const Instr &Enc) {
+  if (Dec.F->HasHidden || Enc.F->HasHidden)
+    return "hidden-field";
+  if (Dec.F != Enc.F)
+    return "alt-form";
+  const Form &F = *Dec.F;
+  for (unsigned K = 0; K < F.Fields.size(); ++K) {
+    if (Dec.V[K] == Enc.V[K])
+      continue;
+    bool AllNaN = false;
+    for (const Item &It : F.Items)
+      if (It.FieldIdx == int(K))
+        AllNaN = isNaNImm(It.Kind, Dec.V[K]) && isNaNImm(It.Kind, Enc.V[K]);
+    if (!AllNaN)
+      return "same-form";
+  }
+  return "nan-payload";
+}
+
 static std::string bitDiff(const Word128 &A, const Word128 &B) {
   std::string D;
   for (unsigned I = 0; I < 128; ++I)
@@ -147,11 +189,12 @@ CheckResult checkGoldenRow(Arch A, const GoldenRow &R) {
     Res.Error = "parse: " + Err;
   } else if (!(Res.Encoded == R.W)) {
     auto Again = decode(A, Res.Encoded, R.Addr);
-    // Text-ambiguous: our encoding of the text prints as the same text. That
-    // is only accepted within one form (NaN payloads) or where a form has
-    // fields nvdisasm does not print (sm_80-89 memory descriptors).
-    Res.Ambiguous = Again && print(*Again) == Want &&
-                    (P->F == D->F || P->F->HasHidden || D->F->HasHidden);
+    // Text-ambiguous: our encoding of the text prints as the same text. The
+    // reason is classified so that the ambiguous list can excuse exactly
+    // the kinds of rows it explains, nothing more.
+    Res.Ambiguous = Again && print(*Again) == Want;
+    if (Res.Ambiguous)
+      Res.AmbiguousReason = ambiguousReason(*D, *P);
     Res.Error = fmt::format("encode gives 0x{:016x} 0x{:016x}; bits differ:{}",
                             Res.Encoded.Lo, Res.Encoded.Hi,
                             bitDiff(Res.Encoded, R.W));
@@ -166,6 +209,80 @@ CheckResult checkGoldenRow(Arch A, const GoldenRow &R) {
   if (!Res.Ok && D && Res.Diff.empty())
     Res.Diff = fmt::format(" decoded form '{}'", D->F->Source);
   return Res;
+}
+
+static const char *const Reasons[] = {"nan-payload", "hidden-field",
+                                      "same-form", "alt-form"};
+
+bool AmbiguousList::Entry::appliesTo(StringRef Arch) const {
+  if (Archs.empty())
+    return true;
+  for (const std::string &A : Archs)
+    if (A == Arch)
+      return true;
+  return false;
+}
+
+std::string AmbiguousList::Entry::str() const {
+  std::string A = Archs.empty() ? "*" : join(Archs, ",");
+  return fmt::format("{} {} {}", A, Opcode, Reason);
+}
+
+bool AmbiguousList::read(StringRef Path, std::string &Err) {
+  auto B = MemoryBuffer::getFile(Path);
+  if (!B) {
+    Err = fmt::format("cannot read {}: {}", Path.str(), B.getError().message());
+    return false;
+  }
+  SmallVector<StringRef, 0> Lines;
+  (*B)->getBuffer().split(Lines, '\n', -1, true);
+  for (unsigned N = 0; N < Lines.size(); ++N) {
+    auto [Body, Why] = Lines[N].split('#');
+    Body = Body.trim();
+    if (Body.empty())
+      continue;
+    SmallVector<StringRef, 4> T;
+    Body.split(T, ' ', -1, false);
+    Entry E;
+    E.Line = N + 1;
+    E.Why = Why.trim().str();
+    if (T.size() != 3 || E.Why.empty() ||
+        !is_contained(Reasons, T[2])) {
+      Err = fmt::format("{}:{}: want 'ARCHS OPCODE REASON  # why' with REASON "
+                        "one of nan-payload, hidden-field, same-form, alt-form",
+                        Path.str(), N + 1);
+      return false;
+    }
+    if (T[0] != "*") {
+      SmallVector<StringRef, 6> As;
+      T[0].split(As, ',');
+      for (StringRef A : As) {
+        if (!parseArch(A)) {
+          Err = fmt::format("{}:{}: unknown arch '{}'", Path.str(), N + 1,
+                            A.str());
+          return false;
+        }
+        E.Archs.push_back(A.str());
+      }
+    }
+    E.Opcode = T[1].str();
+    E.Reason = T[2].str();
+    Entries.push_back(std::move(E));
+  }
+  return true;
+}
+
+AmbiguousList::Entry *AmbiguousList::excuse(const GoldenRow &R,
+                                            const CheckResult &C) {
+  if (!C.Ambiguous)
+    return nullptr;
+  for (Entry &E : Entries)
+    if (E.Opcode == R.Opcode && E.Reason == C.AmbiguousReason &&
+        E.appliesTo(R.ArchName)) {
+      ++E.Count;
+      return &E;
+    }
+  return nullptr;
 }
 
 } // namespace ptxas::sass

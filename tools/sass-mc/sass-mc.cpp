@@ -50,11 +50,20 @@ static bool ShowAmbiguous = false;
 static int checkGolden(const std::vector<std::string> &Files,
                        std::optional<Arch> Only, bool Summary,
                        unsigned MaxFail, const std::string &KnownPath,
-                       bool EmitKnown) {
+                       bool EmitKnown, const std::string &AmbPath) {
   std::set<std::string> Known;
   if (!KnownPath.empty() && !readKnownFailing(KnownPath, Known)) {
     errs() << "sass-mc: cannot read " << KnownPath << "\n";
     return 2;
+  }
+  // Text-ambiguous rows pass only through an entry of this list.
+  AmbiguousList Amb;
+  if (!AmbPath.empty()) {
+    std::string Err;
+    if (!Amb.read(AmbPath, Err)) {
+      errs() << "sass-mc: " << Err << "\n";
+      return 2;
+    }
   }
   auto IsKnown = [&](const GoldenRow &R) {
     return Known.count(R.ArchName + " " + R.Opcode) ||
@@ -86,15 +95,20 @@ static int checkGolden(const std::vector<std::string> &Files,
         ++P.first;
         continue;
       }
-      if (C.Ambiguous) {
+      if (C.Ambiguous && ShowAmbiguous)
+        outs() << fmt::format("AMBIGUOUS {} {}:{} {:#018x} {:#018x} '{}' "
+                              "({}): {}{}\n", R.ArchName, R.Ptx, R.Offset,
+                              R.W.Lo, R.W.Hi, R.text(), C.AmbiguousReason,
+                              C.Error, C.Diff);
+      if (Amb.excuse(R, C)) {
         ++Ambiguous;
         ++P.first;
-        if (ShowAmbiguous)
-          outs() << fmt::format("AMBIGUOUS {} {}:{} {:#018x} {:#018x} '{}': "
-                                "{}{}\n", R.ArchName, R.Ptx, R.Offset, R.W.Lo,
-                                R.W.Hi, R.text(), C.Error, C.Diff);
         continue;
       }
+      if (C.Ambiguous)
+        C.Error = fmt::format("text-ambiguous ({}) but no entry of the "
+                              "ambiguous list excuses it: {}",
+                              C.AmbiguousReason, C.Error);
       if (IsKnown(R)) {
         ++KnownFail;
         continue;
@@ -116,8 +130,20 @@ static int checkGolden(const std::vector<std::string> &Files,
   outs() << fmt::format("{}/{} rows ok\n", Ok, Total);
   if (Ambiguous)
     outs() << fmt::format("{} rows ambiguous: nvdisasm's text does not "
-                          "determine their bits (see --show-ambiguous)\n",
-                          Ambiguous);
+                          "determine their bits; excused by {} (see "
+                          "--show-ambiguous)\n",
+                          Ambiguous, AmbPath);
+  for (auto &E : Amb.entries()) {
+    if (Only && !E.appliesTo(archName(*Only)))
+      continue;
+    if (E.Count)
+      outs() << fmt::format("  {:6} rows: {}:{} {}\n", E.Count, AmbPath,
+                            E.Line, E.str());
+    else
+      outs() << fmt::format("note: {}:{} '{}' excuses no rows{}\n", AmbPath,
+                            E.Line, E.str(),
+                            Only ? " of this arch" : "; remove it");
+  }
   unsigned Bad = Total - Ok - Ambiguous - KnownFail;
   if (!Known.empty()) {
     outs() << fmt::format("{} rows fail in known-failing opcodes, {} fail "
@@ -203,6 +229,7 @@ int main(int Argc, char **Argv) {
   unsigned MaxFail = 50;
   std::string KnownPath;
   bool EmitKnown = false;
+  std::string AmbPath;
   App.add_option("--arch", ArchS, "target, e.g. sm_90a");
   App.add_option("--check-golden", Golden,
                  "sass-golden TSV files (.tsv, .tsv.xz, .tsv.gz)");
@@ -212,6 +239,9 @@ int main(int Argc, char **Argv) {
                  "'arch opcode' list whose failures do not fail the check");
   App.add_flag("--show-ambiguous", ShowAmbiguous,
                "print rows whose text does not determine their bits");
+  App.add_option("--ambiguous", AmbPath,
+                 "'ARCHS OPCODE REASON # why' list of the text-ambiguous "
+                 "rows that may pass (each counted); others fail");
   App.add_flag("--emit-known-failing", EmitKnown,
                "print 'arch opcode' for every opcode with failures");
   App.add_flag("--decode", Dec, "stdin: [addr] lo hi per line -> text");
@@ -228,7 +258,8 @@ int main(int Argc, char **Argv) {
     return 2;
   }
   if (!Golden.empty())
-    return checkGolden(Golden, A, Summary, MaxFail, KnownPath, EmitKnown);
+    return checkGolden(Golden, A, Summary, MaxFail, KnownPath, EmitKnown,
+                       AmbPath);
   if (!A) {
     errs() << "sass-mc: -arch=sm_XX is required for --decode/--encode\n";
     return 2;

@@ -6,8 +6,12 @@
 # golden files are made, so anybody can re-derive them from the corpus.
 #
 # Output: test/golden/sass/<set>/<arch>.tsv.xz for set in O3, O0, probes,
-# and O1r24 (-O1 --maxrregcount=24: spill-heavy code, not in the default
-# list because it is slow; run `regenerate.sh O1r24`).
+# cudaO3, cudaO0, and O1r24 (-O1 --maxrregcount=24: spill-heavy code, not
+# in the default list because it is slow; run `regenerate.sh O1r24`).
+# cudaO3/cudaO0: the CUDA sources of probes/cuda/*.cu (CCCL algorithms,
+# atomics, math, textures/surfaces, tensor-core and sm_90 async inline PTX;
+# issue 3's unseen-code check) compiled per arch with `nvcc -ptx` (math.cu
+# also with -use_fast_math, as mathfast), then ptxas -O3 / -O0.
 # Each file keeps sass-golden's columns (function emptied), with rows
 # deduplicated by (arch, lo, hi) (first occurrence wins; its offset is kept
 # because branch targets print as absolute addresses). To keep the data at a
@@ -16,8 +20,10 @@
 # Shapes keep every modifier/operand-kind combination that was seen.
 # The raw, unreduced TSVs stay in $CACHE (~/.cache/ptxas-alt/golden-raw).
 #
-# Usage: test/golden/sass/regenerate.sh [set ...]     (default: O3 O0 probes)
-# Needs: ptxas on PATH, /work/shared/tools (or $SHARED_TOOLS), python3, xz.
+# Usage: test/golden/sass/regenerate.sh [set ...]
+#        (default: O3 O0 probes cudaO3 cudaO0)
+# Needs: ptxas on PATH (and nvcc for the cuda sets), /work/shared/tools (or
+# $SHARED_TOOLS), python3, xz.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 SHARED="${SHARED:-$(cd "$HERE/../../../../shared" 2>/dev/null && pwd || echo /work/shared)}"
@@ -25,7 +31,7 @@ TOOLS="${SHARED_TOOLS:-$SHARED/tools}"
 CORPUS="$SHARED/corpus"
 ARCHS="${ARCHS:-sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a}"
 JOBS="${JOBS:-2}"
-SETS=("$@"); [ ${#SETS[@]} -eq 0 ] && SETS=(O3 O0 probes)
+SETS=("$@"); [ ${#SETS[@]} -eq 0 ] && SETS=(O3 O0 probes cudaO3 cudaO0)
 export NVDISASM="${NVDISASM:-$("$TOOLS/install-nvidia-tools")/nvdisasm}"
 TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
 CACHE="${CACHE:-$HOME/.cache/ptxas-alt/golden-raw}"; mkdir -p "$CACHE"
@@ -40,6 +46,22 @@ for set in "${SETS[@]}"; do
     if [ -s "$raw" ] && [ -z "${FORCE:-}" ]; then :; else : > "$raw"
     if [ "$set" = probes ]; then
       golden --arch "$arch" --ptxas-opt=-O3 "$HERE"/probes/*.ptx >> "$raw" || true
+    elif [ "$set" = cudaO3 ] || [ "$set" = cudaO0 ]; then
+      # A source that does not compile for an arch (sm_90 features) is
+      # skipped for it; the PTX keeps the name <source>.<arch>.ptx.
+      mkdir -p "$TMP/ptx"; rm -f "$TMP"/ptx/*
+      for cu in "$HERE"/probes/cuda/*.cu; do
+        b="$(basename "$cu" .cu)"
+        nvcc -arch="$arch" -ptx -std=c++17 --extended-lambda "$cu" \
+          -o "$TMP/ptx/$b.$arch.ptx" 2>/dev/null || rm -f "$TMP/ptx/$b.$arch.ptx"
+        if [ "$b" = math ]; then
+          nvcc -arch="$arch" -ptx -std=c++17 -use_fast_math "$cu" \
+            -o "$TMP/ptx/mathfast.$arch.ptx" 2>/dev/null ||
+            rm -f "$TMP/ptx/mathfast.$arch.ptx"
+        fi
+      done
+      golden --arch "$arch" --ptxas-opt=-"${set#cuda}" "$TMP"/ptx/*.ptx \
+        >> "$raw" || true
     else
       # Group the arch's corpus files by their ptxas_flags column.
       awk -F'\t' -v a="$arch" 'NR>1 && $2==a {print $9 "\t" $1}' \
