@@ -102,12 +102,7 @@ void codegen::eliminateCommonSubexpressions(MFunction &MF) {
       if (O.isVirtualReg() && !(O.K == MOperand::Kind::Reg && O.IsDef))
         O.Reg = Resolve(O.Reg);
     };
-    if (I.hasGuard())
-      Fix(I.Guard);
-    for (MOperand &O : I.Ops)
-      Fix(O);
-    for (MOperand &O : I.Implicit)
-      Fix(O);
+    forEachOperand(I, Fix);
   };
   // A value that a PHI or a tie reads keeps its own register: renaming it
   // to the copy's source would make that source live across the join,

@@ -177,5 +177,6 @@ std::string codegen::optimizeMachine(MFunction &MF, const CodeGenOptions &Opts) 
   canonicalizeMultiplies(MF);
   while (removeDeadCode(MF))
     ;
+  promoteUniformValues(MF);
   return "";
 }

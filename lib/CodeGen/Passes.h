@@ -26,6 +26,9 @@ std::string constructSSA(MFunction &MF);
 /// Copy propagation, dead-code elimination and other cleanups on virtual
 /// registers in SSA form (MachineOpt.cpp).
 std::string optimizeMachine(MFunction &MF, const CodeGenOptions &Opts);
+/// Moves warp-uniform values into uniform registers where every reader
+/// takes one (UniformPromote.cpp).
+void promoteUniformValues(MFunction &MF);
 /// PHIs and ties to copies, then coalescing (SSADestruct.cpp).
 std::string destructSSA(MFunction &MF);
 /// Reads kernel-constant values straight from their constant bank where a

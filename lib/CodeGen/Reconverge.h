@@ -45,6 +45,10 @@ class ISel;
 /// converged code. Run on virtual registers (before register allocation).
 std::string insertReconvergence(MFunction &MF);
 
+/// Expands the $RECSAVE/$RECRESTORE markers of recursive calls into stores
+/// and loads of the values live across them (RecursionSaves.cpp).
+std::string expandRecursion(MFunction &MF);
+
 /// The marker an automatic WARPSYNC carries in MInstr::Implicit (a Text
 /// operand, invisible to liveness and printing).
 inline constexpr const char *AutoWarpSyncMarker = "auto-warpsync";

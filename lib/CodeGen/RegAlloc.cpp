@@ -216,12 +216,7 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
     std::vector<MInstr> Keep;
     Keep.reserve(B.Instrs.size());
     for (MInstr &I : B.Instrs) {
-      if (I.hasGuard())
-        Rewrite(I.Guard);
-      for (MOperand &O : I.Ops)
-        Rewrite(O);
-      for (MOperand &O : I.Implicit)
-        Rewrite(O);
+      forEachOperand(I, Rewrite);
       // Copies the allocator coalesced.
       if (I.Op == "MOV" && I.Ops.size() == 2 && I.Ops[1].isReg() &&
           I.Ops[0].RC == I.Ops[1].RC && !I.Ops[1].Not &&

@@ -183,12 +183,7 @@ std::string SSABuilder::fill(unsigned B) {
       Ver[V].ReadUnwritten |= wordMask(O) & ~Ver[V].Written;
       O.Reg = V;
     };
-    if (I.hasGuard())
-      Use(I.Guard);
-    for (MOperand &O : I.Ops)
-      Use(O);
-    for (MOperand &O : I.Implicit)
-      Use(O);
+    forEachOperand(I, Use);
 
     bool Guarded = I.hasGuard();
     llvm::SmallVector<MOperand, 1> Ties;
@@ -294,6 +289,7 @@ void SSABuilder::rewrite() {
         Fix(I.Guard);
       for (MOperand &O : I.Ops)
         Fix(O);
+      // (A tie that resolves to no value goes.)
       llvm::erase_if(I.Implicit, [&](MOperand &O) { return !Fix(O); });
     }
   // PHIs at the block entries, in the order they were made.

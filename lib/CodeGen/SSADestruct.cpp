@@ -116,21 +116,12 @@ Interval unite(const Interval &A, const Interval &B) {
   return R;
 }
 
-template <typename Fn> void forEachRegOperand(MInstr &I, Fn F) {
-  if (I.hasGuard())
-    F(I.Guard);
-  for (MOperand &O : I.Ops)
-    F(O);
-  for (MOperand &O : I.Implicit)
-    F(O);
-}
-
 /// Drops registers nothing names and numbers the rest densely.
 void compactVRegs(MFunction &MF) {
   std::vector<int> Map(MF.VRegs.size(), -1);
   for (MBlock &B : MF.Blocks)
     for (MInstr &I : B.Instrs)
-      forEachRegOperand(I, [&](MOperand &O) {
+      forEachOperand(I, [&](MOperand &O) {
         if (O.isVirtualReg())
           Map[O.Reg] = 0;
       });
@@ -143,7 +134,7 @@ void compactVRegs(MFunction &MF) {
   MF.VRegs = std::move(Kept);
   for (MBlock &B : MF.Blocks)
     for (MInstr &I : B.Instrs)
-      forEachRegOperand(I, [&](MOperand &O) {
+      forEachOperand(I, [&](MOperand &O) {
         if (O.isVirtualReg())
           O.Reg = unsigned(Map[O.Reg]);
       });
@@ -261,7 +252,7 @@ std::string codegen::destructSSA(MFunction &MF) {
   }
   for (MBlock &B : MF.Blocks) {
     for (MInstr &I : B.Instrs)
-      forEachRegOperand(I, [&](MOperand &O) {
+      forEachOperand(I, [&](MOperand &O) {
         if (O.isVirtualReg())
           O.Reg = Find(O.Reg);
       });

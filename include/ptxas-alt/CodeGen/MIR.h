@@ -179,6 +179,17 @@ struct MFunction {
   unsigned newVReg(RegClass RC, unsigned Size = 1, llvm::StringRef Name = "");
 };
 
+/// Calls \p F on every operand of \p I: the guard (when there is one),
+/// the printed operands, then the implicit ones.
+template <typename Fn> void forEachOperand(MInstr &I, Fn F) {
+  if (I.hasGuard())
+    F(I.Guard);
+  for (MOperand &O : I.Ops)
+    F(O);
+  for (MOperand &O : I.Implicit)
+    F(O);
+}
+
 /// Prints \p MF in a readable listing (virtual registers as %vN).
 void printMFunction(const MFunction &MF, llvm::raw_ostream &OS);
 /// Renders one instruction in nvdisasm syntax. Registers must be physical.
