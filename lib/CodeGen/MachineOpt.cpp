@@ -4,10 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Runs before register allocation:
+// Branch cleanups run before SSA construction (they change the graph);
+// the rest runs in SSA form, before out-of-SSA translation:
 //  * drops the prologue's descriptor load when no instruction uses it;
-//  * dead-code elimination: instructions without side effects whose results
-//    are never read (iterated to a fixed point).
+//  * IMAD by 0/1 written as MOV/IADD3;
+//  * the passes of Peephole.cpp, CSE.cpp and FoldConstants.cpp;
+//  * dead-code elimination: instructions without side effects (PHIs
+//    included) whose results are never read (iterated to a fixed point);
+//  * uniform-register promotion (UniformPromote.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
