@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 
 using namespace ptxas;
@@ -118,6 +119,11 @@ void codegen::promoteUniformValues(MFunction &MF) {
       Uni[I.Ops[0].Reg] = 1;
     }
 
+  // Form checks render and parse an instruction: each is done once per
+  // definition and once per set of uniform operands of a reader (the sets
+  // only shrink).
+  std::vector<char> DefChecked(NV, 0);
+  llvm::DenseMap<const MInstr *, llvm::SmallVector<unsigned, 2>> ReaderOk;
   for (bool Changed = true; Changed;) {
     Changed = false;
     auto Drop = [&](unsigned V) {
@@ -134,8 +140,11 @@ void codegen::promoteUniformValues(MFunction &MF) {
       for (size_t K = 1; K != I.Ops.size(); ++K)
         if (isPlainGPR(I.Ops[K]) && !Uni[I.Ops[K].Reg])
           Drop(V);
-      if (Uni[V] && !hasForm(MF, asUniform(I, Uni, uniformOp(I), true)))
-        Drop(V);
+      if (Uni[V] && !DefChecked[V]) {
+        DefChecked[V] = 1;
+        if (!hasForm(MF, asUniform(I, Uni, uniformOp(I), true)))
+          Drop(V);
+      }
     }
     // Every reader takes uniform registers where they are read.
     for (MBlock &B : MF.Blocks)
@@ -161,8 +170,12 @@ void codegen::promoteUniformValues(MFunction &MF) {
           if (O.isVirtualReg() && O.Reg < NV && Uni[O.Reg] &&
               (O.K != MOperand::Kind::Reg || !isPlainGPR(O)))
             Ok = false;
-        if (Ok)
+        auto Seen = ReaderOk.find(&I);
+        if (Ok && (Seen == ReaderOk.end() || Seen->second != Read)) {
           Ok = hasForm(MF, asUniform(I, Uni, I.Op, false));
+          if (Ok)
+            ReaderOk[&I] = Read;
+        }
         if (!Ok)
           for (unsigned V : Read)
             Drop(V);
