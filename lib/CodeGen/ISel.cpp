@@ -296,6 +296,29 @@ SelResult ISel::error(const ptx::Instruction &I, const llvm::Twine &Msg) {
 
 //===-- The walk ----------------------------------------------------------===//
 
+MOperand codegen::valueWord(const MOperand &Src, unsigned W) {
+  MOperand F = Src;
+  if (Src.K == MOperand::Kind::Reg) {
+    F.Sub = uint8_t(Src.Sub + W);
+    F.Width = 1;
+  } else if (Src.K == MOperand::Kind::Imm) {
+    F = imm(W ? uint64_t(Src.Imm) >> 32 : Src.Imm & 0xffffffff);
+  } else if (Src.K == MOperand::Kind::FImm) {
+    uint64_t B;
+    if (Src.FIsDouble) {
+      double D = Src.FVal;
+      memcpy(&B, &D, 8);
+    } else {
+      float Fl = float(Src.FVal);
+      uint32_t B32;
+      memcpy(&B32, &Fl, 4);
+      B = B32;
+    }
+    F = imm(W ? B >> 32 : B & 0xffffffff);
+  }
+  return F;
+}
+
 bool codegen::isTerminator(llvm::StringRef Op) {
   return Op.starts_with("BRA") || Op == "EXIT" || Op.starts_with("RET") ||
          Op.starts_with("BRX") || Op.starts_with("JMX") ||

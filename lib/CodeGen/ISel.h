@@ -130,6 +130,10 @@ private:
   llvm::SMLoc CurSrc;
 };
 
+/// Word \p W of a value operand for a 32-bit move: that word of a register
+/// tuple (decorations kept), or the low/high 32 bits of an integer or
+/// floating immediate (a float's single-precision bits).
+MOperand valueWord(const MOperand &Src, unsigned W);
 /// BRA, EXIT, RET, BRX, JMP...: ends a block.
 bool isTerminator(llvm::StringRef Op);
 /// Entry and return of a .func compiled on its own (-c) under the ABI of

@@ -196,26 +196,7 @@ SelResult codegen::selectParamAccess(ISel &S, const ptx::Instruction &I) {
       for (unsigned J = 0; J != NW; ++J) {
         MOperand DW = def(vreg(PV, RegClass::GPR, 1, W + J),
                           S.mf().VRegs[PV].Size == 1);
-        MOperand SW = Src;
-        if (Src.K == MOperand::Kind::Reg) {
-          SW.Sub = uint8_t(Src.Sub + J);
-          SW.Width = 1;
-        } else if (Src.K == MOperand::Kind::Imm) {
-          SW = imm(J ? uint64_t(Src.Imm) >> 32 : Src.Imm & 0xffffffff);
-        } else if (Src.K == MOperand::Kind::FImm) {
-          uint64_t B;
-          if (Src.FIsDouble) {
-            double D = Src.FVal;
-            memcpy(&B, &D, 8);
-          } else {
-            float F = float(Src.FVal);
-            uint32_t B32;
-            memcpy(&B32, &F, 4);
-            B = B32;
-          }
-          SW = imm(J ? B >> 32 : B & 0xffffffff);
-        }
-        S.emit("MOV", {DW, SW});
+        S.emit("MOV", {DW, valueWord(Src, J)});
       }
     }
   }

@@ -145,26 +145,9 @@ MOperand mem::gatherStore(ISel &S, const Operand &V, Type T,
       const Operand &E = V.Elems[K];
       MOperand Src = S.src(E, T);
       for (unsigned W = 0; W != EW; ++W) {
-        MOperand F = Src;
-        if (Src.K == MOperand::Kind::Reg) {
-          F.Sub = uint8_t(Src.Sub + W);
-          F.Width = 1;
+        MOperand F = valueWord(Src, W);
+        if (Src.K == MOperand::Kind::Reg)
           F.Not = false;
-        } else if (Src.K == MOperand::Kind::Imm) {
-          F = imm(W ? uint64_t(Src.Imm) >> 32 : Src.Imm & 0xffffffff);
-        } else if (Src.K == MOperand::Kind::FImm) {
-          uint64_t B;
-          if (Src.FIsDouble) {
-            double D = Src.FVal;
-            memcpy(&B, &D, 8);
-          } else {
-            float Fl = float(Src.FVal);
-            uint32_t B32;
-            memcpy(&B32, &Fl, 4);
-            B = B32;
-          }
-          F = imm(W ? B >> 32 : B & 0xffffffff);
-        }
         unsigned At = unsigned(K) * EW + W;
         S.emit("MOV", {def(vreg(Tup, RegClass::GPR, 1, At), At == 0), F});
       }
