@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // In SSA form (a register is never redefined):
-//  * a plain copy between general registers disappears and its readers,
-//    in every block, read the source (unless a PHI or a tie reads it);
+//  * a plain copy between general registers (or between tuples of the
+//    same size, word for word) disappears and its readers, in every
+//    block, read the source (unless a PHI or a tie reads it);
 //  * within a block, a pure instruction that computes what an earlier one
 //    already did (same opcode and modifiers, same sources, both unguarded,
 //    one general-register result) disappears the same way.
@@ -70,20 +71,59 @@ std::string keyOf(const MFunction &MF, const MInstr &I) {
   return printInstr(MF, Copy);
 }
 
-/// Registers (virtual) an instruction reads, and the one it defines.
 } // namespace
 
-/// `MOV d, s` between single general registers, unguarded: d is s.
-static bool isPlainCopy(const MInstr &I) {
+/// `MOV d.k, s.k` between words of general registers, unguarded and
+/// undecorated: word k of d is word k of s. The first word of d must start
+/// its value (a tuple is filled word by word in SSA form).
+static bool isWordCopy(const MInstr &I) {
   if (I.Op != "MOV" || I.Ops.size() != 2 || I.hasGuard() ||
       !I.Implicit.empty() || I.RelocType)
     return false;
   const MOperand &D = I.Ops[0], &S = I.Ops[1];
-  return D.isVirtualReg() && D.K == MOperand::Kind::Reg && D.Undef &&
-         D.RC == RegClass::GPR && D.Width == 1 && S.K == MOperand::Kind::Reg &&
-         S.isVirtualReg() && S.RC == RegClass::GPR && S.Width == 1 &&
-         S.Sub == 0 && D.Sub == 0 && !S.Neg && !S.Abs && !S.Not && !S.Inv &&
-         S.Text.empty() && D.Text.empty();
+  return D.isVirtualReg() && D.K == MOperand::Kind::Reg &&
+         D.Undef == (D.Sub == 0) && D.RC == RegClass::GPR && D.Width == 1 &&
+         S.K == MOperand::Kind::Reg && S.isVirtualReg() &&
+         S.RC == RegClass::GPR && S.Width == 1 && S.Sub == D.Sub && !S.Neg &&
+         !S.Abs && !S.Not && !S.Inv && S.Text.empty() && D.Text.empty();
+}
+
+/// Registers whose every word is copied, word for word, from the same
+/// register of the same size (`MOV d, s` or, for a tuple, `MOV d, s;
+/// MOV d:1, s:1`): the map goes from d to s.
+static llvm::DenseMap<unsigned, unsigned>
+wholeCopies(const MFunction &MF, const std::vector<char> &FeedsJoin) {
+  // Per register: the source of its copied words, or ~0u when some word
+  // is not such a copy; a bit per word copied.
+  llvm::DenseMap<unsigned, std::pair<unsigned, unsigned>> From;
+  auto Spoil = [&](unsigned V) { From[V] = {~0u, 0}; };
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs) {
+      bool Copy = isWordCopy(I);
+      for (const MOperand &O : I.Ops) {
+        if (!(O.K == MOperand::Kind::Reg && O.IsDef && O.isVirtualReg()))
+          continue;
+        if (!Copy) {
+          Spoil(O.Reg);
+          continue;
+        }
+        unsigned Src = I.Ops[1].Reg;
+        auto [It, New] = From.try_emplace(O.Reg, Src, 0u);
+        if (It->second.first != Src || (It->second.second >> O.Sub & 1))
+          It->second = {~0u, 0};
+        else
+          It->second.second |= 1u << O.Sub;
+      }
+    }
+  llvm::DenseMap<unsigned, unsigned> Map;
+  for (auto &[D, SrcWords] : From) {
+    auto [S, Words] = SrcWords;
+    unsigned N = MF.VRegs[D].Size;
+    if (S != ~0u && !FeedsJoin[D] && MF.VRegs[S].Size == N &&
+        MF.VRegs[S].RC == MF.VRegs[D].RC && N < 32 && Words == (1u << N) - 1)
+      Map[D] = S;
+  }
+  return Map;
 }
 
 void codegen::eliminateCommonSubexpressions(MFunction &MF) {
@@ -118,6 +158,7 @@ void codegen::eliminateCommonSubexpressions(MFunction &MF) {
         if (O.TiedTo >= 0)
           FeedsJoin[O.Reg] = 1;
     }
+  llvm::DenseMap<unsigned, unsigned> Copies = wholeCopies(MF, FeedsJoin);
   // Reverse post-order: a definition is seen before the reads it dominates,
   // so chains of equal computations merge in one walk.
   BlockGraph G(MF);
@@ -132,11 +173,12 @@ void codegen::eliminateCommonSubexpressions(MFunction &MF) {
     Keep.reserve(Is.size());
     for (MInstr &I : Is) {
       RenameUses(I);
-      if (isPlainCopy(I) && !FeedsJoin[I.Ops[0].Reg] &&
-          MF.VRegs[I.Ops[0].Reg].Size == 1 &&
-          MF.VRegs[I.Ops[1].Reg].Size == 1) {
-        Repl[I.Ops[0].Reg] = I.Ops[1].Reg;
-        continue;
+      if (isWordCopy(I)) {
+        auto It = Copies.find(I.Ops[0].Reg);
+        if (It != Copies.end()) {
+          Repl[I.Ops[0].Reg] = Resolve(It->second);
+          continue;
+        }
       }
       if (isMergeable(I) && !FeedsJoin[I.Ops[0].Reg] &&
           MF.VRegs[I.Ops[0].Reg].Size == 1) {
