@@ -22,6 +22,7 @@
 #include "Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace ptxas;
@@ -73,74 +74,231 @@ std::string keyOf(const MFunction &MF, const MInstr &I) {
 
 } // namespace
 
-/// `MOV d.k, s.k` between words of general registers, unguarded and
-/// undecorated: word k of d is word k of s. The first word of d must start
-/// its value (a tuple is filled word by word in SSA form).
+/// `MOV d.j, s.k` between words of general registers, unguarded and
+/// undecorated.
 static bool isWordCopy(const MInstr &I) {
   if (I.Op != "MOV" || I.Ops.size() != 2 || I.hasGuard() ||
       !I.Implicit.empty() || I.RelocType)
     return false;
   const MOperand &D = I.Ops[0], &S = I.Ops[1];
   return D.isVirtualReg() && D.K == MOperand::Kind::Reg &&
-         D.Undef == (D.Sub == 0) && D.RC == RegClass::GPR && D.Width == 1 &&
-         S.K == MOperand::Kind::Reg && S.isVirtualReg() &&
-         S.RC == RegClass::GPR && S.Width == 1 && S.Sub == D.Sub && !S.Neg &&
-         !S.Abs && !S.Not && !S.Inv && S.Text.empty() && D.Text.empty();
+         D.RC == RegClass::GPR && D.Width == 1 && S.K == MOperand::Kind::Reg &&
+         S.isVirtualReg() && S.RC == RegClass::GPR && S.Width == 1 &&
+         !S.Neg && !S.Abs && !S.Not && !S.Inv && S.Text.empty() &&
+         D.Text.empty();
 }
 
-/// Registers whose every word is copied, word for word, from the same
-/// register of the same size (`MOV d, s` or, for a tuple, `MOV d, s;
-/// MOV d:1, s:1`): the map goes from d to s.
-static llvm::DenseMap<unsigned, unsigned>
-wholeCopies(const MFunction &MF, const std::vector<char> &FeedsJoin) {
-  // Per register: the source of its copied words, or ~0u when some word
-  // is not such a copy; a bit per word copied.
-  llvm::DenseMap<unsigned, std::pair<unsigned, unsigned>> From;
-  auto Spoil = [&](unsigned V) { From[V] = {~0u, 0}; };
+namespace {
+/// A register read as (a word of) another one: readers of the key read
+/// Reg from word Sub on.
+struct Alias {
+  unsigned Reg;
+  unsigned Sub;
+};
+
+/// Per register: how often it is read other than as a plain register
+/// operand (a memory base, a constant-bank index), where a word of a
+/// tuple cannot stand in for it.
+std::vector<char> readAsAddress(const MFunction &MF) {
+  std::vector<char> R(MF.VRegs.size(), 0);
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs)
+      forEachOperand(const_cast<MInstr &>(I), [&](MOperand &O) {
+        if (O.isVirtualReg() && O.K != MOperand::Kind::Reg)
+          R[O.Reg] = 1;
+      });
+  return R;
+}
+} // namespace
+
+/// Registers whose every word is a copy, in order, of the words of one
+/// register: `MOV d, s` (d single, s single or a word of a tuple) or, for a
+/// tuple, `MOV d, s:2; MOV d:1, s:3`. Readers of d can read s instead.
+static llvm::DenseMap<unsigned, Alias>
+copyAliases(const MFunction &MF, const std::vector<char> &FeedsJoin,
+            const std::vector<char> &AsAddress) {
+  // Per register: the source (~0u when some word is not such a copy), the
+  // source word its word 0 comes from, and a bit per word copied.
+  struct Source {
+    unsigned Reg, Sub, Words;
+  };
+  llvm::DenseMap<unsigned, Source> From;
   for (const MBlock &B : MF.Blocks)
     for (const MInstr &I : B.Instrs) {
       bool Copy = isWordCopy(I);
       for (const MOperand &O : I.Ops) {
         if (!(O.K == MOperand::Kind::Reg && O.IsDef && O.isVirtualReg()))
           continue;
-        if (!Copy) {
-          Spoil(O.Reg);
+        auto [It, New] = From.try_emplace(O.Reg, Source{~0u, 0, 0});
+        Source &Src = It->second;
+        if (!Copy || (!New && Src.Reg == ~0u)) {
+          Src = {~0u, 0, ~0u};
           continue;
         }
-        unsigned Src = I.Ops[1].Reg;
-        auto [It, New] = From.try_emplace(O.Reg, Src, 0u);
-        if (It->second.first != Src || (It->second.second >> O.Sub & 1))
-          It->second = {~0u, 0};
-        else
-          It->second.second |= 1u << O.Sub;
+        const MOperand &S = I.Ops[1];
+        unsigned Base = S.Sub - O.Sub;
+        if (S.Sub < O.Sub || (!New && (Src.Reg != S.Reg || Src.Sub != Base)) ||
+            (Src.Words >> O.Sub & 1)) {
+          Src = {~0u, 0, ~0u};
+          continue;
+        }
+        Src = {S.Reg, Base, Src.Words | 1u << O.Sub};
       }
     }
-  llvm::DenseMap<unsigned, unsigned> Map;
-  for (auto &[D, SrcWords] : From) {
-    auto [S, Words] = SrcWords;
+  llvm::DenseMap<unsigned, Alias> Map;
+  for (auto &[D, Src] : From) {
     unsigned N = MF.VRegs[D].Size;
-    if (S != ~0u && !FeedsJoin[D] && MF.VRegs[S].Size == N &&
-        MF.VRegs[S].RC == MF.VRegs[D].RC && N < 32 && Words == (1u << N) - 1)
-      Map[D] = S;
+    if (Src.Reg == ~0u || FeedsJoin[D] || N >= 32 ||
+        Src.Words != (1u << N) - 1 || MF.VRegs[Src.Reg].RC != MF.VRegs[D].RC)
+      continue;
+    // A whole register, or an aligned part of a wider one (a word, a pair
+    // of a quad) read only as a register operand.
+    bool Whole = Src.Sub == 0 && MF.VRegs[Src.Reg].Size == N;
+    bool Part = Src.Sub % N == 0 && Src.Sub + N <= MF.VRegs[Src.Reg].Size &&
+                !AsAddress[D];
+    if (Whole || Part)
+      Map[D] = {Src.Reg, Src.Sub};
   }
   return Map;
+}
+
+/// Tuples packed from single registers (`MOV d, a; MOV d:1, b`, all in one
+/// block after the definitions of a and b): a and b are defined straight
+/// into the words of d and the copies go, as ptxas writes a shuffled or
+/// loaded pair into its destination. The first of the definitions starts
+/// the tuple's value.
+static void packIntoTuples(MFunction &MF, const std::vector<char> &FeedsJoin,
+                           const std::vector<char> &AsAddress) {
+  struct Site {
+    unsigned Block = ~0u, Index = 0, Op = 0, Defs = 0;
+  };
+  std::vector<Site> DefOf(MF.VRegs.size());
+  for (unsigned B = 0; B != MF.Blocks.size(); ++B)
+    for (unsigned K = 0; K != MF.Blocks[B].Instrs.size(); ++K) {
+      const MInstr &I = MF.Blocks[B].Instrs[K];
+      for (unsigned N = 0; N != I.Ops.size(); ++N) {
+        const MOperand &O = I.Ops[N];
+        if (O.K == MOperand::Kind::Reg && O.IsDef && O.isVirtualReg()) {
+          Site &S = DefOf[O.Reg];
+          S = {B, K, N, S.Defs + 1};
+        }
+      }
+      for (const MOperand &O : I.Implicit)
+        if (O.K == MOperand::Kind::Reg && O.IsDef && O.isVirtualReg())
+          DefOf[O.Reg].Defs += 2; // never moved
+    }
+  // A single register that may be defined into a word of a tuple instead.
+  auto Movable = [&](unsigned A) {
+    const Site &S = DefOf[A];
+    if (S.Defs != 1 || FeedsJoin[A] || AsAddress[A] ||
+        MF.VRegs[A].Size != 1 || MF.VRegs[A].RC != RegClass::GPR)
+      return false;
+    const MInstr &I = MF.Blocks[S.Block].Instrs[S.Index];
+    const MOperand &O = I.Ops[S.Op];
+    return I.Op != "PHI" && !I.hasGuard() && O.Undef && O.Width == 1 &&
+           O.Sub == 0 && llvm::none_of(I.Implicit, [](const MOperand &T) {
+             return T.TiedTo >= 0;
+           });
+  };
+  std::vector<Alias> Into(MF.VRegs.size(), Alias{~0u, 0});
+  std::vector<char> Drop;
+  for (unsigned B = 0; B != MF.Blocks.size(); ++B) {
+    auto &Is = MF.Blocks[B].Instrs;
+    // Per tuple: the copy of each word (index in the block), or ~0u.
+    llvm::DenseMap<unsigned, std::array<unsigned, 4>> Words;
+    llvm::DenseSet<unsigned> Spoilt;
+    for (unsigned K = 0; K != Is.size(); ++K) {
+      const MInstr &I = Is[K];
+      for (const MOperand &O : I.Ops) {
+        if (!(O.K == MOperand::Kind::Reg && O.IsDef && O.isVirtualReg()))
+          continue;
+        unsigned D = O.Reg, N = MF.VRegs[D].Size;
+        if (N < 2 || N > 4)
+          continue;
+        const MOperand &S = I.Ops.back();
+        // (Definitions in other blocks are never moved, and blocks already
+        // rewritten have stale indices.)
+        if (!isWordCopy(I) || S.Sub != 0 || DefOf[S.Reg].Block != B ||
+            DefOf[S.Reg].Index > K || !Movable(S.Reg)) {
+          Spoilt.insert(D);
+          continue;
+        }
+        auto [It, New] = Words.try_emplace(D);
+        if (New)
+          It->second.fill(~0u);
+        It->second[O.Sub] = K;
+      }
+    }
+    Drop.assign(Is.size(), 0);
+    bool Any = false;
+    for (auto &[D, Copies] : Words) {
+      unsigned N = MF.VRegs[D].Size;
+      if (Spoilt.count(D) || DefOf[D].Block != B || DefOf[D].Defs != N)
+        continue;
+      llvm::SmallVector<unsigned, 4> Src, DefIdx;
+      for (unsigned W = 0; W != N; ++W) {
+        if (Copies[W] == ~0u)
+          break;
+        unsigned A = Is[Copies[W]].Ops[1].Reg;
+        if (Into[A].Reg != ~0u || llvm::is_contained(Src, A) ||
+            llvm::is_contained(DefIdx, DefOf[A].Index))
+          break;
+        Src.push_back(A);
+        DefIdx.push_back(DefOf[A].Index);
+      }
+      if (Src.size() != N)
+        continue;
+      unsigned First = *llvm::min_element(DefIdx);
+      for (unsigned W = 0; W != N; ++W) {
+        Into[Src[W]] = {D, W};
+        MOperand &O = Is[DefIdx[W]].Ops[DefOf[Src[W]].Op];
+        O.Reg = D;
+        O.Sub = W;
+        O.Undef = DefIdx[W] == First;
+        Drop[Copies[W]] = 1;
+      }
+      Any = true;
+    }
+    if (!Any)
+      continue;
+    std::vector<MInstr> Keep;
+    for (unsigned K = 0; K != Is.size(); ++K)
+      if (!Drop[K])
+        Keep.push_back(std::move(Is[K]));
+    Is = std::move(Keep);
+  }
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs)
+      forEachOperand(I, [&](MOperand &O) {
+        if (O.isVirtualReg() && !(O.K == MOperand::Kind::Reg && O.IsDef) &&
+            Into[O.Reg].Reg != ~0u) {
+          O.Sub += Into[O.Reg].Sub;
+          O.Reg = Into[O.Reg].Reg;
+        }
+      });
 }
 
 void codegen::eliminateCommonSubexpressions(MFunction &MF) {
   if (!MF.InSSA)
     return; // sound only when no register is written twice
-  std::vector<unsigned> Repl(MF.VRegs.size());
+  std::vector<Alias> Repl(MF.VRegs.size());
   for (unsigned V = 0; V != Repl.size(); ++V)
-    Repl[V] = V;
+    Repl[V] = {V, 0};
   auto Resolve = [&](unsigned V) {
-    while (Repl[V] != V)
-      V = Repl[V];
-    return V;
+    Alias A{V, 0};
+    while (Repl[A.Reg].Reg != A.Reg || Repl[A.Reg].Sub != 0) {
+      A.Sub += Repl[A.Reg].Sub;
+      A.Reg = Repl[A.Reg].Reg;
+    }
+    return A;
   };
   auto RenameUses = [&](MInstr &I) {
     auto Fix = [&](MOperand &O) {
-      if (O.isVirtualReg() && !(O.K == MOperand::Kind::Reg && O.IsDef))
-        O.Reg = Resolve(O.Reg);
+      if (O.isVirtualReg() && !(O.K == MOperand::Kind::Reg && O.IsDef)) {
+        Alias A = Resolve(O.Reg);
+        O.Reg = A.Reg;
+        O.Sub += A.Sub;
+      }
     };
     forEachOperand(I, Fix);
   };
@@ -158,7 +316,10 @@ void codegen::eliminateCommonSubexpressions(MFunction &MF) {
         if (O.TiedTo >= 0)
           FeedsJoin[O.Reg] = 1;
     }
-  llvm::DenseMap<unsigned, unsigned> Copies = wholeCopies(MF, FeedsJoin);
+  std::vector<char> AsAddress = readAsAddress(MF);
+  packIntoTuples(MF, FeedsJoin, AsAddress);
+  llvm::DenseMap<unsigned, Alias> Copies =
+      copyAliases(MF, FeedsJoin, AsAddress);
   // Reverse post-order: a definition is seen before the reads it dominates,
   // so chains of equal computations merge in one walk.
   BlockGraph G(MF);
@@ -176,7 +337,8 @@ void codegen::eliminateCommonSubexpressions(MFunction &MF) {
       if (isWordCopy(I)) {
         auto It = Copies.find(I.Ops[0].Reg);
         if (It != Copies.end()) {
-          Repl[I.Ops[0].Reg] = Resolve(It->second);
+          Alias A = Resolve(It->second.Reg);
+          Repl[I.Ops[0].Reg] = {A.Reg, A.Sub + It->second.Sub};
           continue;
         }
       }
@@ -184,7 +346,7 @@ void codegen::eliminateCommonSubexpressions(MFunction &MF) {
           MF.VRegs[I.Ops[0].Reg].Size == 1) {
         auto [It, New] = Avail.try_emplace(keyOf(MF, I), I.Ops[0].Reg);
         if (!New) {
-          Repl[I.Ops[0].Reg] = It->second;
+          Repl[I.Ops[0].Reg] = {It->second, 0};
           continue;
         }
       }
