@@ -163,10 +163,10 @@ copyAliases(const MFunction &MF, const std::vector<char> &FeedsJoin,
 }
 
 /// Tuples packed from single registers (`MOV d, a; MOV d:1, b`, all in one
-/// block after the definitions of a and b): a and b are defined straight
-/// into the words of d and the copies go, as ptxas writes a shuffled or
-/// loaded pair into its destination. The first of the definitions starts
-/// the tuple's value.
+/// block after the definitions of a and b, or `MOV d, a; SHF d:1, .., d`):
+/// a and b are defined straight into the words of d and the copies go, as
+/// ptxas writes a shuffled or loaded pair into its destination. The first
+/// of the tuple's definitions starts its value.
 static void packIntoTuples(MFunction &MF, const std::vector<char> &FeedsJoin,
                            const std::vector<char> &AsAddress) {
   struct Site {
@@ -204,58 +204,85 @@ static void packIntoTuples(MFunction &MF, const std::vector<char> &FeedsJoin,
   std::vector<char> Drop;
   for (unsigned B = 0; B != MF.Blocks.size(); ++B) {
     auto &Is = MF.Blocks[B].Instrs;
-    // Per tuple: the copy of each word (index in the block), or ~0u.
-    llvm::DenseMap<unsigned, std::array<unsigned, 4>> Words;
+    // Per tuple and word: the instruction (index in the block) and operand
+    // that define it, and the single register it copies, ~0u if none.
+    struct WordDef {
+      unsigned Instr = ~0u, Op = 0, Single = ~0u;
+    };
+    llvm::DenseMap<unsigned, std::array<WordDef, 4>> Words;
     llvm::DenseSet<unsigned> Spoilt;
     for (unsigned K = 0; K != Is.size(); ++K) {
       const MInstr &I = Is[K];
-      for (const MOperand &O : I.Ops) {
+      for (unsigned OpN = 0; OpN != I.Ops.size(); ++OpN) {
+        const MOperand &O = I.Ops[OpN];
         if (!(O.K == MOperand::Kind::Reg && O.IsDef && O.isVirtualReg()))
           continue;
         unsigned D = O.Reg, N = MF.VRegs[D].Size;
         if (N < 2 || N > 4)
           continue;
+        // Other words of the tuple may be computed in place (the high word
+        // of a sign extension), if nothing ties or guards them.
         const MOperand &S = I.Ops.back();
-        // (Definitions in other blocks are never moved, and blocks already
-        // rewritten have stale indices.)
-        if (!isWordCopy(I) || S.Sub != 0 || DefOf[S.Reg].Block != B ||
-            DefOf[S.Reg].Index > K || !Movable(S.Reg)) {
+        unsigned Single = ~0u;
+        if (isWordCopy(I) && S.Sub == 0 && DefOf[S.Reg].Block == B &&
+            DefOf[S.Reg].Index < K && Movable(S.Reg))
+          Single = S.Reg;
+        else if (I.Op == "PHI" || I.hasGuard() || !I.Implicit.empty() ||
+                 O.Sub + O.Width > N)
           Spoilt.insert(D);
-          continue;
-        }
         auto [It, New] = Words.try_emplace(D);
-        if (New)
-          It->second.fill(~0u);
-        It->second[O.Sub] = K;
+        for (unsigned W = O.Sub; W < O.Sub + O.Width && W < 4; ++W)
+          It->second[W] = {K, OpN, W == O.Sub ? Single : ~0u};
       }
     }
     Drop.assign(Is.size(), 0);
     bool Any = false;
-    for (auto &[D, Copies] : Words) {
+    for (auto &[D, Defs] : Words) {
       unsigned N = MF.VRegs[D].Size;
-      if (Spoilt.count(D) || DefOf[D].Block != B || DefOf[D].Defs != N)
+      // (Definitions in other blocks are never moved, and blocks already
+      // rewritten have stale indices.)
+      if (Spoilt.count(D) || DefOf[D].Block != B)
         continue;
-      llvm::SmallVector<unsigned, 4> Src, DefIdx;
-      for (unsigned W = 0; W != N; ++W) {
-        if (Copies[W] == ~0u)
-          break;
-        unsigned A = Is[Copies[W]].Ops[1].Reg;
-        if (Into[A].Reg != ~0u || llvm::is_contained(Src, A) ||
-            llvm::is_contained(DefIdx, DefOf[A].Index))
-          break;
-        Src.push_back(A);
-        DefIdx.push_back(DefOf[A].Index);
+      llvm::SmallVector<unsigned, 4> Sources, DefIdx;
+      bool Ok = true;
+      for (unsigned W = 0; W != N && Ok; ++W) {
+        const WordDef &WD = Defs[W];
+        if (WD.Instr == ~0u) {
+          Ok = false;
+        } else if (WD.Single == ~0u) {
+          DefIdx.push_back(WD.Instr);
+        } else {
+          unsigned A = WD.Single;
+          Ok = Into[A].Reg == ~0u && !llvm::is_contained(Sources, A) &&
+               !llvm::is_contained(DefIdx, DefOf[A].Index);
+          Sources.push_back(A);
+          DefIdx.push_back(DefOf[A].Index);
+        }
       }
-      if (Src.size() != N)
+      // Each word from its own instruction, and no definition elsewhere
+      // (an implicit one) that the scan did not see.
+      llvm::SmallVector<unsigned, 4> Distinct(DefIdx);
+      llvm::sort(Distinct);
+      Ok = Ok && std::unique(Distinct.begin(), Distinct.end()) ==
+                     Distinct.end() && DefOf[D].Defs == N;
+      if (!Ok || Sources.empty())
         continue;
       unsigned First = *llvm::min_element(DefIdx);
       for (unsigned W = 0; W != N; ++W) {
-        Into[Src[W]] = {D, W};
-        MOperand &O = Is[DefIdx[W]].Ops[DefOf[Src[W]].Op];
+        const WordDef &WD = Defs[W];
+        if (WD.Single == ~0u) {
+          if (WD.Op < Is[WD.Instr].Ops.size() &&
+              Is[WD.Instr].Ops[WD.Op].Sub == W)
+            Is[WD.Instr].Ops[WD.Op].Undef = WD.Instr == First;
+          continue;
+        }
+        unsigned A = WD.Single;
+        Into[A] = {D, W};
+        MOperand &O = Is[DefOf[A].Index].Ops[DefOf[A].Op];
         O.Reg = D;
         O.Sub = W;
-        O.Undef = DefIdx[W] == First;
-        Drop[Copies[W]] = 1;
+        O.Undef = DefOf[A].Index == First;
+        Drop[WD.Instr] = 1;
       }
       Any = true;
     }
