@@ -16,11 +16,24 @@
 // when P has no other use and a, b, x keep their values in between (same
 // block, no redefinition). The multiply is repeated for each such add.
 //
+// Shifted adds (in SSA form) become LEA, as ptxas writes scaled indexing:
+//
+//   SHF.L.U32 t, a, k, RZ;  IADD3 d, x, t, RZ    =>  LEA d, a, x, k
+//
+//   SHF.L.U64.HI t.1, a, k, h;  SHF.L.U32 t.0, a, k, RZ   (shl.b64 t, {a,h})
+//   IADD3 d.0, P, x.0, t.0, RZ;  IADD3.X d.1, x.1, t.1, RZ, P, !PT
+// =>
+//   LEA d.0, P, a, x.0, k;  LEA.HI.X d.1, a, x.1, h, k, P
+//
+// with LEA.HI.X.SX32 d.1, a, x.1, k, P when h is a's sign
+// (SHF.R.S32.HI h, RZ, 0x1f, a), when t only feeds the add.
+//
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
 
 #include "Liveness.h"
 
+#include <optional>
 #include <vector>
 
 using namespace ptxas;
@@ -70,8 +83,143 @@ bool writtenBetween(const MBlock &B, size_t From, size_t To, unsigned Reg) {
 }
 } // namespace
 
+namespace {
+/// The instruction of \p B before index \p Before that defines word \p Sub
+/// of virtual register \p Reg (one word wide), or null.
+const MInstr *wordDef(const MBlock &B, size_t Before, unsigned Reg,
+                      unsigned Sub) {
+  for (size_t K = Before; K-- > 0;) {
+    const MInstr &I = B.Instrs[K];
+    for (const MOperand &O : I.Ops)
+      if (O.K == MOperand::Kind::Reg && O.IsDef && O.isVirtualReg() &&
+          O.Reg == Reg && O.Sub <= Sub && Sub < O.Sub + O.Width)
+        return O.Width == 1 && !I.hasGuard() && I.Implicit.empty() ? &I
+                                                                    : nullptr;
+  }
+  return nullptr;
+}
+
+bool sameValue(const MOperand &A, const MOperand &B) {
+  return A.K == MOperand::Kind::Reg && B.K == MOperand::Kind::Reg &&
+         A.Phys == B.Phys && A.Reg == B.Reg && A.Sub == B.Sub &&
+         A.Width == 1 && B.Width == 1 && A.RC == B.RC && !A.Neg && !B.Neg &&
+         !A.Not && !B.Not && !A.Abs && !B.Abs && A.Text.empty() &&
+         B.Text.empty();
+}
+
+/// `SHF.L.U32 t, a, k, RZ`: a and k.
+std::optional<std::pair<MOperand, int64_t>> shiftLeft32(const MInstr *I) {
+  if (!I || I->Op != "SHF.L.U32" || I->Ops.size() != 4 ||
+      I->Ops[2].K != MOperand::Kind::Imm || !isZero(I->Ops[3]) ||
+      I->Ops[1].K != MOperand::Kind::Reg || I->Ops[1].Neg || I->Ops[1].Not)
+    return std::nullopt;
+  return std::pair(I->Ops[1], I->Ops[2].Imm);
+}
+
+/// `IADD3 d, x, t, RZ` with t a lone shifted word: `LEA d, a, x, k`.
+bool combineLea32(MFunction &MF, MBlock &B, size_t K,
+                  const std::vector<unsigned> &Uses) {
+  MInstr &Add = B.Instrs[K];
+  if (Add.Op != "IADD3" || Add.Ops.size() != 4 || !isZero(Add.Ops[3]) ||
+      !Add.Ops[0].isVirtualReg())
+    return false;
+  for (unsigned Side = 0; Side != 2; ++Side) {
+    const MOperand &T = Add.Ops[1 + Side], &X = Add.Ops[2 - Side];
+    if (!isVReg(T, 1) || MF.VRegs[T.Reg].Size != 1 || Uses[T.Reg] != 1 ||
+        X.Neg || X.Not || X.Abs || isZero(X))
+      continue;
+    auto Shift = shiftLeft32(wordDef(B, K, T.Reg, 0));
+    if (!Shift || Shift->second <= 0 || Shift->second > 31)
+      continue;
+    MInstr Lea = Add;
+    Lea.Op = "LEA";
+    Lea.Ops = {Add.Ops[0], Shift->first, X, imm(Shift->second)};
+    if (!hasForm(MF, Lea))
+      continue;
+    Add = std::move(Lea);
+    return true;
+  }
+  return false;
+}
+
+/// The 64-bit shifted add at \p K, K+1 (see the file comment).
+bool combineLea64(MFunction &MF, MBlock &B, size_t K,
+                  const std::vector<unsigned> &Uses) {
+  MInstr &Lo = B.Instrs[K], &Hi = B.Instrs[K + 1];
+  if (Lo.Op != "IADD3" || Hi.Op != "IADD3.X" || Lo.hasGuard() ||
+      Hi.hasGuard() || Lo.Ops.size() != 5 || Hi.Ops.size() != 6 ||
+      !isZero(Lo.Ops[4]) || !isZero(Hi.Ops[3]) || !Lo.Ops[1].isVirtualReg() ||
+      Uses[Lo.Ops[1].Reg] != 1 || Hi.Ops[4].Reg != Lo.Ops[1].Reg ||
+      Hi.Ops[4].Phys || Hi.Ops[4].Neg || !isZero(Hi.Ops[5]) ||
+      !Hi.Ops[5].Not)
+    return false;
+  for (unsigned Side = 0; Side != 2; ++Side) {
+    const MOperand &T = Lo.Ops[2 + Side], &X0 = Lo.Ops[3 - Side];
+    const MOperand &X1 = Hi.Ops[2 - Side];
+    if (!T.isVirtualReg() || !isWord(T, T.Reg, 0) ||
+        !isWord(Hi.Ops[1 + Side], T.Reg, 1) || MF.VRegs[T.Reg].Size != 2 ||
+        Uses[T.Reg] != 2 || X0.Neg || X0.Not || X1.Neg || X1.Not)
+      continue;
+    auto Shift = shiftLeft32(wordDef(B, K, T.Reg, 0));
+    const MInstr *HiShift = wordDef(B, K, T.Reg, 1);
+    if (!Shift || Shift->second <= 0 || Shift->second > 31 || !HiShift ||
+        HiShift->Op != "SHF.L.U64.HI" || HiShift->Ops.size() != 4 ||
+        !sameValue(HiShift->Ops[1], Shift->first) ||
+        HiShift->Ops[2].K != MOperand::Kind::Imm ||
+        HiShift->Ops[2].Imm != Shift->second)
+      continue;
+    const MOperand &A = Shift->first, &H = HiShift->Ops[3];
+    MInstr NewLo = Lo, NewHi = Hi;
+    NewLo.Op = "LEA";
+    NewLo.Ops = {Lo.Ops[0], Lo.Ops[1], A, X0, imm(Shift->second)};
+    // The high word: a's sign (a sign-extended index), or h itself.
+    const MInstr *Sign =
+        H.isVirtualReg() && H.K == MOperand::Kind::Reg && H.Width == 1
+            ? wordDef(B, K, H.Reg, H.Sub)
+            : nullptr;
+    bool SignOfA = Sign && Sign->Op == "SHF.R.S32.HI" &&
+                   Sign->Ops.size() == 4 && isZero(Sign->Ops[1]) &&
+                   Sign->Ops[2].K == MOperand::Kind::Imm &&
+                   Sign->Ops[2].Imm == 31 && sameValue(Sign->Ops[3], A);
+    if (SignOfA) {
+      NewHi.Op = "LEA.HI.X.SX32";
+      NewHi.Ops = {Hi.Ops[0], A, X1, imm(Shift->second), Hi.Ops[4]};
+    } else {
+      NewHi.Op = "LEA.HI.X";
+      NewHi.Ops = {Hi.Ops[0], A, X1, H, imm(Shift->second), Hi.Ops[4]};
+    }
+    if (!hasForm(MF, NewLo) || !hasForm(MF, NewHi))
+      continue;
+    Lo = std::move(NewLo);
+    Hi = std::move(NewHi);
+    return true;
+  }
+  return false;
+}
+
+/// Number of operands that read each virtual register (a partial
+/// definition of a tuple is not a read here).
+std::vector<unsigned> countReads(MFunction &MF) {
+  std::vector<unsigned> Reads(MF.VRegs.size());
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs)
+      forEachOperand(I, [&](MOperand &O) {
+        if (O.isVirtualReg() && !(O.K == MOperand::Kind::Reg && O.IsDef))
+          ++Reads[O.Reg];
+      });
+  return Reads;
+}
+} // namespace
+
 void codegen::combineInstructions(MFunction &MF) {
   std::vector<unsigned> Uses = countUses(MF);
+  std::vector<unsigned> Reads = countReads(MF);
+  if (MF.InSSA)
+    for (MBlock &B : MF.Blocks)
+      for (size_t K = 0; K != B.Instrs.size(); ++K)
+        if (!B.Instrs[K].hasGuard() &&
+            !(K + 1 < B.Instrs.size() && combineLea64(MF, B, K, Reads)))
+          combineLea32(MF, B, K, Reads);
   for (MBlock &B : MF.Blocks) {
     for (size_t K = 0; K + 1 < B.Instrs.size(); ++K) {
       MInstr &Lo = B.Instrs[K], &Hi = B.Instrs[K + 1];
