@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 #include "ISel.h"
 #include "ISelCall.h"
+#include "Passes.h"
 
 using namespace ptxas;
 using namespace ptxas::codegen;
@@ -73,7 +74,7 @@ static std::string saveName(const ptx::Function &F) {
 
 void codegen::setUpDynamicStack(ISel &S) {
   const object::CodeRequest &Req = S.request();
-  if (Req.AsSubfunction) {
+  if (Req.AsSubfunction && Req.Kernel) {
     // A callee selected into the kernel: R1 as it came in.
     if (Req.Kernel && movesStack(*Req.F) && S.mf().FrameBase >= 0) {
       unsigned V = S.mf().newVReg(RegClass::GPR, 1, saveName(*Req.F));
@@ -87,7 +88,7 @@ void codegen::setUpDynamicStack(ISel &S) {
       Moves = Moves || movesStack(*F);
   if (!Moves)
     return;
-  unsigned FB = S.mf().newVReg(RegClass::GPR, 1, "$fp");
+  unsigned FB = S.mf().newVReg(RegClass::GPR, 1, FrameBaseName);
   S.mf().FrameBase = int(FB);
   copyFromR1(S, def(vreg(FB, RegClass::GPR)));
 }
@@ -95,6 +96,13 @@ void codegen::setUpDynamicStack(ISel &S) {
 void codegen::restoreDynamicStack(ISel &S) {
   if (!S.request().AsSubfunction)
     return; // a kernel's EXIT needs no stack
+  if (!S.request().Kernel) {
+    // -c: R1 as it was after the frame adjustment, which finalizeFrame
+    // then undoes before the RET.
+    if (S.mf().FrameBase >= 0)
+      S.emit("MOV", {def(physReg(RegClass::GPR, 1)), frameBase(S)});
+    return;
+  }
   int V = findVReg(S.mf(), saveName(*S.request().F));
   if (V >= 0)
     S.emit("MOV", {def(physReg(RegClass::GPR, 1)), vreg(unsigned(V), RegClass::GPR)});
@@ -114,9 +122,9 @@ SelResult codegen::selectStack(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
   if (M != "alloca" && M != "stacksave" && M != "stackrestore")
     return SelResult::NotMine;
-  if (S.request().AsSubfunction &&
-      (!S.request().Kernel || findVReg(S.mf(), saveName(*S.request().F)) < 0))
-    return S.unsupported(I, "in a function compiled on its own");
+  if (S.request().AsSubfunction && S.request().Kernel &&
+      findVReg(S.mf(), saveName(*S.request().F)) < 0)
+    return S.unsupported(I, "in this callee");
   MOperand SP = physReg(RegClass::GPR, 1);
   if (M == "stacksave") {
     resultFromR1(S, I.Ops[0]);

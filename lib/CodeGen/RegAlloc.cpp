@@ -229,6 +229,10 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
 }
 
 std::string codegen::allocateRegisters(MFunction &MF) {
+  // Spill slots are addressed from the frame base in a function that moves
+  // R1 (alloca): it is never evicted or spilled itself.
+  if (int FB = frameBaseVReg(MF); FB >= 0)
+    MF.VRegs[unsigned(FB)].SpillTemp = true;
   for (unsigned Round = 0; Round != 8; ++Round) {
     std::vector<unsigned> Failed;
     tryAssign(MF, Failed);
@@ -244,10 +248,6 @@ std::string codegen::allocateRegisters(MFunction &MF) {
                            regPrefix(RC).str(), classCount(MF, RC));
       (RC == RegClass::GPR ? GPRs : Preds).push_back(V);
     }
-    // Spill slots are addressed from R1, which alloca moves.
-    if (MF.FrameBase >= 0 && !GPRs.empty())
-      return "not yet supported: spilling in a function that uses alloca "
-             "or stackrestore";
     if (!Preds.empty())
       spillPredicates(MF, Preds);
     if (!GPRs.empty())

@@ -25,15 +25,30 @@ static const char *sizeSuffix(unsigned Words) {
   return Words == 4 ? ".128" : Words == 2 ? ".64" : "";
 }
 
-static MOperand frameSlot(uint32_t Off) {
+/// A spill slot: [R1+Off], or [FB+Off] in a function whose stack pointer
+/// moves (alloca), FB being its frame-base register (frameBaseVReg).
+static MOperand frameSlot(uint32_t Off, int FB = -1) {
   MOperand M;
   M.K = MOperand::Kind::Mem;
   M.RC = RegClass::GPR;
-  M.Phys = true;
-  M.Reg = 1;
+  M.Phys = FB < 0;
+  M.Reg = FB < 0 ? 1 : unsigned(FB);
   M.Width = 1;
   M.Imm = Off;
   return M;
+}
+
+int codegen::frameBaseVReg(const MFunction &MF) {
+  if (MF.FrameBase < 0)
+    return -1;
+  // Its number changes with SSA renaming; its name and its one definition
+  // (a copy of R1 after the prologue, ISelStack.cpp) do not.
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs)
+      if (!I.Ops.empty() && I.Ops[0].isVirtualReg() && I.Ops[0].IsDef &&
+          MF.VRegs[I.Ops[0].Reg].Name == FrameBaseName)
+        return int(I.Ops[0].Reg);
+  return -1;
 }
 
 /// Values that are cheaper to recompute than to reload: single-word
@@ -68,6 +83,7 @@ rematSources(const MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
 }
 
 void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
+  int FB = frameBaseVReg(MF);
   llvm::DenseMap<unsigned, uint32_t> Slot;
   llvm::DenseMap<unsigned, MOperand> Remat = rematSources(MF, VRegs);
   for (unsigned V : VRegs) {
@@ -137,7 +153,7 @@ void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
         unsigned Words = MF.VRegs[V].Size;
         MInstr L;
         L.Op = std::string("LDL") + sizeSuffix(Words);
-        L.Ops = {def(vreg(Temp[V], RegClass::GPR, Words)), frameSlot(Slot[V])};
+        L.Ops = {def(vreg(Temp[V], RegClass::GPR, Words)), frameSlot(Slot[V], FB)};
         Out.push_back(std::move(L));
         MF.SpillLoadBytes += 4 * Words;
       }
@@ -145,7 +161,7 @@ void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
         unsigned Words = MF.VRegs[V].Size;
         MInstr S;
         S.Op = std::string("STL") + sizeSuffix(Words);
-        S.Ops = {frameSlot(Slot[V]), vreg(Temp[V], RegClass::GPR, Words)};
+        S.Ops = {frameSlot(Slot[V], FB), vreg(Temp[V], RegClass::GPR, Words)};
         After.push_back(std::move(S));
         MF.SpillStoreBytes += 4 * Words;
       }
@@ -172,6 +188,13 @@ void codegen::finalizeFrame(MFunction &MF) {
   };
   if (MF.ABIFunction) {
     // Below the caller's R1 on entry; R1 comes back before every return.
+    // Stack arguments lie above the caller's R1.
+    for (MBlock &B : MF.Blocks)
+      for (MInstr &I : B.Instrs)
+        if (I.IncomingArg)
+          for (MOperand &O : I.Ops)
+            if (O.K == MOperand::Kind::Mem)
+              O.Imm += MF.FrameSize;
     auto &Entry = MF.Blocks.front().Instrs;
     Entry.insert(Entry.begin(), Adjust(-int64_t(MF.FrameSize)));
     for (MBlock &B : MF.Blocks)

@@ -134,6 +134,12 @@ struct MInstr {
   /// callee may change (CallABI.h) is clobbered here. Without a relocation
   /// it is a system call (SYSCALL_OFFSETS).
   bool ABICall = false;
+  /// An ABI call through a function pointer (-c mode), not a system call.
+  bool ABIIndirect = false;
+  /// A load of a stack argument in a .func compiled on its own (-c): its
+  /// offset is from R1 as the caller left it; finalizeFrame adds the
+  /// function's own frame once its size is known.
+  bool IncomingArg = false;
   /// The PTX statement this instruction was selected from (line tables);
   /// unset for code no single statement produced (prologue, spills).
   llvm::SMLoc Src;
@@ -165,6 +171,10 @@ struct MFunction {
   // Results of later passes.
   unsigned NumGPRs = 0;       ///< highest GPR used + 1
   uint32_t FrameSize = 0;     ///< local frame below R1 (variables, spills)
+  /// The bottom of the frame, [R1, R1 + OutArgBytes): the stack arguments
+  /// of ABI calls and the results they return in memory (CallABI.h);
+  /// .local variables and spill slots lie above it. Set before selection.
+  uint32_t OutArgBytes = 0;
   uint32_t SpillStoreBytes = 0, SpillLoadBytes = 0;
   uint8_t NumBarriers = 0;
   bool CtaidZUsed = false;
