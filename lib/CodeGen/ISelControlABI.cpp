@@ -217,10 +217,19 @@ static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
   ABILayout L;
   if (std::string Why = abiLayout(F->Params, F->Returns, L); !Why.empty())
     return S.unsupported(I, "calls passing " + Why);
-  if (L.area() && MF.FrameBase >= 0)
-    return S.unsupported(I, "stack arguments or results in memory in a "
-                            "function that uses alloca");
-  if (L.area() > MF.OutArgBytes)
+  // In a function that moves R1 (alloca), R1 may lie below the frame's
+  // argument area: such a call gets a fresh area below R1, 16-byte
+  // aligned, and R1 comes back from a copy after it.
+  std::optional<unsigned> SavedSP;
+  if (L.area() && MF.FrameBase >= 0) {
+    SavedSP = S.tmp();
+    MOperand SP = physReg(RegClass::GPR, 1);
+    MOperand NotPT = PT();
+    NotPT.Not = true;
+    S.emit("MOV", {def(vreg(*SavedSP, RegClass::GPR)), SP});
+    S.emit("IADD3", {def(SP), SP, imm(-int64_t(llvm::alignTo(L.area(), 16)), true), RZ()});
+    S.emit("LOP3.LUT", {def(SP), SP, imm(0xfffffff0), RZ(), imm(0xc0), NotPT});
+  } else if (L.area() > MF.OutArgBytes)
     return S.error(I, "internal error: the frame has no room for the "
                       "stack arguments of this call");
   // The value operand of each argument / the result: a .param variable
@@ -363,6 +372,8 @@ static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
       }
     }
   }
+  if (SavedSP)
+    S.emit("MOV", {def(physReg(RegClass::GPR, 1)), vreg(*SavedSP, RegClass::GPR)});
   return SelResult::Done;
 }
 

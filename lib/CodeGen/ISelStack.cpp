@@ -24,12 +24,14 @@
 // Moving R1 invalidates everything addressed from it: .local variables are
 // then addressed from MFunction::FrameBase, a copy of R1 taken after the
 // prologue (the frame adjustment finalizeFrame inserts lands before it);
-// spilling (slots at [R1+off]) and recursion (a save stack below R1) are
-// refused in such a kernel. A callee (whole program: selected into the
+// spill slots are addressed from the frame base too (Spill.cpp), and
+// recursion saves go on R1 itself (RecursionSaves.cpp). A callee (whole program: selected into the
 // kernel) that moves R1 saves it on entry and writes it back before each
 // return, which releases its blocks as PTX says; the kernel sets up the
 // frame base when it or any of its callees moves R1. A .func compiled on
-// its own (-c) may not use alloca yet.
+// its own (-c) copies R1 after its frame adjustment and writes it back
+// before the return (as ptxas, which keeps the copy in R2); one that also
+// makes calls is not supported.
 //
 //===----------------------------------------------------------------------===//
 #include "ISel.h"
@@ -125,6 +127,14 @@ SelResult codegen::selectStack(ISel &S, const ptx::Instruction &I) {
   if (S.request().AsSubfunction && S.request().Kernel &&
       findVReg(S.mf(), saveName(*S.request().F)) < 0)
     return S.unsupported(I, "in this callee");
+  // -c: the frame base lives in a register the ABI lets a callee change
+  // (we use no others), so it cannot live across a call; ptxas keeps it
+  // in R2, saved in the frame.
+  if (S.mf().ABIFunction &&
+      llvm::any_of(S.request().F->Body, [](const ptx::Stmt &St) {
+        return St.K == ptx::Stmt::Kind::Instr && St.I->Mnemonic == "call";
+      }))
+    return S.unsupported(I, "in a -c function that makes calls");
   MOperand SP = physReg(RegClass::GPR, 1);
   if (M == "stacksave") {
     resultFromR1(S, I.Ops[0]);

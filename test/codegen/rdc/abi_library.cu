@@ -5,7 +5,8 @@
 //    functions) from a kernel and from a -c function;
 //  * arguments past R4..R15 (on the stack), aggregates passed in registers,
 //    results returned in registers and in memory (over 48 bytes), in both
-//    directions across the module boundary.
+//    directions across the module boundary;
+//  * alloca in a -c function (R1 moves and comes back).
 struct Quad { float a, b, c, d; };
 struct Big { double v[5]; };          // 40 bytes: R4..R13
 struct Huge { float v[16]; };         // 64 bytes: returned in memory
@@ -72,6 +73,16 @@ __device__ __noinline__ Huge lib_huge(Quad q, int n, Big b)
     return h;
 }
 
+// alloca of a dynamic size: the caller's R1 must come back unchanged.
+__device__ __noinline__ float lib_scratch(int n, float x)
+{
+    float* buf = (float*)alloca(sizeof(float) * (n + 1));
+    for (int i = 0; i <= n; ++i) buf[i] = x * i + 1.0f;
+    float s = 0;
+    for (int i = n; i >= 0; i -= 2) s += buf[i];
+    return s;
+}
+
 __global__ void wide_calls(const float* x, const double* c, float* y, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -89,7 +100,8 @@ __global__ void wide_calls(const float* x, const double* c, float* y, int n)
     double s = lib_bigsum(b, 5);
     Huge h = lib_huge(q, i, b);
     Huge g = vendor_spread(q, i, b);
-    float acc = m + vm + r.a + r.b + r.c + r.d + (float)s;
+    float acc = m + vm + r.a + r.b + r.c + r.d + (float)s +
+                lib_scratch(i % 13, v[5]);
     for (int k = 0; k < 16; ++k) acc += h.v[k] * 0.5f + g.v[k] * 0.25f;
     y[i] = acc;
 }

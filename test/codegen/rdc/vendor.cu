@@ -64,6 +64,7 @@ extern __device__ Quad lib_quad(Quad q, int k);
 extern __device__ double lib_bigsum(Big b, int n);
 extern __device__ Huge lib_huge(Quad q, int n, Big b);
 extern __device__ float lib_dispatch(int which, float x, float bias);
+extern __device__ float lib_scratch(int n, float x);
 // Calls the library's -c functions with every kind of argument placement.
 __global__ void vendor_wide(const float* x, const double* c, float* y, int n)
 {
@@ -80,7 +81,8 @@ __global__ void vendor_wide(const float* x, const double* c, float* y, int n)
     double s = lib_bigsum(b, (i & 3) + 2);
     Huge h = lib_huge(q, i, b);
     float d = lib_dispatch(i, v[15], 0.5f);
-    float acc = m + r.a - r.b + r.c - r.d + (float)s + d;
+    float acc = m + r.a - r.b + r.c - r.d + (float)s + d +
+                lib_scratch((i * 7) % 11, v[2]);
     for (int k = 0; k < 16; ++k) acc += h.v[k] * (k + 1) + v[k];
     y[i] = acc;
 }
