@@ -136,7 +136,10 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
         continue;
       const MOperand &D = I.Ops[0], &S = I.Ops[1];
       const MOperand *V = D.Phys ? &S : &D, *P = D.Phys ? &D : &S;
-      if (D.Phys == S.Phys || !P->Phys || P->Reg + P->Sub == zeroReg(RegClass::GPR))
+      // Never R1: a copy of the stack pointer (the frame base of a function
+      // that uses alloca) must survive R1's moves.
+      if (D.Phys == S.Phys || !P->Phys || P->Reg + P->Sub == zeroReg(RegClass::GPR) ||
+          P->Reg + P->Sub == 1)
         continue;
       int Base = int(P->Reg + P->Sub) - int(V->Sub);
       if (Base >= 0 && PhysHint[V->Reg] < 0)

@@ -82,8 +82,45 @@ rematSources(const MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
   return Out;
 }
 
+/// Puts the frame base's definition at the top of the function, where the
+/// prologue has set R1 (scheduling may have moved it down, past code that
+/// now gets spill slots addressed from it; dead-code elimination removes
+/// it when nothing read it before spilling). Returns its register.
+static unsigned placeFrameBase(MFunction &MF, int FB) {
+  std::optional<MInstr> Def;
+  for (MBlock &B : MF.Blocks)
+    for (size_t K = 0; K != B.Instrs.size() && !Def && FB >= 0; ++K)
+      if (!B.Instrs[K].Ops.empty() && B.Instrs[K].Ops[0].isVirtualReg() &&
+          B.Instrs[K].Ops[0].IsDef && int(B.Instrs[K].Ops[0].Reg) == FB) {
+        Def = std::move(B.Instrs[K]);
+        B.Instrs.erase(B.Instrs.begin() + K);
+      }
+  if (!Def) {
+    FB = int(MF.newVReg(RegClass::GPR, 1, FrameBaseName));
+    MF.VRegs[unsigned(FB)].SpillTemp = true;
+    Def.emplace();
+    Def->Op = "MOV";
+    Def->Ops = {def(vreg(unsigned(FB), RegClass::GPR)), physReg(RegClass::GPR, 1)};
+  }
+  auto &Entry = MF.Blocks.front().Instrs;
+  size_t At = 0;
+  if (MF.IsKernel)
+    for (size_t K = 0; K != Entry.size(); ++K) {
+      const MOperand &O = Entry[K].Ops.empty() ? MOperand() : Entry[K].Ops[0];
+      if (O.K == MOperand::Kind::Reg && O.Phys && O.IsDef &&
+          O.RC == RegClass::GPR && O.Reg == 1) {
+        At = K + 1; // the prologue's R1
+        break;
+      }
+    }
+  Entry.insert(Entry.begin() + At, std::move(*Def));
+  return unsigned(FB);
+}
+
 void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
-  int FB = frameBaseVReg(MF);
+  int FB = -1;
+  if (MF.FrameBase >= 0)
+    FB = int(placeFrameBase(MF, frameBaseVReg(MF)));
   llvm::DenseMap<unsigned, uint32_t> Slot;
   llvm::DenseMap<unsigned, MOperand> Remat = rematSources(MF, VRegs);
   for (unsigned V : VRegs) {
