@@ -52,6 +52,18 @@ __device__ __noinline__ float lib_many(float a0, float a1, float a2, float a3,
            a12 * (float)a13 + a14;
 }
 
+// Stack arguments in a function with a frame of its own (values live
+// across its call are kept there): they lie above that frame.
+__device__ __noinline__ float lib_many_call(float a0, float a1, float a2, float a3,
+                                            float a4, float a5, float a6, float a7,
+                                            float a8, float a9, float a10, float a11,
+                                            float a12, double a13, float a14)
+{
+    float t = vendor_activation(a0 + a14, (int)a13 & 7);
+    return t * a12 + a1 * a2 - a3 + a4 * a5 - a6 + a7 * a8 - a9 + a10 * a11 +
+           (float)a13 * a14;
+}
+
 __device__ __noinline__ Quad lib_quad(Quad q, int k)
 {
     Quad r = {q.a * k, q.b + k, q.c - k, q.d * q.a};

@@ -65,6 +65,10 @@ extern __device__ double lib_bigsum(Big b, int n);
 extern __device__ Huge lib_huge(Quad q, int n, Big b);
 extern __device__ float lib_dispatch(int which, float x, float bias);
 extern __device__ float lib_scratch(int n, float x);
+extern __device__ float lib_many_call(float a0, float a1, float a2, float a3,
+                                      float a4, float a5, float a6, float a7,
+                                      float a8, float a9, float a10, float a11,
+                                      float a12, double a13, float a14);
 // Calls the library's -c functions with every kind of argument placement.
 __global__ void vendor_wide(const float* x, const double* c, float* y, int n)
 {
@@ -81,7 +85,10 @@ __global__ void vendor_wide(const float* x, const double* c, float* y, int n)
     double s = lib_bigsum(b, (i & 3) + 2);
     Huge h = lib_huge(q, i, b);
     float d = lib_dispatch(i, v[15], 0.5f);
-    float acc = m + r.a - r.b + r.c - r.d + (float)s + d +
+    float mc = lib_many_call(v[15], v[14], v[13], v[12], v[11], v[10], v[9],
+                             v[8], v[7], v[6], v[5], v[4], v[3], c[(i + 5) % 8],
+                             v[1]);
+    float acc = m + r.a - r.b + r.c - r.d + (float)s + d + mc +
                 lib_scratch((i * 7) % 11, v[2]);
     for (int k = 0; k < 16; ++k) acc += h.v[k] * (k + 1) + v[k];
     y[i] = acc;
