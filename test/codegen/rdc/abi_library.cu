@@ -38,8 +38,10 @@ __global__ void apply_table(const float* x, float* y, int n)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     unary_fn f = lib_table[i % 3];
+    // An address taken in code (relocated MOVs), not in data.
+    unary_fn g = (i & 4) ? lib_half : vendor_activation;
     float v = x[i];
-    y[i] = f(v, i & 7) + lib_dispatch(i + 1, v, 0.25f);
+    y[i] = f(v, i & 7) + lib_dispatch(i + 1, v, 0.25f) + g(v * 0.5f, i & 3);
 }
 
 // Fifteen arguments: the last three (one a double) on the stack.
