@@ -30,8 +30,8 @@
 // return, which releases its blocks as PTX says; the kernel sets up the
 // frame base when it or any of its callees moves R1. A .func compiled on
 // its own (-c) copies R1 after its frame adjustment and writes it back
-// before the return (as ptxas, which keeps the copy in R2); one that also
-// makes calls is not supported.
+// before the return; when it also makes calls the copy is R2, which
+// callees preserve, with the caller's R2 saved in the frame (as ptxas).
 //
 //===----------------------------------------------------------------------===//
 #include "ISel.h"
@@ -56,6 +56,8 @@ static bool movesStack(const ptx::Function &F) {
 }
 
 MOperand codegen::frameBase(ISel &S) {
+  if (S.mf().FrameBaseInR2)
+    return physReg(RegClass::GPR, 2);
   if (S.mf().FrameBase >= 0)
     return vreg(unsigned(S.mf().FrameBase), RegClass::GPR);
   return physReg(RegClass::GPR, 1);
@@ -68,6 +70,12 @@ static void copyFromR1(ISel &S, const MOperand &D) {
     S.emit("IMAD.MOV.U32", {D, RZ(), RZ(), R1});
   else
     S.emit("MOV", {D, R1});
+}
+
+static bool makesCalls(const ptx::Function &F) {
+  return llvm::any_of(F.Body, [](const ptx::Stmt &St) {
+    return St.K == ptx::Stmt::Kind::Instr && St.I->Mnemonic == "call";
+  });
 }
 
 static std::string saveName(const ptx::Function &F) {
@@ -90,6 +98,26 @@ void codegen::setUpDynamicStack(ISel &S) {
       Moves = Moves || movesStack(*F);
   if (!Moves)
     return;
+  MFunction &MF = S.mf();
+  if (MF.ABIFunction && makesCalls(*Req.F)) {
+    // -c with calls: the frame base must survive them, in R2 (saved in
+    // the frame, above the calls' argument area).
+    MF.FrameBaseInR2 = true;
+    MF.FrameBase = 0;
+    MF.R2SaveSlot = MF.OutArgBytes;
+    MF.OutArgBytes += 8;
+    MF.FrameSize = std::max(MF.FrameSize, MF.OutArgBytes);
+    MOperand R1 = physReg(RegClass::GPR, 1), R2 = physReg(RegClass::GPR, 2);
+    MOperand Slot;
+    Slot.K = MOperand::Kind::Mem;
+    Slot.RC = RegClass::GPR;
+    Slot.Phys = true;
+    Slot.Reg = 1;
+    Slot.Imm = MF.R2SaveSlot;
+    S.emit("STL", {Slot, R2});
+    copyFromR1(S, def(R2));
+    return;
+  }
   unsigned FB = S.mf().newVReg(RegClass::GPR, 1, FrameBaseName);
   S.mf().FrameBase = int(FB);
   copyFromR1(S, def(vreg(FB, RegClass::GPR)));
@@ -100,7 +128,8 @@ void codegen::restoreDynamicStack(ISel &S) {
     return; // a kernel's EXIT needs no stack
   if (!S.request().Kernel) {
     // -c: R1 as it was after the frame adjustment, which finalizeFrame
-    // then undoes before the RET.
+    // then undoes before the RET (and reloads the caller's R2 first, after
+    // every spill reload).
     if (S.mf().FrameBase >= 0)
       S.emit("MOV", {def(physReg(RegClass::GPR, 1)), frameBase(S)});
     return;
@@ -127,14 +156,6 @@ SelResult codegen::selectStack(ISel &S, const ptx::Instruction &I) {
   if (S.request().AsSubfunction && S.request().Kernel &&
       findVReg(S.mf(), saveName(*S.request().F)) < 0)
     return S.unsupported(I, "in this callee");
-  // -c: the frame base lives in a register the ABI lets a callee change
-  // (we use no others), so it cannot live across a call; ptxas keeps it
-  // in R2, saved in the frame.
-  if (S.mf().ABIFunction &&
-      llvm::any_of(S.request().F->Body, [](const ptx::Stmt &St) {
-        return St.K == ptx::Stmt::Kind::Instr && St.I->Mnemonic == "call";
-      }))
-    return S.unsupported(I, "in a -c function that makes calls");
   MOperand SP = physReg(RegClass::GPR, 1);
   if (M == "stacksave") {
     resultFromR1(S, I.Ops[0]);

@@ -26,20 +26,21 @@ static const char *sizeSuffix(unsigned Words) {
 }
 
 /// A spill slot: [R1+Off], or [FB+Off] in a function whose stack pointer
-/// moves (alloca), FB being its frame-base register (frameBaseVReg).
-static MOperand frameSlot(uint32_t Off, int FB = -1) {
+/// moves (alloca), FB being its frame-base register (frameBaseVReg), or R2
+/// (MFunction::FrameBaseInR2).
+static MOperand frameSlot(const MFunction &MF, uint32_t Off, int FB = -1) {
   MOperand M;
   M.K = MOperand::Kind::Mem;
   M.RC = RegClass::GPR;
   M.Phys = FB < 0;
-  M.Reg = FB < 0 ? 1 : unsigned(FB);
+  M.Reg = FB >= 0 ? unsigned(FB) : MF.FrameBaseInR2 ? 2 : 1;
   M.Width = 1;
   M.Imm = Off;
   return M;
 }
 
 int codegen::frameBaseVReg(const MFunction &MF) {
-  if (MF.FrameBase < 0)
+  if (MF.FrameBase < 0 || MF.FrameBaseInR2)
     return -1;
   // Its number changes with SSA renaming; its name and its one definition
   // (a copy of R1 after the prologue, ISelStack.cpp) do not.
@@ -117,9 +118,40 @@ static unsigned placeFrameBase(MFunction &MF, int FB) {
   return unsigned(FB);
 }
 
+/// With the frame base in R2: the save of the caller's R2 and the copy of
+/// R1 into it first in the function (scheduling may have moved other code,
+/// which now gets spill slots addressed from R2, above them).
+static void placeR2FrameBase(MFunction &MF) {
+  auto IsPhys = [](const MOperand &O, unsigned N) {
+    return O.Phys && O.RC == RegClass::GPR && O.Reg == N &&
+           (O.K == MOperand::Kind::Reg || O.K == MOperand::Kind::Mem);
+  };
+  auto &Entry = MF.Blocks.front().Instrs;
+  std::optional<MInstr> Save, Copy;
+  for (size_t K = 0; K != Entry.size();) {
+    MInstr &I = Entry[K];
+    bool IsSave = I.Op == "STL" && I.Ops.size() == 2 && IsPhys(I.Ops[0], 1) &&
+                  I.Ops[0].Imm == int64_t(MF.R2SaveSlot) && IsPhys(I.Ops[1], 2);
+    bool IsCopy = !I.Ops.empty() && I.Ops[0].IsDef && IsPhys(I.Ops[0], 2) &&
+                  IsPhys(I.Ops.back(), 1);
+    if ((IsSave && !Save) || (IsCopy && !Copy)) {
+      (IsSave ? Save : Copy) = std::move(I);
+      Entry.erase(Entry.begin() + K);
+      continue;
+    }
+    ++K;
+  }
+  if (Copy)
+    Entry.insert(Entry.begin(), std::move(*Copy));
+  if (Save)
+    Entry.insert(Entry.begin(), std::move(*Save));
+}
+
 void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
+  if (MF.FrameBaseInR2)
+    placeR2FrameBase(MF);
   int FB = -1;
-  if (MF.FrameBase >= 0)
+  if (MF.FrameBase >= 0 && !MF.FrameBaseInR2)
     FB = int(placeFrameBase(MF, frameBaseVReg(MF)));
   llvm::DenseMap<unsigned, uint32_t> Slot;
   llvm::DenseMap<unsigned, MOperand> Remat = rematSources(MF, VRegs);
@@ -190,7 +222,7 @@ void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
         unsigned Words = MF.VRegs[V].Size;
         MInstr L;
         L.Op = std::string("LDL") + sizeSuffix(Words);
-        L.Ops = {def(vreg(Temp[V], RegClass::GPR, Words)), frameSlot(Slot[V], FB)};
+        L.Ops = {def(vreg(Temp[V], RegClass::GPR, Words)), frameSlot(MF, Slot[V], FB)};
         Out.push_back(std::move(L));
         MF.SpillLoadBytes += 4 * Words;
       }
@@ -198,7 +230,7 @@ void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
         unsigned Words = MF.VRegs[V].Size;
         MInstr S;
         S.Op = std::string("STL") + sizeSuffix(Words);
-        S.Ops = {frameSlot(Slot[V], FB), vreg(Temp[V], RegClass::GPR, Words)};
+        S.Ops = {frameSlot(MF, Slot[V], FB), vreg(Temp[V], RegClass::GPR, Words)};
         After.push_back(std::move(S));
         MF.SpillStoreBytes += 4 * Words;
       }
@@ -239,6 +271,16 @@ void codegen::finalizeFrame(MFunction &MF) {
         if (llvm::StringRef(B.Instrs[K].Op).starts_with("RET")) {
           B.Instrs.insert(B.Instrs.begin() + K, Adjust(MF.FrameSize));
           ++K;
+          if (MF.FrameBaseInR2) {
+            // The caller's R2 (ISelStack.cpp), once nothing reads the frame
+            // base any more; R1 is back at the frame.
+            MInstr L;
+            L.Op = "LDL";
+            L.Ops = {def(physReg(RegClass::GPR, 2)), frameSlot(MF, MF.R2SaveSlot)};
+            L.Ops[1].Reg = 1;
+            B.Instrs.insert(B.Instrs.begin() + K - 1, std::move(L));
+            ++K;
+          }
         }
     return;
   }

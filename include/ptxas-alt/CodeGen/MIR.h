@@ -185,6 +185,12 @@ struct MFunction {
   /// after the prologue. -1: R1 never moves. Only instruction selection
   /// reads the number (SSA renames registers); later passes test >= 0.
   int FrameBase = -1;
+  /// A .func compiled on its own (-c) that moves R1 and makes calls keeps
+  /// its frame base in R2, which callees preserve (as ptxas does): the
+  /// caller's R2 is saved at [R1 + R2SaveSlot] on entry and restored before
+  /// the return; FrameBase is then >= 0 but names no register.
+  bool FrameBaseInR2 = false;
+  uint32_t R2SaveSlot = 0;
 
   unsigned newVReg(RegClass RC, unsigned Size = 1, llvm::StringRef Name = "");
 };

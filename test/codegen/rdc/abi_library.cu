@@ -87,14 +87,17 @@ __device__ __noinline__ Huge lib_huge(Quad q, int n, Big b)
     return h;
 }
 
-// alloca of a dynamic size: the caller's R1 must come back unchanged.
+// alloca of a dynamic size and a call while the block is live: the frame
+// base survives the call in R2 (saved for the caller), and the caller's R1
+// and R2 come back unchanged.
 __device__ __noinline__ float lib_scratch(int n, float x)
 {
     float* buf = (float*)alloca(sizeof(float) * (n + 1));
     for (int i = 0; i <= n; ++i) buf[i] = x * i + 1.0f;
+    float t = vendor_activation(buf[n / 2], n & 7);
     float s = 0;
     for (int i = n; i >= 0; i -= 2) s += buf[i];
-    return s;
+    return s + t;
 }
 
 __global__ void wide_calls(const float* x, const double* c, float* y, int n)
