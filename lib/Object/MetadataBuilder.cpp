@@ -265,6 +265,10 @@ std::vector<uint8_t> ptxas::object::buildCallgraph(const BuildState &B,
       put32(D, K.Sym);
       put32(D, B.ExternSym.lookup(E));
     }
+  for (auto [A, Bv] : IC.Direct) {
+    put32(D, A);
+    put32(D, Bv);
+  }
   const std::vector<std::pair<uint32_t, uint32_t>> *Parts[] = {
       &IC.Taken, &IC.Callers, &IC.Edges};
   uint32_t Markers[] = {0xfffffffeu, 0xfffffffdu, 0xfffffffcu};

@@ -74,6 +74,9 @@ std::vector<uint8_t> buildKernelInfo(const BuildState &B, const KernelCode &K);
 /// its address) only when the call graph says it can be reached.
 struct IndirectCalls {
   std::vector<std::pair<uint32_t, uint32_t>> Taken, Callers, Edges;
+  /// Direct calls made by -c .funcs (kernels list their external callees
+  /// through KernelLayout::ExternCallees), before marker -2.
+  std::vector<std::pair<uint32_t, uint32_t>> Direct;
 };
 std::vector<uint8_t> buildCallgraph(const BuildState &B,
                                     const IndirectCalls &IC = {});

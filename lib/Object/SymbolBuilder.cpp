@@ -422,6 +422,33 @@ bool Builder::usesFunctionPointers(const ptx::Module &M) {
 
 IndirectCalls Builder::indirectCalls() {
   IndirectCalls IC;
+  if (!B.Rel)
+    return IC;
+  auto SymOf = [&](llvm::StringRef Name) -> unsigned {
+    auto F = FuncSym.find(Name);
+    return F != FuncSym.end() ? F->second : externSym(Name);
+  };
+  // A .func compiled on its own calls everything through the ABI: nvlink
+  // adds its callees' registers and stack to it through these edges.
+  for (const KernelCode &K : B.Proc) {
+    if (K.L->F->IsEntry)
+      continue;
+    llvm::SmallVector<unsigned, 4> Seen;
+    for (const ptx::Stmt &S : K.L->F->Body) {
+      if (S.K != ptx::Stmt::Kind::Instr || !S.I || S.I->Mnemonic != "call")
+        continue;
+      for (const ptx::Operand &O : S.I->Ops) {
+        if (O.K == ptx::Operand::Kind::List)
+          continue;
+        if (O.Func)
+          if (unsigned C = SymOf(O.Func->Name); C && !llvm::is_contained(Seen, C)) {
+            Seen.push_back(C);
+            IC.Direct.push_back({K.Sym, C});
+          }
+        break;
+      }
+    }
+  }
   if (!Prototype)
     return IC;
   // A prototype's number is the .strtab offset of its signature; the
@@ -436,10 +463,6 @@ IndirectCalls Builder::indirectCalls() {
       Next += uint32_t(Sig.size() + 1);
     }
     return It->second;
-  };
-  auto SymOf = [&](llvm::StringRef Name) -> unsigned {
-    auto F = FuncSym.find(Name);
-    return F != FuncSym.end() ? F->second : externSym(Name);
   };
   std::vector<std::pair<uint32_t, uint32_t>> Protos; // .nv.prototype
   for (const ptx::Function *F : takenFunctions(M))
