@@ -412,6 +412,12 @@ void ISel::emitPrologue() {
 
 bool ISel::run() {
   countDefinitions();
+  if (!Req.AsSubfunction || !Req.Kernel) {
+    // The bottom of the frame is the ABI calls' (selected callees share
+    // the kernel's function and frame).
+    MF.OutArgBytes = abiOutgoingArea(*this);
+    MF.FrameSize = std::max(MF.FrameSize, MF.OutArgBytes);
+  }
   emitPrologue();
   setUpDynamicStack(*this);
   for (const ptx::Stmt &S : Req.F->Body) {

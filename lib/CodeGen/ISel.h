@@ -141,6 +141,9 @@ bool isTerminator(llvm::StringRef Op);
 /// the return address (ISelControlABI.cpp).
 void emitABIEntry(ISel &S);
 void emitABIReturn(ISel &S);
+/// Bytes the function's ABI calls need at the bottom of its frame (stack
+/// arguments, results returned in memory); 0 in whole-program mode.
+uint32_t abiOutgoingArea(ISel &S);
 
 //===-- Family selectors (one file each) --------------------------------===//
 SelResult selectBasic(ISel &S, const ptx::Instruction &I);   // ISelBasic.cpp

@@ -31,6 +31,11 @@ void copyVReg(ISel &S, unsigned To, const MOperand &From, unsigned Words);
 SelResult selectABICall(ISel &S, const ptx::Instruction &I,
                         const ptx::Function *F, const ptx::Operand *Rets,
                         const ptx::Operand *Args);
+/// A call through function pointer \p Target in -c mode, through the ABI.
+SelResult selectABIIndirectCall(ISel &S, const ptx::Instruction &I,
+                                const ptx::Operand &Target,
+                                const ptx::Operand *Rets,
+                                const ptx::Operand *Args);
 
 } // namespace ptxas::codegen
 

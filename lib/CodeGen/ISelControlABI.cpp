@@ -5,104 +5,311 @@
 //===----------------------------------------------------------------------===//
 //
 // Calls of code we do not compile (the CUDA system calls; external
-// functions and everything a -c function body calls) and the entry and
-// return of a .func compiled on its own for others to call, under the
-// register convention of CallABI.h.
+// functions, calls through a pointer and everything a -c function body
+// calls, in -c mode) and the entry and return of a .func compiled on its
+// own for others to call, under the convention of CallABI.h: registers
+// from R4, then the stack at [R1 + off], results in R4.. or in memory the
+// caller provides.
+//
+// The caller's stack arguments and in-memory results sit at the bottom of
+// its frame ([R1, R1 + MFunction::OutArgBytes), as in ptxas's code: `STL
+// [R1+0x8], R3` before the call), sized before selection by
+// abiOutgoingArea; the callee reads its stack arguments at [R1 + its frame
+// + off] (IncomingArg loads, finished by finalizeFrame).
 //
 //===----------------------------------------------------------------------===//
 #include "CallABI.h"
 #include "ISelCall.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace ptxas;
 using namespace ptxas::codegen;
 using ptx::Operand;
 
-/// Words of a value passed in registers by the ABI.
+namespace {
+/// Where the ABI puts one value: registers from Reg, or (Reg == 0) the
+/// stack at StackOff from R1 at the call.
+struct ABISlot {
+  unsigned Reg = 0;
+  uint32_t StackOff = 0;
+  unsigned Words = 0;
+};
+
+/// The placement of a call's arguments and result (CallABI.h).
+struct ABILayout {
+  llvm::SmallVector<ABISlot, 8> Params;
+  ABISlot Ret;              ///< Words == 0: no result
+  bool RetInMemory = false; ///< in the caller's buffer, its address in R4
+  uint32_t StackBytes = 0;  ///< stack arguments
+  /// The caller's buffer for a result returned in memory: after the stack
+  /// arguments at the bottom of its frame.
+  uint32_t retBufOffset() const { return uint32_t(llvm::alignTo(StackBytes, 8)); }
+  /// Bytes this call needs at the bottom of the caller's frame.
+  uint32_t area() const {
+    return retBufOffset() +
+           (RetInMemory ? uint32_t(llvm::alignTo(4 * Ret.Words, 8)) : 0);
+  }
+};
+} // namespace
+
+/// Words of a value passed by the ABI.
 static unsigned abiWords(const ptx::Variable *V) {
   return unsigned(std::max<uint64_t>(1, (V->sizeInBytes() + 3) / 4));
 }
 
-/// The first register of each of \p Vars under the ABI (CallABI.h):
-/// R4 upwards, 64-bit values in even pairs. False when one is larger than
-/// 8 bytes or they do not fit in R4..R15 (the stack part of the ABI is not
-/// done).
-static bool abiRegisters(llvm::ArrayRef<const ptx::Variable *> Vars,
-                         llvm::SmallVectorImpl<unsigned> &First) {
+/// The placement of \p Params and \p Rets as ptxas 13.0 does it (probed
+/// with -c functions of many shapes on sm_75, sm_86 and sm_90a; see
+/// CallABI.h). Returns what is not supported, empty when all is.
+static std::string abiLayout(llvm::ArrayRef<const ptx::Variable *> Params,
+                             llvm::ArrayRef<const ptx::Variable *> Rets,
+                             ABILayout &L) {
+  if (Rets.size() > 1)
+    return "more than one result";
+  for (llvm::ArrayRef<const ptx::Variable *> Vs : {Params, Rets})
+    for (const ptx::Variable *V : Vs)
+      if (V->Space == ptx::StateSpace::Reg &&
+          (V->isPredicate() || ptx::typeBits(V->ElemType) < 32))
+        // ptxas: "In ABI compilation, passing predicate, 8-bit and 16-bit
+        // parameters to device functions is not supported".
+        return "predicate, 8-bit and 16-bit .reg parameters";
   unsigned Next = abi::FirstArgReg;
-  for (const ptx::Variable *V : Vars) {
-    unsigned W = abiWords(V);
-    if (W > 2)
-      return false;
-    Next = (Next + W - 1) / W * W;
-    if (Next + W > abi::ArgRegLimit)
-      return false;
-    First.push_back(Next);
-    Next += W;
+  if (!Rets.empty()) {
+    L.Ret.Words = abiWords(Rets[0]);
+    if (L.Ret.Words > abi::MaxReturnWords) {
+      L.RetInMemory = true;
+      ++Next; // R4 holds the buffer's address
+    } else {
+      L.Ret.Reg = abi::FirstArgReg;
+    }
   }
-  return true;
+  for (const ptx::Variable *V : Params) {
+    ABISlot Sl;
+    Sl.Words = abiWords(V);
+    unsigned Align = std::max(4u, V->alignment());
+    unsigned At = unsigned(llvm::alignTo(Next, Align / 4));
+    if (At + Sl.Words <= abi::ArgRegLimit) {
+      Sl.Reg = At;
+      Next = At + Sl.Words;
+    } else {
+      Sl.StackOff = uint32_t(llvm::alignTo(L.StackBytes, Align));
+      L.StackBytes = Sl.StackOff + 4 * Sl.Words;
+    }
+    L.Params.push_back(Sl);
+  }
+  return "";
 }
 
-/// A call through the ABI of CallABI.h: a system call (vprintf, malloc,
-/// free, __assertfail) in whole-program mode, or any external function in
-/// -c mode, as ptxas emits them:
+/// A [R1+Off] local address.
+static MOperand stackSlot(int64_t Off) {
+  MOperand M;
+  M.K = MOperand::Kind::Mem;
+  M.RC = RegClass::GPR;
+  M.Phys = true;
+  M.Reg = 1;
+  M.Width = 1;
+  M.Imm = Off;
+  return M;
+}
+
+/// Word \p J of the value of \p V, a .param variable (its chunk virtual
+/// registers, ISelControlCall.cpp) or a .reg one (\p Reg: its register).
+/// Words past a register's end read as RZ.
+static MOperand valueWordOf(ISel &S, const ptx::Variable *V,
+                            const MOperand *Reg, unsigned J) {
+  if (Reg) {
+    if (J >= Reg->Width)
+      return RZ();
+    MOperand W = *Reg;
+    W.Sub = uint8_t(Reg->Sub + J);
+    W.Width = 1;
+    W.Not = false;
+    return W;
+  }
+  unsigned P = paramVReg(S, V, J / 4);
+  if (J % 4 >= S.mf().VRegs[P].Size)
+    return RZ();
+  return vreg(P, RegClass::GPR, 1, J % 4);
+}
+
+/// Writes word \p J (of \p Words) of the value of \p V from \p Src.
+static void setValueWord(ISel &S, const ptx::Variable *V, const MOperand *Reg,
+                         unsigned J, unsigned Words, const MOperand &Src) {
+  if (Reg) {
+    if (J >= Reg->Width)
+      return;
+    unsigned Size = S.mf().VRegs[Reg->Reg].Size;
+    MOperand D = *Reg;
+    D.Sub = uint8_t(Reg->Sub + J);
+    D.Width = 1;
+    S.emit("MOV", {def(D, J == 0 && Reg->Sub == 0 && Size <= Words), Src});
+    return;
+  }
+  unsigned P = paramVReg(S, V, J / 4);
+  unsigned Size = S.mf().VRegs[P].Size;
+  if (J % 4 >= Size)
+    return;
+  unsigned Written = std::min(Size, Words - J / 4 * 4);
+  S.emit("MOV", {def(vreg(P, RegClass::GPR, 1, J % 4),
+                     J % 4 == 0 && Written == Size),
+                 Src});
+}
+
+/// The prototype of indirect call \p I (its last operand names a
+/// .callprototype of the function, or a .calltargets list whose first
+/// function gives the shape); null when there is none.
+static const ptx::Function *indirectPrototype(ISel &S,
+                                              const ptx::Instruction &I) {
+  const Operand &P = I.Ops.back();
+  for (const ptx::Stmt &St : S.request().F->Body) {
+    if (St.Name != P.Name)
+      continue;
+    if (St.K == ptx::Stmt::Kind::CallPrototype)
+      return St.Proto;
+  }
+  return nullptr;
+}
+
+namespace {
+/// The callee of an ABI call: a symbol (relocated), a system call (its
+/// bank-4 address) or a register (a call through a pointer).
+struct ABICallee {
+  const ptx::Function *Sig = nullptr; ///< parameters and result
+  llvm::StringRef Symbol;             ///< relocated or bank-4 callee
+  const Operand *Pointer = nullptr;   ///< indirect
+};
+} // namespace
+
+/// A call through the ABI of CallABI.h, as ptxas emits it:
 ///
-///   MOV R4.., <arguments>          ; 64-bit ones in even pairs
+///   MOV R4.., <arguments>          ; by abiLayout; STL [R1+off] for
+///                                  ;  stack arguments, IADD3 R4, R1, buf
+///                                  ;  for a result returned in memory
 ///   LDC.64 R2, c[0x4][<slot>]      ; system call: the writer relocates
 ///                                  ;  the bank-4 entry against the symbol
+///   MOV R2, <pointer>              ; call through a pointer (a pair the
+///                                  ;  callee may change, not an argument)
 ///   LEPC R20, <return>             ; sm_90 (before: LEPC R20 gives its own
 ///   CALL.ABS.NOINC R2              ;  address, plus 0x40 with IADD3)
 /// return:
-///   MOV <result>, R4
+///   MOV <result>, R4..             ; or LDL from the buffer
 ///
-/// In -c mode the call is `CALL.ABS.NOINC 0x0` with a relocation against
-/// the callee (R_CUDA_ABS47_34, sm_90: R_CUDA_ABS55_16_34); the return
-/// address comes from LEPC either way, which needs no relocation.
-/// The LEPC..CALL block uses physical registers only and is a dependence
-/// chain, so neither scheduling nor spilling changes its length (which the
-/// pre-sm_90 return address relies on).
-SelResult codegen::selectABICall(ISel &S, const ptx::Instruction &I,
-                                 const ptx::Function *F, const Operand *Rets,
-                                 const Operand *Args) {
+/// A -c call of a symbol is `CALL.ABS.NOINC 0x0` with a relocation against
+/// the callee (R_CUDA_ABS47_34, sm_90: R_CUDA_ABS55_16_34). ptxas gives the
+/// return address with two relocated MOVs (R_CUDA_ABS32_LO/HI_32 against
+/// the function plus the return offset); LEPC gives the same value without
+/// the linker. The LEPC..CALL block uses physical registers only and is a
+/// dependence chain, so neither scheduling nor spilling changes its length
+/// (which the pre-sm_90 return address relies on).
+static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
+                             const ABICallee &C, const Operand *Rets,
+                             const Operand *Args) {
   const object::CodeRequest &Req = S.request();
   MFunction &MF = S.mf();
+  const ptx::Function *F = C.Sig;
+  llvm::StringRef What = C.Pointer ? llvm::StringRef("a function pointer")
+                                   : llvm::StringRef(F->Name);
   size_t NArgs = Args ? Args->Elems.size() : 0;
   size_t NRets = Rets ? Rets->Elems.size() : 0;
-  if (NArgs != F->Params.size() || NRets != F->Returns.size() || NRets > 1)
-    return S.error(I, "call of '" + F->Name + "' with the wrong number of "
-                                              "arguments or results");
-  llvm::SmallVector<unsigned, 8> ArgReg, RetReg;
-  if (!abiRegisters(F->Params, ArgReg) || !abiRegisters(F->Returns, RetReg))
-    return S.unsupported(I, "arguments of '" + F->Name.str() +
-                                "' beyond R4..R15 or over 8 bytes");
-  llvm::SmallVector<MOperand, 8> Uses;
-  for (size_t K = 0; K != NArgs; ++K) {
-    unsigned W = abiWords(F->Params[K]);
-    const Operand &A = Args->Elems[K];
-    MOperand Src;
+  if (NArgs != F->Params.size() || NRets != F->Returns.size())
+    return S.error(I, "call of '" + What + "' with the wrong number of "
+                                           "arguments or results");
+  ABILayout L;
+  if (std::string Why = abiLayout(F->Params, F->Returns, L); !Why.empty())
+    return S.unsupported(I, "calls passing " + Why);
+  // In a function that moves R1 (alloca), R1 may lie below the frame's
+  // argument area: such a call gets a fresh area below R1, 16-byte
+  // aligned, and R1 comes back from a copy after it.
+  std::optional<unsigned> SavedSP;
+  if (L.area() && MF.FrameBase >= 0) {
+    SavedSP = S.tmp();
+    MOperand SP = physReg(RegClass::GPR, 1);
+    MOperand NotPT = PT();
+    NotPT.Not = true;
+    S.emit("MOV", {def(vreg(*SavedSP, RegClass::GPR)), SP});
+    S.emit("IADD3", {def(SP), SP, imm(-int64_t(llvm::alignTo(L.area(), 16)), true), RZ()});
+    S.emit("LOP3.LUT", {def(SP), SP, imm(0xfffffff0), RZ(), imm(0xc0), NotPT});
+  } else if (L.area() > MF.OutArgBytes)
+    return S.error(I, "internal error: the frame has no room for the "
+                      "stack arguments of this call");
+  // The value operand of each argument / the result: a .param variable
+  // (its chunk registers) or a register.
+  auto ValueOf = [&](const Operand &A, const ptx::Variable *&V,
+                     std::optional<MOperand> &Reg, bool Def) -> bool {
     if (A.K == Operand::Kind::Symbol && isFuncParam(S, A.Var)) {
-      unsigned P = paramVReg(S, A.Var, 0);
-      Src = vreg(P, RegClass::GPR, MF.VRegs[P].Size);
-    } else if (A.K == Operand::Kind::Reg) {
-      Src = S.use(A);
-    } else {
-      return S.unsupported(I, "this call argument");
+      V = A.Var;
+      return true;
     }
-    unsigned Have = Src.Width;
-    for (unsigned J = 0; J != W; ++J) {
-      MOperand D = physReg(RegClass::GPR, ArgReg[K] + J);
-      D.IsDef = true;
-      MOperand From = Src;
-      From.Sub = uint8_t(Src.Sub + J);
-      From.Width = 1;
-      S.emit("MOV", {D, J < Have ? From : RZ()});
-      Uses.push_back(physReg(RegClass::GPR, ArgReg[K] + J));
+    if (A.K == Operand::Kind::Reg) {
+      V = nullptr;
+      Reg = Def ? S.defOf(A) : S.use(A);
+      Reg->IsDef = false;
+      Reg->Undef = false;
+      return true;
+    }
+    return false;
+  };
+  llvm::SmallVector<MOperand, 16> Uses;
+  for (size_t K = 0; K != NArgs; ++K) {
+    const ptx::Variable *V;
+    std::optional<MOperand> Reg;
+    if (!ValueOf(Args->Elems[K], V, Reg, false))
+      return S.unsupported(I, "this call argument");
+    const ABISlot &Sl = L.Params[K];
+    for (unsigned J = 0; J != Sl.Words; ++J) {
+      MOperand W = valueWordOf(S, V, Reg ? &*Reg : nullptr, J);
+      if (Sl.Reg) {
+        MOperand D = physReg(RegClass::GPR, Sl.Reg + J);
+        D.IsDef = true;
+        S.emit("MOV", {D, W});
+        Uses.push_back(physReg(RegClass::GPR, Sl.Reg + J));
+      } else {
+        S.emit("STL", {stackSlot(Sl.StackOff + 4 * J), W});
+      }
     }
   }
-  bool Relocated = !Req.Addrs;
+  if (L.RetInMemory) {
+    MOperand D = physReg(RegClass::GPR, abi::FirstArgReg);
+    D.IsDef = true;
+    S.emit("IADD3", {D, physReg(RegClass::GPR, 1), imm(L.retBufOffset()), RZ()});
+    Uses.push_back(physReg(RegClass::GPR, abi::FirstArgReg));
+  }
+  bool Relocated = !C.Pointer && !Req.Addrs;
+  MOperand Target = RZ();
   if (!Relocated) {
-    MOperand Target = physReg(RegClass::GPR, 2, 2);
-    Target.IsDef = true;
-    S.emit("LDC.64", {Target, cbank(4, Req.Addrs->slot(F->Name))});
+    // The callee's address in a pair no argument uses: R2:R3 in a kernel
+    // (nothing to preserve), else the first free pair the callee may
+    // change anyway.
+    unsigned T = 2;
+    if (MF.ABIFunction) {
+      T = 0;
+      for (unsigned R = abi::FirstArgReg; R + 1 < abi::ArgRegLimit && !T; R += 2)
+        if (llvm::none_of(Uses, [&](const MOperand &U) {
+              return U.Reg == R || U.Reg == R + 1;
+            }))
+          T = R;
+      if (!T)
+        return S.unsupported(I, "a call through a pointer with R4..R15 all "
+                                "taken by arguments");
+    }
+    Target = physReg(RegClass::GPR, T, 2);
+    MOperand TD = Target;
+    TD.IsDef = true;
+    if (C.Pointer) {
+      MOperand Ptr = S.use(*C.Pointer);
+      if (Ptr.Width != 2)
+        return S.unsupported(I, "32-bit function pointer");
+      for (unsigned J = 0; J != 2; ++J) {
+        MOperand D = physReg(RegClass::GPR, T + J);
+        D.IsDef = true;
+        MOperand W = Ptr;
+        W.Sub = uint8_t(Ptr.Sub + J);
+        W.Width = 1;
+        S.emit("MOV", {D, W});
+      }
+    } else {
+      S.emit("LDC.64", {TD, cbank(4, Req.Addrs->slot(C.Symbol))});
+    }
   }
 
   S.newBlock();
@@ -121,18 +328,19 @@ SelResult codegen::selectABICall(ISel &S, const ptx::Instruction &I,
     S.emit("IADD3", {def(Lo), def(Carry), Lo, imm(0x40), RZ()});
     S.emit("IADD3.X", {def(Hi), Hi, RZ(), RZ(), Carry, NotPT});
   }
-  MInstr &Call = S.emit("CALL.ABS.NOINC", {Relocated
-                                               ? imm(0)
-                                               : physReg(RegClass::GPR, 2, 2)});
+  MInstr &Call = S.emit("CALL.ABS.NOINC", {Relocated ? imm(0) : Target});
   Call.ABICall = true;
   if (Relocated) {
     Call.RelocType = S.isSm90() ? 75 : 58; // R_CUDA_ABS55_16_34 / ABS47_34
-    Call.RelocSym = F->Name.str();
+    Call.RelocSym = C.Symbol.str();
   }
+  Call.ABIIndirect = C.Pointer != nullptr;
   Call.Implicit.append(Uses.begin(), Uses.end());
+  if (!Relocated)
+    Call.Implicit.push_back(Target);
   Call.Implicit.push_back(physReg(RegClass::GPR, abi::ReturnAddrReg, 2));
-  unsigned RetWords = NRets ? abiWords(F->Returns[0]) : 0;
-  for (unsigned J = 0; J != RetWords; ++J) {
+  unsigned RetRegWords = L.Ret.Reg ? L.Ret.Words : 0;
+  for (unsigned J = 0; J != RetRegWords; ++J) {
     MOperand D = physReg(RegClass::GPR, abi::FirstArgReg + J);
     D.IsDef = true;
     Call.Implicit.push_back(D);
@@ -147,44 +355,149 @@ SelResult codegen::selectABICall(ISel &S, const ptx::Instruction &I,
     S.emit("ULDC.64", {D, cbank(0, S.isSm90() ? 0x208 : 0x118)});
   }
   if (NRets) {
-    const Operand &R = Rets->Elems[0];
-    unsigned Dst;
-    if (R.K == Operand::Kind::Symbol && isFuncParam(S, R.Var))
-      Dst = paramVReg(S, R.Var, 0);
-    else if (R.K == Operand::Kind::Reg)
-      Dst = S.defOf(R).Reg;
-    else
+    const ptx::Variable *V;
+    std::optional<MOperand> Reg;
+    if (!ValueOf(Rets->Elems[0], V, Reg, true))
       return S.unsupported(I, "this call result");
-    unsigned W = std::min<unsigned>(RetWords, MF.VRegs[Dst].Size);
-    copyVReg(S, Dst, physReg(RegClass::GPR, abi::FirstArgReg, W), W);
+    for (unsigned J = 0; J != L.Ret.Words; ++J) {
+      if (L.RetInMemory) {
+        unsigned T = S.tmp();
+        S.emit("LDL", {def(vreg(T, RegClass::GPR)),
+                       stackSlot(L.retBufOffset() + 4 * J)});
+        setValueWord(S, V, Reg ? &*Reg : nullptr, J, L.Ret.Words,
+                     vreg(T, RegClass::GPR));
+      } else {
+        setValueWord(S, V, Reg ? &*Reg : nullptr, J, L.Ret.Words,
+                     physReg(RegClass::GPR, abi::FirstArgReg + J));
+      }
+    }
   }
+  if (SavedSP)
+    S.emit("MOV", {def(physReg(RegClass::GPR, 1)), vreg(*SavedSP, RegClass::GPR)});
   return SelResult::Done;
+}
+
+SelResult codegen::selectABICall(ISel &S, const ptx::Instruction &I,
+                                 const ptx::Function *F, const Operand *Rets,
+                                 const Operand *Args) {
+  ABICallee C;
+  C.Sig = F;
+  C.Symbol = F->Name;
+  return emitABICall(S, I, C, Rets, Args);
+}
+
+/// call %fp, (args), proto in -c mode: the pointer is the callee's address
+/// (the linker fills function addresses in), which may be any function
+/// with the prototype's shape, here or in another module: a call through
+/// the register under the ABI (ptxas: `CALL.ABS.NOINC R6`).
+SelResult codegen::selectABIIndirectCall(ISel &S, const ptx::Instruction &I,
+                                         const Operand &Target,
+                                         const Operand *Rets,
+                                         const Operand *Args) {
+  const ptx::Function *Proto = indirectPrototype(S, I);
+  if (!Proto)
+    return S.unsupported(I, "indirect call in -c mode without a "
+                            ".callprototype");
+  ABICallee C;
+  C.Sig = Proto;
+  C.Pointer = &Target;
+  return emitABICall(S, I, C, Rets, Args);
+}
+
+/// The stack area the calls of the function need at the bottom of its
+/// frame (-c mode): calls that go through the ABI are those of functions
+/// without a body here, those through pointers, and, in a .func compiled
+/// on its own, all of them.
+uint32_t codegen::abiOutgoingArea(ISel &S) {
+  const object::CodeRequest &Req = S.request();
+  if (Req.Addrs)
+    return 0; // whole program: only system calls, all in registers
+  uint32_t Area = 0;
+  auto Scan = [&](const ptx::Function &Fn) {
+    for (const ptx::Stmt &St : Fn.Body) {
+      if (St.K != ptx::Stmt::Kind::Instr || St.I->Mnemonic != "call")
+        continue;
+      const ptx::Instruction &I = *St.I;
+      const ptx::Function *Sig = nullptr;
+      for (const Operand &O : I.Ops) {
+        if (O.K == Operand::Kind::List)
+          continue;
+        if (O.K == Operand::Kind::Reg) {
+          for (const ptx::Stmt &P : Fn.Body)
+            if (P.K == ptx::Stmt::Kind::CallPrototype && P.Name == I.Ops.back().Name)
+              Sig = P.Proto;
+        } else if (O.Func) {
+          Sig = O.Func;
+          bool Selected = false;
+          if (Req.Kernel)
+            for (const ptx::Function *D : Req.Kernel->Subfunctions)
+              Selected |= D->Name == O.Func->Name && D->HasBody;
+          if (Selected)
+            Sig = nullptr; // its body is selected into the kernel
+        }
+        break;
+      }
+      ABILayout L;
+      if (Sig && abiLayout(Sig->Params, Sig->Returns, L).empty())
+        Area = std::max(Area, L.area());
+    }
+  };
+  Scan(*Req.F);
+  if (Req.Kernel)
+    for (const ptx::Function *D : Req.Kernel->Subfunctions)
+      Scan(*D);
+  return Area;
 }
 
 /// The return address of a .func compiled on its own (-c): R20:R21 on
 /// entry, copied so that calls made by the body (which overwrite R20:R21)
-/// keep it.
+/// keep it; and the address of the caller's buffer for a result returned
+/// in memory.
 static const char *const ABIReturnAddr = "$abi$ra";
+static const char *const ABIResultAddr = "$abi$sret";
+
+/// A .reg parameter's register.
+static MOperand regParam(ISel &S, const ptx::Variable *V) {
+  Operand O;
+  O.K = Operand::Kind::Reg;
+  O.Var = const_cast<ptx::Variable *>(V);
+  O.Name = V->Name;
+  return S.use(O);
+}
 
 void codegen::emitABIEntry(ISel &S) {
   const ptx::Function &F = *S.request().F;
   MFunction &MF = S.mf();
-  llvm::SmallVector<unsigned, 8> First, RetFirst;
-  bool AllParam = llvm::all_of(F.Params, [](const ptx::Variable *V) {
-    return V->Space == ptx::StateSpace::Param;
-  });
-  if (!AllParam || !abiRegisters(F.Params, First) ||
-      !abiRegisters(F.Returns, RetFirst)) {
-    S.failAt(F.Loc, "not yet supported: the parameters of '" + F.Name.str() +
-                        "' in -c mode (.reg parameters, or beyond R4..R15)");
+  ABILayout L;
+  if (std::string Why = abiLayout(F.Params, F.Returns, L); !Why.empty()) {
+    S.failAt(F.Loc, "not yet supported: " + Why + " of '" + F.Name.str() +
+                        "' in -c mode");
     return;
   }
+  if (L.RetInMemory) {
+    unsigned P = MF.newVReg(RegClass::GPR, 1, ABIResultAddr);
+    S.emit("MOV", {def(vreg(P, RegClass::GPR)),
+                   physReg(RegClass::GPR, abi::FirstArgReg)});
+  }
   for (size_t K = 0; K != F.Params.size(); ++K) {
-    unsigned P = paramVReg(S, F.Params[K], 0);
-    for (unsigned J = 0; J != MF.VRegs[P].Size; ++J)
-      S.emit("MOV", {def(vreg(P, RegClass::GPR, 1, J),
-                         J == 0 && MF.VRegs[P].Size == 1),
-                     physReg(RegClass::GPR, First[K] + J)});
+    const ptx::Variable *V = F.Params[K];
+    std::optional<MOperand> Reg;
+    if (V->Space == ptx::StateSpace::Reg)
+      Reg = regParam(S, V);
+    const ABISlot &Sl = L.Params[K];
+    for (unsigned J = 0; J != Sl.Words; ++J) {
+      if (Sl.Reg) {
+        setValueWord(S, Reg ? nullptr : V, Reg ? &*Reg : nullptr, J, Sl.Words,
+                     physReg(RegClass::GPR, Sl.Reg + J));
+        continue;
+      }
+      unsigned T = S.tmp();
+      MInstr &Ld = S.emit("LDL", {def(vreg(T, RegClass::GPR)),
+                                  stackSlot(Sl.StackOff + 4 * J)});
+      Ld.IncomingArg = true;
+      setValueWord(S, Reg ? nullptr : V, Reg ? &*Reg : nullptr, J, Sl.Words,
+                   vreg(T, RegClass::GPR));
+    }
   }
   unsigned RA = MF.newVReg(RegClass::GPR, 2, ABIReturnAddr);
   for (unsigned J = 0; J != 2; ++J)
@@ -195,17 +508,29 @@ void codegen::emitABIEntry(ISel &S) {
 void codegen::emitABIReturn(ISel &S) {
   const ptx::Function &F = *S.request().F;
   MFunction &MF = S.mf();
-  llvm::SmallVector<unsigned, 4> First;
-  if (!abiRegisters(F.Returns, First))
+  ABILayout L;
+  if (!abiLayout(F.Params, F.Returns, L).empty())
     return; // reported by emitABIEntry
-  llvm::SmallVector<MOperand, 4> Results;
-  for (size_t K = 0; K != F.Returns.size(); ++K) {
-    unsigned P = paramVReg(S, F.Returns[K], 0);
-    for (unsigned J = 0; J != MF.VRegs[P].Size; ++J) {
-      MOperand D = physReg(RegClass::GPR, First[K] + J);
+  llvm::SmallVector<MOperand, 12> Results;
+  if (!F.Returns.empty()) {
+    const ptx::Variable *V = F.Returns[0];
+    std::optional<MOperand> Reg;
+    if (V->Space == ptx::StateSpace::Reg)
+      Reg = regParam(S, V);
+    int Buf = findVReg(MF, ABIResultAddr);
+    for (unsigned J = 0; J != L.Ret.Words; ++J) {
+      MOperand W = valueWordOf(S, Reg ? nullptr : V, Reg ? &*Reg : nullptr, J);
+      if (L.RetInMemory) {
+        MOperand A = stackSlot(4 * J);
+        A.Phys = false;
+        A.Reg = unsigned(Buf);
+        S.emit("STL", {A, W});
+        continue;
+      }
+      MOperand D = physReg(RegClass::GPR, abi::FirstArgReg + J);
       D.IsDef = true;
-      S.emit("MOV", {D, vreg(P, RegClass::GPR, 1, J)});
-      Results.push_back(physReg(RegClass::GPR, First[K] + J));
+      S.emit("MOV", {D, W});
+      Results.push_back(physReg(RegClass::GPR, abi::FirstArgReg + J));
     }
   }
   int RA = findVReg(MF, ABIReturnAddr);
@@ -215,4 +540,3 @@ void codegen::emitABIReturn(ISel &S) {
                      {vreg(unsigned(RA), RegClass::GPR, 2), text(" 0x0")});
   R.Implicit.append(Results.begin(), Results.end());
 }
-

@@ -41,7 +41,9 @@
 // in -c mode and every call from a -c function body go through the real
 // ABI instead (CallABI.h, ISelControlABI.cpp). Indirect calls are a
 // compare-and-call dispatch over the address-taken functions
-// (selectIndirectCall); in -c mode they are not supported yet.
+// (selectIndirectCall); in -c mode, where a pointer is a real address that
+// may name another module's function, a call through the register under
+// the ABI (selectABIIndirectCall).
 // brx.idx is a compare-and-branch chain (ptxas: BRX through a bank-2 table).
 //
 // The writer still copies each callee after the kernel ($k$f symbols);
@@ -307,8 +309,8 @@ SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
   if (!Req.Diags)
     return S.unsupported(I);
   if (Callee && Callee->K == Operand::Kind::Reg)
-    return Req.Kernel ? selectIndirectCall(S, I, *Callee, Rets, Args)
-                      : S.unsupported(I, "indirect call in -c mode");
+    return !Req.Addrs ? selectABIIndirectCall(S, I, *Callee, Rets, Args)
+                      : selectIndirectCall(S, I, *Callee, Rets, Args);
   if (!Callee || Callee->K != Operand::Kind::Symbol || !Callee->Func)
     return S.unsupported(I, "this call target");
   // A .func body compiled on its own (-c) calls everything through the

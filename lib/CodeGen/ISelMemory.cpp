@@ -276,11 +276,12 @@ static std::optional<uint64_t> const3Offset(ISel &S, const ptx::Variable *V) {
 }
 
 /// Offset of a function's .local variable in its frame (below-R1 frame
-/// of MF.FrameSize bytes): declaration order, natural alignment. Sets
-/// MF.FrameSize to cover every local variable.
+/// of MF.FrameSize bytes): declaration order, natural alignment, above the
+/// area of ABI calls' stack arguments (MF.OutArgBytes). Sets MF.FrameSize
+/// to cover every local variable.
 std::optional<uint32_t> codegen::localVarOffset(ISel &S,
                                                 const ptx::Variable *V) {
-  uint64_t Off = 0;
+  uint64_t Off = S.mf().OutArgBytes;
   std::optional<uint32_t> Found;
   for (const ptx::Stmt &St : S.request().F->Body) {
     if (St.K != ptx::Stmt::Kind::Decl || !St.Var ||

@@ -24,16 +24,19 @@
 // Moving R1 invalidates everything addressed from it: .local variables are
 // then addressed from MFunction::FrameBase, a copy of R1 taken after the
 // prologue (the frame adjustment finalizeFrame inserts lands before it);
-// spilling (slots at [R1+off]) and recursion (a save stack below R1) are
-// refused in such a kernel. A callee (whole program: selected into the
+// spill slots are addressed from the frame base too (Spill.cpp), and
+// recursion saves go on R1 itself (RecursionSaves.cpp). A callee (whole program: selected into the
 // kernel) that moves R1 saves it on entry and writes it back before each
 // return, which releases its blocks as PTX says; the kernel sets up the
 // frame base when it or any of its callees moves R1. A .func compiled on
-// its own (-c) may not use alloca yet.
+// its own (-c) copies R1 after its frame adjustment and writes it back
+// before the return; when it also makes calls the copy is R2, which
+// callees preserve, with the caller's R2 saved in the frame (as ptxas).
 //
 //===----------------------------------------------------------------------===//
 #include "ISel.h"
 #include "ISelCall.h"
+#include "Passes.h"
 
 using namespace ptxas;
 using namespace ptxas::codegen;
@@ -53,6 +56,8 @@ static bool movesStack(const ptx::Function &F) {
 }
 
 MOperand codegen::frameBase(ISel &S) {
+  if (S.mf().FrameBaseInR2)
+    return physReg(RegClass::GPR, 2);
   if (S.mf().FrameBase >= 0)
     return vreg(unsigned(S.mf().FrameBase), RegClass::GPR);
   return physReg(RegClass::GPR, 1);
@@ -67,13 +72,19 @@ static void copyFromR1(ISel &S, const MOperand &D) {
     S.emit("MOV", {D, R1});
 }
 
+static bool makesCalls(const ptx::Function &F) {
+  return llvm::any_of(F.Body, [](const ptx::Stmt &St) {
+    return St.K == ptx::Stmt::Kind::Instr && St.I->Mnemonic == "call";
+  });
+}
+
 static std::string saveName(const ptx::Function &F) {
   return "$spsave$" + F.Name.str();
 }
 
 void codegen::setUpDynamicStack(ISel &S) {
   const object::CodeRequest &Req = S.request();
-  if (Req.AsSubfunction) {
+  if (Req.AsSubfunction && Req.Kernel) {
     // A callee selected into the kernel: R1 as it came in.
     if (Req.Kernel && movesStack(*Req.F) && S.mf().FrameBase >= 0) {
       unsigned V = S.mf().newVReg(RegClass::GPR, 1, saveName(*Req.F));
@@ -87,7 +98,27 @@ void codegen::setUpDynamicStack(ISel &S) {
       Moves = Moves || movesStack(*F);
   if (!Moves)
     return;
-  unsigned FB = S.mf().newVReg(RegClass::GPR, 1, "$fp");
+  MFunction &MF = S.mf();
+  if (MF.ABIFunction && makesCalls(*Req.F)) {
+    // -c with calls: the frame base must survive them, in R2 (saved in
+    // the frame, above the calls' argument area).
+    MF.FrameBaseInR2 = true;
+    MF.FrameBase = 0;
+    MF.R2SaveSlot = MF.OutArgBytes;
+    MF.OutArgBytes += 8;
+    MF.FrameSize = std::max(MF.FrameSize, MF.OutArgBytes);
+    MOperand R1 = physReg(RegClass::GPR, 1), R2 = physReg(RegClass::GPR, 2);
+    MOperand Slot;
+    Slot.K = MOperand::Kind::Mem;
+    Slot.RC = RegClass::GPR;
+    Slot.Phys = true;
+    Slot.Reg = 1;
+    Slot.Imm = MF.R2SaveSlot;
+    S.emit("STL", {Slot, R2});
+    copyFromR1(S, def(R2));
+    return;
+  }
+  unsigned FB = S.mf().newVReg(RegClass::GPR, 1, FrameBaseName);
   S.mf().FrameBase = int(FB);
   copyFromR1(S, def(vreg(FB, RegClass::GPR)));
 }
@@ -95,6 +126,14 @@ void codegen::setUpDynamicStack(ISel &S) {
 void codegen::restoreDynamicStack(ISel &S) {
   if (!S.request().AsSubfunction)
     return; // a kernel's EXIT needs no stack
+  if (!S.request().Kernel) {
+    // -c: R1 as it was after the frame adjustment, which finalizeFrame
+    // then undoes before the RET (and reloads the caller's R2 first, after
+    // every spill reload).
+    if (S.mf().FrameBase >= 0)
+      S.emit("MOV", {def(physReg(RegClass::GPR, 1)), frameBase(S)});
+    return;
+  }
   int V = findVReg(S.mf(), saveName(*S.request().F));
   if (V >= 0)
     S.emit("MOV", {def(physReg(RegClass::GPR, 1)), vreg(unsigned(V), RegClass::GPR)});
@@ -114,9 +153,9 @@ SelResult codegen::selectStack(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
   if (M != "alloca" && M != "stacksave" && M != "stackrestore")
     return SelResult::NotMine;
-  if (S.request().AsSubfunction &&
-      (!S.request().Kernel || findVReg(S.mf(), saveName(*S.request().F)) < 0))
-    return S.unsupported(I, "in a function compiled on its own");
+  if (S.request().AsSubfunction && S.request().Kernel &&
+      findVReg(S.mf(), saveName(*S.request().F)) < 0)
+    return S.unsupported(I, "in this callee");
   MOperand SP = physReg(RegClass::GPR, 1);
   if (M == "stacksave") {
     resultFromR1(S, I.Ops[0]);

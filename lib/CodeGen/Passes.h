@@ -44,8 +44,16 @@ void scheduleBlocks(MFunction &MF);
 /// Assigns physical registers (RegAlloc.cpp).
 std::string allocateRegisters(MFunction &MF);
 /// Rewrites \p VRegs to live in local-memory slots of the frame, with a
-/// load before each use and a store after each def (Spill.cpp).
+/// load before each use and a store after each def (Spill.cpp). The slots
+/// are addressed from R1, or from the frame base in a function whose stack
+/// pointer moves.
 void spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs);
+/// The name of the frame-base register of a function that uses alloca
+/// (MFunction::FrameBase; ISelStack.cpp).
+inline constexpr const char *FrameBaseName = "$fp";
+/// Its current number (it changes with SSA renaming), -1 when there is
+/// none (Spill.cpp).
+int frameBaseVReg(const MFunction &MF);
 /// Moves predicates that find no P register into general registers
 /// (Spill.cpp).
 void spillPredicates(MFunction &MF, llvm::ArrayRef<unsigned> VRegs);

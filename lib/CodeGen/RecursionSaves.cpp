@@ -36,13 +36,14 @@ std::string codegen::expandRecursion(MFunction &MF) {
       Any |= I.Op == "$RECSAVE";
   if (!Any)
     return "";
-  // The save stack grows down from R1 as the prologue leaves it, where
-  // alloca puts its blocks too.
-  if (MF.FrameBase >= 0)
-    return "not yet supported: recursion in a kernel that uses alloca or "
-           "stackrestore";
-  unsigned Sp = MF.newVReg(RegClass::GPR, 1, "$rsp");
-  {
+  // The save stack grows down from R1 as the prologue leaves it. alloca
+  // puts its blocks there too: in a kernel that uses it, the saves go on
+  // R1 itself (a block each, below the activation's alloca blocks, which
+  // every callee gives back before it returns), and the frame is addressed
+  // from the frame base.
+  bool OnR1 = MF.FrameBase >= 0;
+  unsigned Sp = OnR1 ? 1 : MF.newVReg(RegClass::GPR, 1, "$rsp");
+  if (!OnR1) {
     auto &Pro = MF.Blocks.front().Instrs;
     size_t At = 0;
     for (size_t K = 0; K != Pro.size(); ++K)
@@ -137,7 +138,8 @@ std::string codegen::expandRecursion(MFunction &MF) {
                 Live.set(R);
             });
       Live &= Defined;
-      Live.reset(Sp);
+      if (!OnR1)
+        Live.reset(Sp);
       // The site number of this activation is needed when it returns, after
       // every call site has overwritten it: always saved.
       for (size_t V = 0; V != MF.VRegs.size(); ++V)
@@ -164,11 +166,14 @@ std::string codegen::expandRecursion(MFunction &MF) {
       Sizes[Key] = (Off + 7) / 8 * 8;
     }
   }
-  auto SpOp = [&]() { return vreg(Sp, RegClass::GPR); };
+  auto SpOp = [&]() {
+    return OnR1 ? physReg(RegClass::GPR, 1) : vreg(Sp, RegClass::GPR);
+  };
   auto Slot = [&](int64_t Off) {
     MOperand M;
     M.K = MOperand::Kind::Mem;
     M.RC = RegClass::GPR;
+    M.Phys = OnR1;
     M.Reg = Sp;
     M.Width = 1;
     M.Imm = Off;

@@ -136,7 +136,10 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
         continue;
       const MOperand &D = I.Ops[0], &S = I.Ops[1];
       const MOperand *V = D.Phys ? &S : &D, *P = D.Phys ? &D : &S;
-      if (D.Phys == S.Phys || !P->Phys || P->Reg + P->Sub == zeroReg(RegClass::GPR))
+      // Never R1: a copy of the stack pointer (the frame base of a function
+      // that uses alloca) must survive R1's moves.
+      if (D.Phys == S.Phys || !P->Phys || P->Reg + P->Sub == zeroReg(RegClass::GPR) ||
+          P->Reg + P->Sub == 1)
         continue;
       int Base = int(P->Reg + P->Sub) - int(V->Sub);
       if (Base >= 0 && PhysHint[V->Reg] < 0)
@@ -229,6 +232,10 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
 }
 
 std::string codegen::allocateRegisters(MFunction &MF) {
+  // Spill slots are addressed from the frame base in a function that moves
+  // R1 (alloca): it is never evicted or spilled itself.
+  if (int FB = frameBaseVReg(MF); FB >= 0)
+    MF.VRegs[unsigned(FB)].SpillTemp = true;
   for (unsigned Round = 0; Round != 8; ++Round) {
     std::vector<unsigned> Failed;
     tryAssign(MF, Failed);
@@ -244,10 +251,6 @@ std::string codegen::allocateRegisters(MFunction &MF) {
                            regPrefix(RC).str(), classCount(MF, RC));
       (RC == RegClass::GPR ? GPRs : Preds).push_back(V);
     }
-    // Spill slots are addressed from R1, which alloca moves.
-    if (MF.FrameBase >= 0 && !GPRs.empty())
-      return "not yet supported: spilling in a function that uses alloca "
-             "or stackrestore";
     if (!Preds.empty())
       spillPredicates(MF, Preds);
     if (!GPRs.empty())

@@ -25,15 +25,31 @@ static const char *sizeSuffix(unsigned Words) {
   return Words == 4 ? ".128" : Words == 2 ? ".64" : "";
 }
 
-static MOperand frameSlot(uint32_t Off) {
+/// A spill slot: [R1+Off], or [FB+Off] in a function whose stack pointer
+/// moves (alloca), FB being its frame-base register (frameBaseVReg), or R2
+/// (MFunction::FrameBaseInR2).
+static MOperand frameSlot(const MFunction &MF, uint32_t Off, int FB = -1) {
   MOperand M;
   M.K = MOperand::Kind::Mem;
   M.RC = RegClass::GPR;
-  M.Phys = true;
-  M.Reg = 1;
+  M.Phys = FB < 0;
+  M.Reg = FB >= 0 ? unsigned(FB) : MF.FrameBaseInR2 ? 2 : 1;
   M.Width = 1;
   M.Imm = Off;
   return M;
+}
+
+int codegen::frameBaseVReg(const MFunction &MF) {
+  if (MF.FrameBase < 0 || MF.FrameBaseInR2)
+    return -1;
+  // Its number changes with SSA renaming; its name and its one definition
+  // (a copy of R1 after the prologue, ISelStack.cpp) do not.
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs)
+      if (!I.Ops.empty() && I.Ops[0].isVirtualReg() && I.Ops[0].IsDef &&
+          MF.VRegs[I.Ops[0].Reg].Name == FrameBaseName)
+        return int(I.Ops[0].Reg);
+  return -1;
 }
 
 /// Values that are cheaper to recompute than to reload: single-word
@@ -67,7 +83,76 @@ rematSources(const MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
   return Out;
 }
 
+/// Puts the frame base's definition at the top of the function, where the
+/// prologue has set R1 (scheduling may have moved it down, past code that
+/// now gets spill slots addressed from it; dead-code elimination removes
+/// it when nothing read it before spilling). Returns its register.
+static unsigned placeFrameBase(MFunction &MF, int FB) {
+  std::optional<MInstr> Def;
+  for (MBlock &B : MF.Blocks)
+    for (size_t K = 0; K != B.Instrs.size() && !Def && FB >= 0; ++K)
+      if (!B.Instrs[K].Ops.empty() && B.Instrs[K].Ops[0].isVirtualReg() &&
+          B.Instrs[K].Ops[0].IsDef && int(B.Instrs[K].Ops[0].Reg) == FB) {
+        Def = std::move(B.Instrs[K]);
+        B.Instrs.erase(B.Instrs.begin() + K);
+      }
+  if (!Def) {
+    FB = int(MF.newVReg(RegClass::GPR, 1, FrameBaseName));
+    MF.VRegs[unsigned(FB)].SpillTemp = true;
+    Def.emplace();
+    Def->Op = "MOV";
+    Def->Ops = {def(vreg(unsigned(FB), RegClass::GPR)), physReg(RegClass::GPR, 1)};
+  }
+  auto &Entry = MF.Blocks.front().Instrs;
+  size_t At = 0;
+  if (MF.IsKernel)
+    for (size_t K = 0; K != Entry.size(); ++K) {
+      const MOperand &O = Entry[K].Ops.empty() ? MOperand() : Entry[K].Ops[0];
+      if (O.K == MOperand::Kind::Reg && O.Phys && O.IsDef &&
+          O.RC == RegClass::GPR && O.Reg == 1) {
+        At = K + 1; // the prologue's R1
+        break;
+      }
+    }
+  Entry.insert(Entry.begin() + At, std::move(*Def));
+  return unsigned(FB);
+}
+
+/// With the frame base in R2: the save of the caller's R2 and the copy of
+/// R1 into it first in the function (scheduling may have moved other code,
+/// which now gets spill slots addressed from R2, above them).
+static void placeR2FrameBase(MFunction &MF) {
+  auto IsPhys = [](const MOperand &O, unsigned N) {
+    return O.Phys && O.RC == RegClass::GPR && O.Reg == N &&
+           (O.K == MOperand::Kind::Reg || O.K == MOperand::Kind::Mem);
+  };
+  auto &Entry = MF.Blocks.front().Instrs;
+  std::optional<MInstr> Save, Copy;
+  for (size_t K = 0; K != Entry.size();) {
+    MInstr &I = Entry[K];
+    bool IsSave = I.Op == "STL" && I.Ops.size() == 2 && IsPhys(I.Ops[0], 1) &&
+                  I.Ops[0].Imm == int64_t(MF.R2SaveSlot) && IsPhys(I.Ops[1], 2);
+    bool IsCopy = !I.Ops.empty() && I.Ops[0].IsDef && IsPhys(I.Ops[0], 2) &&
+                  IsPhys(I.Ops.back(), 1);
+    if ((IsSave && !Save) || (IsCopy && !Copy)) {
+      (IsSave ? Save : Copy) = std::move(I);
+      Entry.erase(Entry.begin() + K);
+      continue;
+    }
+    ++K;
+  }
+  if (Copy)
+    Entry.insert(Entry.begin(), std::move(*Copy));
+  if (Save)
+    Entry.insert(Entry.begin(), std::move(*Save));
+}
+
 void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
+  if (MF.FrameBaseInR2)
+    placeR2FrameBase(MF);
+  int FB = -1;
+  if (MF.FrameBase >= 0 && !MF.FrameBaseInR2)
+    FB = int(placeFrameBase(MF, frameBaseVReg(MF)));
   llvm::DenseMap<unsigned, uint32_t> Slot;
   llvm::DenseMap<unsigned, MOperand> Remat = rematSources(MF, VRegs);
   for (unsigned V : VRegs) {
@@ -137,7 +222,7 @@ void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
         unsigned Words = MF.VRegs[V].Size;
         MInstr L;
         L.Op = std::string("LDL") + sizeSuffix(Words);
-        L.Ops = {def(vreg(Temp[V], RegClass::GPR, Words)), frameSlot(Slot[V])};
+        L.Ops = {def(vreg(Temp[V], RegClass::GPR, Words)), frameSlot(MF, Slot[V], FB)};
         Out.push_back(std::move(L));
         MF.SpillLoadBytes += 4 * Words;
       }
@@ -145,7 +230,7 @@ void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
         unsigned Words = MF.VRegs[V].Size;
         MInstr S;
         S.Op = std::string("STL") + sizeSuffix(Words);
-        S.Ops = {frameSlot(Slot[V]), vreg(Temp[V], RegClass::GPR, Words)};
+        S.Ops = {frameSlot(MF, Slot[V], FB), vreg(Temp[V], RegClass::GPR, Words)};
         After.push_back(std::move(S));
         MF.SpillStoreBytes += 4 * Words;
       }
@@ -172,6 +257,13 @@ void codegen::finalizeFrame(MFunction &MF) {
   };
   if (MF.ABIFunction) {
     // Below the caller's R1 on entry; R1 comes back before every return.
+    // Stack arguments lie above the caller's R1.
+    for (MBlock &B : MF.Blocks)
+      for (MInstr &I : B.Instrs)
+        if (I.IncomingArg)
+          for (MOperand &O : I.Ops)
+            if (O.K == MOperand::Kind::Mem)
+              O.Imm += MF.FrameSize;
     auto &Entry = MF.Blocks.front().Instrs;
     Entry.insert(Entry.begin(), Adjust(-int64_t(MF.FrameSize)));
     for (MBlock &B : MF.Blocks)
@@ -179,6 +271,16 @@ void codegen::finalizeFrame(MFunction &MF) {
         if (llvm::StringRef(B.Instrs[K].Op).starts_with("RET")) {
           B.Instrs.insert(B.Instrs.begin() + K, Adjust(MF.FrameSize));
           ++K;
+          if (MF.FrameBaseInR2) {
+            // The caller's R2 (ISelStack.cpp), once nothing reads the frame
+            // base any more; R1 is back at the frame.
+            MInstr L;
+            L.Op = "LDL";
+            L.Ops = {def(physReg(RegClass::GPR, 2)), frameSlot(MF, MF.R2SaveSlot)};
+            L.Ops[1].Reg = 1;
+            B.Instrs.insert(B.Instrs.begin() + K - 1, std::move(L));
+            ++K;
+          }
         }
     return;
   }

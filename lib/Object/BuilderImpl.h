@@ -65,6 +65,11 @@ private:
   void createSymbols();
   void fillContents();
   void addDataRelocs();
+  /// The function-pointer part of the call graph (-c; SymbolBuilder.cpp);
+  /// fills .nv.prototype and ProtoStrings.
+  IndirectCalls indirectCalls();
+  /// Whether \p M takes a function's address or calls through a pointer.
+  static bool usesFunctionPointers(const ptx::Module &M);
   void makeProgramHeaders();
 
   bool Rel = false; ///< -c: relocatable output
@@ -89,6 +94,10 @@ private:
   llvm::DenseMap<unsigned, unsigned> SectionSym;
   llvm::StringMap<unsigned> VarSym; ///< variable name -> symbol
   unsigned DebugFrame = 0, Info = 0, Compat = 0, Callgraph = 0, RelAction = 0;
+  /// .nv.prototype (-c with function pointers) and the signature strings
+  /// it points at, first in .strtab.
+  unsigned Prototype = 0;
+  std::vector<std::string> ProtoStrings;
   unsigned TkInfo = 0, CuInfo = 0, Const3 = 0, GlobalInit = 0, Global = 0;
   unsigned Const4 = 0; ///< .nv.constant4: the bank-4 address table (exec)
   unsigned Reserved = 0;

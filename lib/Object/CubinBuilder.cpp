@@ -80,7 +80,7 @@ bool Builder::run() {
         llvm::support::endian::write64le(&D[O + 16], uint64_t(R.Addend));
     }
   }
-  buildStringAndSymbolTables(C, B.NumLocals);
+  buildStringAndSymbolTables(C, B.NumLocals, ProtoStrings);
   layoutFile(C);
   if (!Rel) {
     makeProgramHeaders();
@@ -244,6 +244,11 @@ void Builder::createSections() {
   Callgraph = addSection(".nv.callgraph", sht::CudaCallgraph, 0, 4);
   C.Sections[Callgraph].Link = B.Symtab;
   C.Sections[Callgraph].EntSize = 8;
+  if (Rel && usesFunctionPointers(M)) {
+    Prototype = addSection(".nv.prototype", sht::CudaPrototype, 0, 4);
+    C.Sections[Prototype].Link = B.Symtab;
+    C.Sections[Prototype].EntSize = 8;
+  }
   if (!Sm90 && !Rel) {
     RelAction = addSection(".nv.rel.action", sht::CudaRelocInfo, 0, 8);
     C.Sections[RelAction].EntSize = 8;

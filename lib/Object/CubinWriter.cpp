@@ -44,9 +44,12 @@ private:
 };
 } // namespace
 
-void ptxas::object::buildStringAndSymbolTables(Cubin &C,
-                                               unsigned NumLocalSymbols) {
+void ptxas::object::buildStringAndSymbolTables(
+    Cubin &C, unsigned NumLocalSymbols,
+    llvm::ArrayRef<std::string> LeadingStrings) {
   StrTab ShStr, Str;
+  for (const std::string &S : LeadingStrings)
+    Str.add(S);
   for (size_t I = 1; I < C.Sections.size(); ++I)
     C.Sections[I].NameOffset = ShStr.add(C.Sections[I].Name);
   std::vector<uint8_t> Sym(24, 0); // the null symbol

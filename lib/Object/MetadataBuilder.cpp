@@ -255,7 +255,8 @@ std::vector<uint8_t> ptxas::object::buildKernelInfo(const BuildState &B,
   return D;
 }
 
-std::vector<uint8_t> ptxas::object::buildCallgraph(const BuildState &B) {
+std::vector<uint8_t> ptxas::object::buildCallgraph(const BuildState &B,
+                                                   const IndirectCalls &IC) {
   std::vector<uint8_t> D;
   put32(D, 0);
   put32(D, 0xffffffff);
@@ -264,9 +265,20 @@ std::vector<uint8_t> ptxas::object::buildCallgraph(const BuildState &B) {
       put32(D, K.Sym);
       put32(D, B.ExternSym.lookup(E));
     }
-  for (uint32_t Marker : {0xfffffffeu, 0xfffffffdu, 0xfffffffcu}) {
+  for (auto [A, Bv] : IC.Direct) {
+    put32(D, A);
+    put32(D, Bv);
+  }
+  const std::vector<std::pair<uint32_t, uint32_t>> *Parts[] = {
+      &IC.Taken, &IC.Callers, &IC.Edges};
+  uint32_t Markers[] = {0xfffffffeu, 0xfffffffdu, 0xfffffffcu};
+  for (unsigned K = 0; K != 3; ++K) {
     put32(D, 0);
-    put32(D, Marker);
+    put32(D, Markers[K]);
+    for (auto [A, Bv] : *Parts[K]) {
+      put32(D, A);
+      put32(D, Bv);
+    }
   }
   return D;
 }

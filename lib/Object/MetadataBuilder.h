@@ -66,7 +66,20 @@ std::vector<uint8_t> buildCuInfoNote(unsigned PtxTargetSm);
 std::vector<uint8_t> buildCompat(ptx::SmTarget Arch, unsigned IsaClass);
 std::vector<uint8_t> buildModuleInfo(const BuildState &B, const ptx::Module &M);
 std::vector<uint8_t> buildKernelInfo(const BuildState &B, const KernelCode &K);
-std::vector<uint8_t> buildCallgraph(const BuildState &B);
+/// The function-pointer part of .nv.callgraph (-c): pairs of symbol and
+/// prototype number of the functions whose address is taken (after marker
+/// -2) and of those that call through a pointer (after -3), and the edges
+/// from each caller to every taken function of its prototype (after -4),
+/// as ptxas writes them; nvlink keeps a function (and the relocations of
+/// its address) only when the call graph says it can be reached.
+struct IndirectCalls {
+  std::vector<std::pair<uint32_t, uint32_t>> Taken, Callers, Edges;
+  /// Direct calls made by -c .funcs (kernels list their external callees
+  /// through KernelLayout::ExternCallees), before marker -2.
+  std::vector<std::pair<uint32_t, uint32_t>> Direct;
+};
+std::vector<uint8_t> buildCallgraph(const BuildState &B,
+                                    const IndirectCalls &IC = {});
 /// Returns the section bytes; \p Relocs gets (offset, symbol) of every
 /// R_CUDA_64 the FDEs need.
 std::vector<uint8_t>

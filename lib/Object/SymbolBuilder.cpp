@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "BuilderImpl.h"
 
+#include "llvm/ADT/SetVector.h"
+
 using namespace ptxas;
 using namespace ptxas::object;
 
@@ -131,6 +133,7 @@ void Builder::createSymbols() {
   for (unsigned S : LineSecs)
     addSectionSym(S);
   addSectionSym(Callgraph);
+  addSectionSym(Prototype);
   addSectionSym(RelAction);
   B.NumLocals = unsigned(C.Symbols.size());
 
@@ -239,7 +242,7 @@ void Builder::fillContents() {
   C.Sections[Info].Data = buildModuleInfo(B, M);
   for (KernelCode &K : B.Proc)
     C.Sections[K.InfoSec].Data = buildKernelInfo(B, K);
-  C.Sections[Callgraph].Data = buildCallgraph(B);
+  C.Sections[Callgraph].Data = buildCallgraph(B, indirectCalls());
   if (RelAction)
     C.Sections[RelAction].Data = {0x73, 0, 0, 0, 0, 0, 0, 0,
                                   0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36};
@@ -311,11 +314,13 @@ void Builder::addDataRelocs() {
       Rl.Addend = R.Addend;
       if (It == VarSym.end()) {
         // A function address: resolved in whole-program mode; in -c an
-        // R_CUDA_64 (sm_75..89) or R_CUDA_UNIFIED (sm_90) against it.
+        // R_CUDA_64 (sm_75..89) or R_CUDA_UNIFIED (sm_90) against it, here
+        // or in another module (an undefined symbol).
         auto F = FuncSym.find(R.Symbol);
-        if (!Rel || F == FuncSym.end())
+        unsigned E = F == FuncSym.end() ? externSym(R.Symbol) : 0;
+        if (!Rel || (F == FuncSym.end() && !E))
           continue;
-        Rl.Sym = F->second;
+        Rl.Sym = F != FuncSym.end() ? F->second : E;
         Rl.Type = B.Arch.Version >= 90 ? rcuda::Unified : rcuda::R64;
         PendingRelocs.push_back({Sec, Rl});
         continue;
@@ -330,3 +335,161 @@ void Builder::addDataRelocs() {
   }
 }
 
+
+/// A function's or prototype's signature as ptxas spells it in .strtab for
+/// .nv.prototype (probed: `#ib16ldb6x` is a .b32 result and parameters
+/// .align 8 .b8[16], .v2 .f32, .f64, .b8[6], .v4 .b32): '#', the result
+/// ('v' for none) and the parameters, each 'b<bytes>' for an array, else
+/// by size: 'l' for 8 bytes and 'x' for 16, and for 4 'f' (.f32), else 'i'
+/// (.f64 scalars are 'd'). nvlink matches a function's uses across modules
+/// by this string.
+static std::string signatureOf(const ptx::Function &F) {
+  auto Code = [](const ptx::Variable *V) -> std::string {
+    uint64_t N = V->sizeInBytes();
+    if (V->isArray())
+      return "b" + std::to_string(N);
+    if (V->VecWidth == 1 && V->ElemType == ptx::Type::F64)
+      return "d";
+    if (V->VecWidth == 1 && V->ElemType == ptx::Type::F32)
+      return "f";
+    return N == 16 ? "x" : N == 8 ? "l" : "i";
+  };
+  std::string S = "#";
+  S += F.Returns.empty() ? "v" : Code(F.Returns[0]);
+  for (const ptx::Variable *V : F.Params)
+    S += Code(V);
+  return S;
+}
+
+/// The functions of \p M whose address is taken: in initializers and in
+/// any operand but the callee of a call.
+static llvm::SetVector<const ptx::Function *>
+takenFunctions(const ptx::Module &M) {
+  llvm::SetVector<const ptx::Function *> Taken;
+  auto TakeName = [&](llvm::StringRef Name) {
+    for (const ptx::Function *F : M.functions())
+      if (F->Name == Name && !F->IsPrototype && !F->IsEntry) {
+        Taken.insert(F);
+        return;
+      }
+  };
+  for (const ptx::TopLevel &T : M.Items) {
+    if (T.K == ptx::TopLevel::Kind::Var && T.Var->Init)
+      for (const ptx::InitReloc &R : T.Var->dataImage().Relocs)
+        TakeName(R.Symbol);
+    if (T.K != ptx::TopLevel::Kind::Func || !T.Func->HasBody)
+      continue;
+    for (const ptx::Stmt &S : T.Func->Body)
+      if (S.K == ptx::Stmt::Kind::Instr && S.I && S.I->Mnemonic != "call")
+        for (const ptx::Operand &O : S.I->Ops)
+          if (O.Func)
+            TakeName(O.Func->Name);
+  }
+  return Taken;
+}
+
+/// The prototype of each call through a pointer in \p F.
+static llvm::SmallVector<const ptx::Function *, 2>
+indirectPrototypes(const ptx::Function &F) {
+  llvm::SmallVector<const ptx::Function *, 2> Out;
+  for (const ptx::Stmt &S : F.Body) {
+    if (S.K != ptx::Stmt::Kind::Instr || !S.I || S.I->Mnemonic != "call")
+      continue;
+    const ptx::Instruction &I = *S.I;
+    const ptx::Operand *Callee = nullptr;
+    for (const ptx::Operand &O : I.Ops)
+      if (O.K != ptx::Operand::Kind::List) {
+        Callee = &O;
+        break;
+      }
+    if (!Callee || Callee->K != ptx::Operand::Kind::Reg)
+      continue;
+    for (const ptx::Stmt &P : F.Body)
+      if (P.K == ptx::Stmt::Kind::CallPrototype && P.Name == I.Ops.back().Name)
+        Out.push_back(P.Proto);
+  }
+  return Out;
+}
+
+bool Builder::usesFunctionPointers(const ptx::Module &M) {
+  if (!takenFunctions(M).empty())
+    return true;
+  for (const ptx::Function *F : M.functions())
+    if (F->HasBody && !indirectPrototypes(*F).empty())
+      return true;
+  return false;
+}
+
+IndirectCalls Builder::indirectCalls() {
+  IndirectCalls IC;
+  if (!B.Rel)
+    return IC;
+  auto SymOf = [&](llvm::StringRef Name) -> unsigned {
+    auto F = FuncSym.find(Name);
+    return F != FuncSym.end() ? F->second : externSym(Name);
+  };
+  // A .func compiled on its own calls everything through the ABI: nvlink
+  // adds its callees' registers and stack to it through these edges.
+  for (const KernelCode &K : B.Proc) {
+    if (K.L->F->IsEntry)
+      continue;
+    llvm::SmallVector<unsigned, 4> Seen;
+    for (const ptx::Stmt &S : K.L->F->Body) {
+      if (S.K != ptx::Stmt::Kind::Instr || !S.I || S.I->Mnemonic != "call")
+        continue;
+      for (const ptx::Operand &O : S.I->Ops) {
+        if (O.K == ptx::Operand::Kind::List)
+          continue;
+        if (O.Func)
+          if (unsigned C = SymOf(O.Func->Name); C && !llvm::is_contained(Seen, C)) {
+            Seen.push_back(C);
+            IC.Direct.push_back({K.Sym, C});
+          }
+        break;
+      }
+    }
+  }
+  if (!Prototype)
+    return IC;
+  // A prototype's number is the .strtab offset of its signature; the
+  // signatures lead the table in order of first use (ptxas's layout).
+  llvm::StringMap<uint32_t> Ids;
+  uint32_t Next = 1;
+  auto IdOf = [&](const ptx::Function &F) {
+    std::string Sig = signatureOf(F);
+    auto [It, New] = Ids.try_emplace(Sig, Next);
+    if (New) {
+      ProtoStrings.push_back(Sig);
+      Next += uint32_t(Sig.size() + 1);
+    }
+    return It->second;
+  };
+  std::vector<std::pair<uint32_t, uint32_t>> Protos; // .nv.prototype
+  for (const ptx::Function *F : takenFunctions(M))
+    if (unsigned S = SymOf(F->Name)) {
+      IC.Taken.push_back({S, IdOf(*F)});
+      Protos.push_back(IC.Taken.back());
+    }
+  for (const KernelCode &K : B.Proc) {
+    llvm::SmallVector<uint32_t, 2> Seen;
+    for (const ptx::Function *P : indirectPrototypes(*K.L->F)) {
+      uint32_t Id = IdOf(*P);
+      if (llvm::is_contained(Seen, Id))
+        continue;
+      Seen.push_back(Id);
+      IC.Callers.push_back({K.Sym, Id});
+      for (auto [T, TId] : IC.Taken)
+        if (TId == Id)
+          IC.Edges.push_back({K.Sym, T});
+    }
+    if (!Seen.empty() && !K.L->F->IsEntry)
+      Protos.push_back({K.Sym, IdOf(*K.L->F)});
+  }
+  llvm::sort(Protos);
+  std::vector<uint8_t> &D = C.Sections[Prototype].Data;
+  for (auto [S, Id] : Protos)
+    for (uint32_t V : {S, Id})
+      for (unsigned K = 0; K != 4; ++K)
+        D.push_back(uint8_t(V >> (8 * K)));
+  return IC;
+}

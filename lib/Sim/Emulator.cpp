@@ -76,6 +76,10 @@ void Emulator::loadGlobals() {
                    uint64_t(R.Addend);
       if (Sym.Shndx == 0) // undefined: a system call, or nothing we know
         V = sysCallAddress(Sym.Name);
+      else if (llvm::StringRef(C.Sections[Sym.Shndx].Name).starts_with(".text."))
+        // A function's address (Machine.h).
+        V = FuncPtrBase + (uint64_t(Sym.Shndx) << 32) + Sym.Value +
+            uint64_t(R.Addend);
       // R_CUDA_32 (1) writes 32 bits; R_CUDA_64 (2), R_CUDA_G64 (4) 64.
       unsigned N = R.Type == 1 ? 4 : 8;
       if (uint8_t *D = Mem.translate(T->second + R.Offset, N))
@@ -518,6 +522,14 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
         FOR_LANES(M & ~G, L) Wp.PC[L] += 16;
         Advance = false;
         return true;
+      }
+      if (T >= FuncPtrBase && T < FuncPtrBase + (uint64_t(1) << 40)) {
+        // A function pointer from data: the section's place in this
+        // kernel's code.
+        auto B = K.SectionBase.find(unsigned((T - FuncPtrBase) >> 32));
+        if (B == K.SectionBase.end())
+          return fail(D, "call of a function this kernel's code does not hold");
+        T = B->second + (T & 0xffffffff);
       }
     } else
       T = uint64_t(target());

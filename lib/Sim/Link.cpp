@@ -124,6 +124,7 @@ void Emulator::linkCode() {
         }
       }
     }
+    L.SectionBase = Base;
     Linked.emplace(K.Name, std::move(L));
   }
 }

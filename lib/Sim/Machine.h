@@ -25,6 +25,12 @@ constexpr uint64_t SharedWindow = 0x00007e0000000000ULL; ///< generic shared
 constexpr uint64_t LocalWindow = 0x00007d0000000000ULL;  ///< generic local
 /// Fake addresses of the system calls (SysCall.cpp), 16 bytes apart.
 constexpr uint64_t SysCallBase = 0x00007c0000000000ULL;
+/// Function addresses in data (a table of function pointers, relocated
+/// R_CUDA_64 against a function): FuncPtrBase + (its .text section << 32)
+/// + offset. Each kernel runs its own linked copy of the code (Link.cpp),
+/// where a section lies at a kernel-dependent place, so CALL.ABS maps
+/// such an address to that place.
+constexpr uint64_t FuncPtrBase = 0x00007b0000000000ULL;
 /// The fake address of system call \p Name, 0 if it is not one.
 uint64_t sysCallAddress(llvm::StringRef Name);
 

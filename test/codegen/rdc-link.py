@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """rdc-link.py - separate compilation (-c) against the real ABI.
 
-For each target: compile the corpus file rdc_library.ptx with `ptxas-alt -c`
-and with `ptxas -c`, compile test/codegen/rdc/vendor.cu with `nvcc -rdc`,
-link each library with the vendor object (`nvlink`), and run the launch
-specs of test/codegen/rdc in the emulator on both linked cubins
-(`sass-run OURS --spec S --compare PTXAS --check-hazards`). The library's
-kernels call the vendor's functions and the vendor's kernel calls the
-library's, so both sides of our calling convention meet nvcc's code.
+For each target: compile the corpus file rdc_library.ptx and
+test/codegen/rdc/abi_library.cu (turned into PTX by `nvcc -ptx`) with
+`ptxas-alt -c` and with `ptxas -c`, compile test/codegen/rdc/vendor.cu with
+`nvcc -rdc`, link each pair of libraries with the vendor object (`nvlink`),
+and run the launch specs of test/codegen/rdc in the emulator on both linked
+cubins (`sass-run OURS --spec S --compare PTXAS --check-hazards`). The
+libraries' kernels call the vendor's functions (directly and through
+function pointers, with stack arguments and results in memory) and the
+vendor's kernels call the libraries', so both sides of our calling
+convention meet nvcc's code.
 
 Prints `N passed, M failed`; exit 1 on a difference, 77 (skipped, loudly)
 without ptxas, nvcc or nvlink. Python 3 standard library only.
@@ -44,18 +47,23 @@ def main():
     passed = failed = 0
     with tempfile.TemporaryDirectory() as d:
         for arch in a.archs.split(','):
-            ptx = os.path.join(a.corpus, arch, 'rdc_library.ptx')
+            abi_ptx = os.path.join(d, f'abi_library.{arch}.ptx')
+            ptxs = [os.path.join(a.corpus, arch, 'rdc_library.ptx'), abi_ptx]
             vendor = os.path.join(d, f'vendor.{arch}.cubin')
             steps = [[tools['nvcc'], f'-arch={arch}', '-rdc=true', '-cubin',
-                      os.path.join(HERE, 'vendor.cu'), '-o', vendor]]
+                      os.path.join(HERE, 'vendor.cu'), '-o', vendor],
+                     [tools['nvcc'], f'-arch={arch}', '-rdc=true', '-ptx',
+                      os.path.join(HERE, 'abi_library.cu'), '-o', abi_ptx]]
             linked = {}
             for who, tool in (('ours', os.path.join(a.bin, 'ptxas-alt')),
                               ('ptxas', tools['ptxas'])):
-                lib = os.path.join(d, f'lib.{who}.{arch}.cubin')
+                libs = []
+                for k, ptx in enumerate(ptxs):
+                    libs.append(os.path.join(d, f'lib{k}.{who}.{arch}.cubin'))
+                    steps.append([tool, f'-arch={arch}', '-c', ptx, '-o', libs[-1]])
                 linked[who] = os.path.join(d, f'linked.{who}.{arch}.cubin')
-                steps.append([tool, f'-arch={arch}', '-c', ptx, '-o', lib])
-                steps.append([tools['nvlink'], f'-arch={arch}', lib, vendor,
-                              '-o', linked[who]])
+                steps.append([tools['nvlink'], f'-arch={arch}'] + libs +
+                             [vendor, '-o', linked[who]])
             ok = True
             for cmd in steps:
                 rc, out = run(cmd)

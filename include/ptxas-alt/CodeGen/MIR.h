@@ -134,6 +134,12 @@ struct MInstr {
   /// callee may change (CallABI.h) is clobbered here. Without a relocation
   /// it is a system call (SYSCALL_OFFSETS).
   bool ABICall = false;
+  /// An ABI call through a function pointer (-c mode), not a system call.
+  bool ABIIndirect = false;
+  /// A load of a stack argument in a .func compiled on its own (-c): its
+  /// offset is from R1 as the caller left it; finalizeFrame adds the
+  /// function's own frame once its size is known.
+  bool IncomingArg = false;
   /// The PTX statement this instruction was selected from (line tables);
   /// unset for code no single statement produced (prologue, spills).
   llvm::SMLoc Src;
@@ -165,6 +171,10 @@ struct MFunction {
   // Results of later passes.
   unsigned NumGPRs = 0;       ///< highest GPR used + 1
   uint32_t FrameSize = 0;     ///< local frame below R1 (variables, spills)
+  /// The bottom of the frame, [R1, R1 + OutArgBytes): the stack arguments
+  /// of ABI calls and the results they return in memory (CallABI.h);
+  /// .local variables and spill slots lie above it. Set before selection.
+  uint32_t OutArgBytes = 0;
   uint32_t SpillStoreBytes = 0, SpillLoadBytes = 0;
   uint8_t NumBarriers = 0;
   bool CtaidZUsed = false;
@@ -175,6 +185,12 @@ struct MFunction {
   /// after the prologue. -1: R1 never moves. Only instruction selection
   /// reads the number (SSA renames registers); later passes test >= 0.
   int FrameBase = -1;
+  /// A .func compiled on its own (-c) that moves R1 and makes calls keeps
+  /// its frame base in R2, which callees preserve (as ptxas does): the
+  /// caller's R2 is saved at [R1 + R2SaveSlot] on entry and restored before
+  /// the return; FrameBase is then >= 0 but names no register.
+  bool FrameBaseInR2 = false;
+  uint32_t R2SaveSlot = 0;
 
   unsigned newVReg(RegClass RC, unsigned Size = 1, llvm::StringRef Name = "");
 };

@@ -94,7 +94,10 @@ bool readCubin(llvm::StringRef Data, Cubin &Out, std::string &Err);
 
 /// Rebuilds .shstrtab (section 1), .strtab and .symtab from the section and
 /// symbol lists. ptxas also keeps names of sections it dropped; we do not.
-void buildStringAndSymbolTables(Cubin &C, unsigned NumLocalSymbols);
+/// \p LeadingStrings come first in .strtab, right after its NUL (the
+/// prototype signatures .nv.prototype points at).
+void buildStringAndSymbolTables(Cubin &C, unsigned NumLocalSymbols,
+                                llvm::ArrayRef<std::string> LeadingStrings = {});
 
 /// Assigns sh_offset to every section, e_shoff and e_phoff, following
 /// ptxas's layout rules (cubin-format.md §1.3).

@@ -18,6 +18,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <map>
 #include <vector>
 
 namespace ptxas::sim {
@@ -33,6 +34,9 @@ struct Function {
   std::vector<uint64_t> IndirectTargets;
   /// .nv.info attributes of the function (kernel parameter layout, ...).
   std::vector<object::InfoRecord> Info;
+  /// A kernel's linked copy (Emulator::linkCode): where each .text
+  /// section's words start in Code, in bytes.
+  std::map<unsigned, uint64_t> SectionBase;
 };
 
 struct Program {
