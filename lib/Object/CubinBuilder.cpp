@@ -33,6 +33,7 @@ bool Builder::run() {
   LayoutOptions LO;
   LO.Arch = Opts.Arch;
   LO.Relocatable = Opts.Relocatable;
+  LO.Launch = Opts.Launch;
   if (!layoutModule(M, LO, B.L, Diags))
     return false;
   assembleCode();
