@@ -64,7 +64,7 @@ const OptionSpec Options[] = {
     {"compile-as-tools-patch", "astoolspatch", Arg::Flag, Status::NoEffectYet, "Tools patch ABI"},
     {"compiler-annotations", "annotate", Arg::Flag, Status::Irrelevant, "Annotations"},
     {"device-stack-protector", "device-stack-protector", Arg::Value, Status::NoEffectYet, "Stack canaries"},
-    {"disable-optimizer-constants", "disable-optimizer-consts", Arg::Flag, Status::NoEffectYet, "No optimizer constant bank"},
+    {"disable-optimizer-constants", "disable-optimizer-consts", Arg::Flag, Status::Irrelevant, "No optimizer constant bank (ptxas-alt never uses one: no c[2])"},
     {"dont-merge-basicblocks", "no-bb-merge", Arg::Flag, Status::Irrelevant, "Keep basic blocks"},
     {"extensible-whole-program", "ewp", Arg::Flag, Status::NoEffectYet, "Extensible whole program"},
     {"g-tensor-memory-access-check", "g-tmem-access-check", Arg::Flag, Status::Irrelevant, "sm_100 tensor memory checks"},
