@@ -116,14 +116,19 @@ struct FunctionReport {
 
 /// `-v`: ptxas's resource lines, in its format and order.
 static void printResourceUsage(const ptx::Module &M, ptx::SmTarget Arch,
+                               const object::LaunchOptions &Launch,
                                const std::vector<FunctionReport> &Reports,
                                uint64_t AddressTableBytes,
                                llvm::raw_ostream &OS) {
   object::ModuleLayout L;
   object::LayoutOptions LO;
   LO.Arch = Arch;
+  LO.Launch = Launch;
   DiagEngine Quiet(*M.Sources, llvm::nulls());
   object::layoutModule(M, LO, L, Quiet);
+  for (const object::KernelLayout *K : object::kernelProcessingOrder(L))
+    for (const std::string &Note : K->LimitNotes)
+      OS << "ptxas info    : " << Note << "\n";
   uint64_t Gmem = L.GlobalSize + L.GlobalInit.size();
   OS << "ptxas info    : " << Gmem << " bytes gmem";
   // sm_90 lists no module constant banks on this line.
@@ -336,7 +341,7 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
     bool Ok = object::writeCubin(*R.M, WO, Provider, Bytes, Diags);
     Ok &= !Diags.hasErrors(); // -Werror on the warnings above
     if (D->Verbose && Ok)
-      printResourceUsage(*R.M, *D->Arch, Reports, AddressTableBytes,
+      printResourceUsage(*R.M, *D->Arch, WO.Launch, Reports, AddressTableBytes,
                          llvm::errs());
     if (!Ok) {
       Failed = true;

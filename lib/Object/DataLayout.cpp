@@ -240,6 +240,7 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
   LaunchBounds LB = launchBoundsFor(F, Opts.Arch, Opts.Launch, &Diags);
   K.MaxRegCount = LB.MaxRegCount;
   K.MaxThreads = LB.MaxThreads;
+  K.LimitNotes = std::move(LB.Notes);
 
   Reach R(Index);
   R.visitBody(F);

@@ -109,11 +109,34 @@ LaunchBounds ptxas::object::launchBoundsFor(const ptx::Function &F,
     MinCtas = 0;
   }
 
-  if (O.MaxRegCount && (O.Override || !HasDirectives))
+  unsigned MaxNReg = F.MaxNReg ? (*F.MaxNReg > 255 ? 255 : std::max(*F.MaxNReg, 24u)) : 0;
+  unsigned ThreadBudget = Threads ? budgetFor(Threads, MinCtas) : 255;
+  bool OptionLimit = O.MaxRegCount && (O.Override || !HasDirectives);
+  if (OptionLimit)
     B.MaxRegCount = std::clamp(O.MaxRegCount, 24u, 255u);
-  else if (F.MaxNReg)
-    B.MaxRegCount = *F.MaxNReg > 255 ? 255 : std::max(*F.MaxNReg, 24u);
-  else if (Threads)
-    B.MaxRegCount = budgetFor(Threads, MinCtas);
+  else if (MaxNReg)
+    B.MaxRegCount = MaxNReg;
+  else
+    B.MaxRegCount = ThreadBudget;
+
+  // -v: how the limit was chosen, in ptxas's words (measured; said only
+  // when --maxrregcount is given).
+  if (O.MaxRegCount) {
+    std::string N = std::to_string(std::clamp(O.MaxRegCount, 24u, 255u));
+    if (MaxNReg && !O.Override)
+      B.Notes.push_back("Overriding global maxrregcount " + N +
+                        " with entry-specific value " +
+                        std::to_string(MaxNReg) + " of .maxnreg");
+    else if (!MaxNReg && ThreadBudget < 255)
+      B.Notes.push_back("Overriding global maxrregcount " + N +
+                        " with entry-specific value " +
+                        std::to_string(ThreadBudget) +
+                        " computed using thread count");
+    if (OptionLimit)
+      B.Notes.push_back("Overriding maximum register limit " +
+                        std::to_string(MaxNReg ? MaxNReg : 256) + " for '" +
+                        F.Name.str() + "' with  " + N +
+                        " of maxrregcount option");
+  }
   return B;
 }

@@ -22,6 +22,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ptxas::object {
@@ -85,6 +86,8 @@ struct KernelLayout {
   unsigned MaxRegCount = 255;
   /// EIATTR_MAX_THREADS: the .maxntid directive or --maxntid.
   llvm::SmallVector<uint32_t, 3> MaxThreads;
+  /// -v lines about the register limit (LaunchBounds::Notes).
+  std::vector<std::string> LimitNotes;
 };
 
 struct ModuleLayout {
@@ -128,6 +131,8 @@ bool layoutModule(const ptx::Module &M, const LayoutOptions &Opts,
 struct LaunchBounds {
   unsigned MaxRegCount = 255; ///< MAXREG_COUNT, the allocator's budget
   llvm::SmallVector<uint32_t, 3> MaxThreads; ///< MAX_THREADS, empty: none
+  /// ptxas's -v lines on how --maxrregcount met the directives.
+  std::vector<std::string> Notes;
 };
 /// Reports ptxas's range warnings through \p Diags when it is not null.
 LaunchBounds launchBoundsFor(const ptx::Function &F, ptx::SmTarget Arch,
