@@ -50,6 +50,13 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
     Budget = Opts.DeviceFunctionMaxRegCount;
   else if (Opts.MaxRegCount)
     Budget = Opts.MaxRegCount;
+  // A static function inherits the smallest limit of the kernels that reach
+  // it (ptxas 13.0, measured under -c; a .visible one over a kernel's limit
+  // is an error instead, CubinBuilder.cpp).
+  if (!Req.Kernel && Req.Module && Req.F->Link == ptx::Linkage::Internal)
+    for (const object::KernelLayout &K : Req.Module->Kernels)
+      if (llvm::is_contained(K.Subfunctions, Req.F))
+        Budget = std::min(Budget, K.MaxRegCount);
   MF.MaxRegs = std::max(Budget, 24u);
 
   auto Fail = [&](const std::string &Msg) {
