@@ -202,15 +202,6 @@ static bool writeFileAtomically(const std::string &Path,
   return true;
 }
 
-/// The option string ptxas records in .note.nv.tkinfo (`-arch sm_90 `).
-static std::string tkinfoOptions(const DriverOptions &D) {
-  std::string S;
-  if (D.CompileOnly)
-    S += "-c  ";
-  // ptxas writes "-lineinfo  -arch sm_90 " (measured).
-  return (D.LineInfo ? "-lineinfo  " : "") + ("-arch " + D.Arch->str() + " " + S);
-}
-
 int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
   int Exit = 0;
   std::optional<DriverOptions> D = parseCommandLine(Argc, Argv, Exit);
@@ -279,7 +270,7 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
     WO.Arch = *D->Arch;
     WO.Abi = D->CubinAbiV12 ? object::CubinAbi::V12 : object::CubinAbi::V13;
     WO.Relocatable = D->CompileOnly;
-    WO.OptionString = tkinfoOptions(*D);
+    WO.OptionString = D->RecordedOptions;
     WO.LineInfo = D->LineInfo;
     DiagEngine Diags(*R.M->Sources, llvm::errs());
     Diags.setWarningsAsErrors(D->WarningsAsErrors);

@@ -243,6 +243,38 @@ bool parseCacheOption(std::optional<std::string> V, bool Load,
                      ExitCode);
 }
 
+/// The option string ptxas 13.0 records in .note.nv.tkinfo: the options
+/// given, in this order of its own (measured with all of them at once),
+/// each as `-alias value ` or, for a flag, `-alias  `; values as written
+/// (lists joined by commas). Options not listed are not recorded.
+std::string recordedOptions(
+    std::map<std::string, std::string> &Singles,
+    std::map<std::string, std::vector<std::string>> &Values,
+    std::map<std::string, bool> &Flags) {
+  static const char *const Order[] = {
+      "entry", "verbose", "warn-on-local-memory-usage", "warn-on-spills",
+      "warn-on-double-precision-use", "maxrregcount", "minnctapersm",
+      "maxntid", "override-directive-values", "device-function-maxrregcount",
+      "generate-line-info", "opt-level", "gpu-name", "def-load-cache",
+      "def-store-cache", "force-load-cache", "force-store-cache",
+      "warning-as-error", "disable-warnings", "compile-only", "fmad"};
+  std::string S;
+  for (const char *Name : Order) {
+    const OptionSpec *O = findByAlias(Name);
+    std::string Dash = "-" + std::string(O->Alias);
+    if (O->Kind == Arg::Flag) {
+      if (Flags[Name])
+        S += Dash + "  ";
+    } else if (O->Kind == Arg::List) {
+      if (!Values[Name].empty())
+        S += Dash + " " + llvm::join(Values[Name], ",") + " ";
+    } else if (!Singles[Name].empty()) {
+      S += Dash + " " + Singles[Name] + " ";
+    }
+  }
+  return S;
+}
+
 template <typename GetFn>
 bool parseLaunchAndCacheOptions(
     DriverOptions &D, GetFn Get,
@@ -454,6 +486,7 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
   D.NoReuse = Flags["no-reuse"];
   D.PlaceholderCode = Flags["placeholder-code"];
   D.Entries = Values["entry"];
+  D.RecordedOptions = recordedOptions(Singles, Values, Flags);
   D.InputStrings = Values["input-as-string"];
   if (Flags["list-version"]) {
     for (unsigned Maj = 1; Maj <= ptx::MaxPtxVersion.Major; ++Maj)

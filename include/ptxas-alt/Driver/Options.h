@@ -47,6 +47,8 @@ struct DriverOptions {
   std::string DefLoadCache, DefStoreCache, ForceLoadCache, ForceStoreCache;
   bool WarnOnLocalMemory = false;  ///< --warn-on-local-memory-usage
   bool WarnOnDouble = false;       ///< --warn-on-double-precision-use
+  /// The option string for .note.nv.tkinfo, as ptxas writes it.
+  std::string RecordedOptions;
   /// Warnings about the command line itself (conflicting options), printed
   /// once -w/-Werror are known.
   std::vector<std::string> Warnings;
