@@ -24,6 +24,7 @@ OPTION_SETS = [
     ["--maxrregcount=200"],
     ["--maxrregcount=30"],
     ["--maxrregcount=archmin", "--override-directive-values"],
+    ["-c", "--maxntid=256", "--minnctapersm=2", "--override-directive-values"],
 ]
 RECORD = re.compile(r"^\.nv\.info\.|MAXREG_COUNT|MAX_THREADS|REQNTID")
 
