@@ -463,16 +463,15 @@ struct GlobalMods {
   bool Mmio = false;
 };
 
-static std::optional<GlobalMods> globalMods(ISel &S,
-                                            const ptx::Instruction &I,
+static std::optional<GlobalMods> globalMods(ISel &S, const ptx::Instruction &I,
                                             bool Load,
                                             bool CacheOptions = false) {
   GlobalMods G;
   Scope Sc = scopeOf(I, Scope::SYS);
   llvm::SmallVector<llvm::StringRef, 8> Mods =
-      CacheOptions ? withCacheOptions(S, I, Load)
-                   : llvm::SmallVector<llvm::StringRef, 8>(I.Mods.begin(),
-                                                           I.Mods.end());
+      CacheOptions
+          ? withCacheOptions(S, I, Load)
+          : llvm::SmallVector<llvm::StringRef, 8>(I.Mods.begin(), I.Mods.end());
   for (llvm::StringRef M : Mods) {
     if (M == ".global" || M == ".shared" || M == ".shared::cta" ||
         M == ".param" ||

@@ -326,7 +326,7 @@ SelResult mem::selectCacheCtl(ISel &S, const ptx::Instruction &I) {
   return SelResult::Done;
 }
 
-//===-- -dlcm/-dscm/-flcm/-fscm ----------------------------------------------===//
+//===-- -dlcm/-dscm/-flcm/-fscm ------------------------------------------===//
 
 static bool isCacheOp(llvm::StringRef M) {
   return M == ".ca" || M == ".cg" || M == ".cs" || M == ".lu" || M == ".cv" ||
@@ -347,14 +347,15 @@ mem::withCacheOptions(ISel &S, const ptx::Instruction &I, bool Load) {
   llvm::StringRef Force = Load ? O.ForceLoadCache : O.ForceStoreCache;
   if (Def.empty() && Force.empty())
     return Mods;
-  for (llvm::StringRef M : {".volatile", ".relaxed", ".acquire", ".release",
-                            ".mmio"})
+  for (llvm::StringRef M :
+       {".volatile", ".relaxed", ".acquire", ".release", ".mmio"})
     if (I.hasMod(M))
       return Mods;
-  if (llvm::any_of(Mods, [](llvm::StringRef M) { return M.starts_with(".L1::"); }))
+  if (llvm::any_of(Mods,
+                   [](llvm::StringRef M) { return M.starts_with(".L1::"); }))
     return Mods;
   auto Named = llvm::find_if(Mods, isCacheOp);
-  llvm::StringRef Op = !Force.empty() ? Force
+  llvm::StringRef Op = !Force.empty()        ? Force
                        : Named == Mods.end() ? Def
                                              : llvm::StringRef();
   if (Op.empty() ||

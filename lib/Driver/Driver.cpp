@@ -62,14 +62,13 @@ static void warnDoubleUse(const ptx::Module &M, DiagEngine &Diags) {
 /// --warn-on-spills / --warn-on-local-memory-usage, in ptxas's words, for a
 /// function compiled on its own (kernel or -c function).
 static void warnLocalMemory(const DriverOptions &D, llvm::StringRef Name,
-                            const object::FunctionCode &FC,
-                            DiagEngine &Diags) {
+                            const object::FunctionCode &FC, DiagEngine &Diags) {
   if (D.WarnOnSpills && (FC.SpillStoreBytes || FC.SpillLoadBytes))
     Diags.warning(llvm::SMLoc(),
-                  "Registers are spilled to local memory in function '" +
-                      Name + "', " + llvm::Twine(FC.SpillStoreBytes) +
-                      " bytes spill stores, " +
-                      llvm::Twine(FC.SpillLoadBytes) + " bytes spill loads");
+                  "Registers are spilled to local memory in function '" + Name +
+                      "', " + llvm::Twine(FC.SpillStoreBytes) +
+                      " bytes spill stores, " + llvm::Twine(FC.SpillLoadBytes) +
+                      " bytes spill loads");
   if (D.WarnOnLocalMemory && FC.FrameSize)
     Diags.warning(llvm::SMLoc(), "Local memory used for function '" + Name +
                                      "', size of stack frame: " +

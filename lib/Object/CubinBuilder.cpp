@@ -223,8 +223,8 @@ void Builder::checkCalleeRegisters() {
       if (N <= L.MaxRegCount)
         continue;
       Diags.error("Entry function '" + L.F->Name + "' with max regcount of " +
-                  llvm::Twine(L.MaxRegCount) + " calls function '" +
-                  Sub->Name + "' with regcount of " + llvm::Twine(N));
+                  llvm::Twine(L.MaxRegCount) + " calls function '" + Sub->Name +
+                  "' with regcount of " + llvm::Twine(N));
       CodeFailed = true;
     }
   }

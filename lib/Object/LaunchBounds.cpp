@@ -75,7 +75,7 @@ LaunchBounds ptxas::object::launchBoundsFor(const ptx::Function &F,
                     (O.Override || (F.MaxNTid.empty() && F.ReqNTid.empty()));
   B.MaxThreads = OptThreads ? O.MaxNTid : F.MaxNTid;
   llvm::ArrayRef<uint32_t> Dims =
-      OptThreads ? llvm::ArrayRef<uint32_t>(O.MaxNTid)
+      OptThreads           ? llvm::ArrayRef<uint32_t>(O.MaxNTid)
       : !F.ReqNTid.empty() ? llvm::ArrayRef<uint32_t>(F.ReqNTid)
                            : llvm::ArrayRef<uint32_t>(F.MaxNTid);
   uint32_t MinCtas = F.MinNCtaPerSM.value_or(0);
@@ -83,7 +83,8 @@ LaunchBounds ptxas::object::launchBoundsFor(const ptx::Function &F,
     MinCtas = O.MinNCtaPerSM;
 
   if (F.MaxNReg && *F.MaxNReg > 255)
-    Warn("Too many maxnreg specified for entry " + F.Name + ", will be ignored");
+    Warn("Too many maxnreg specified for entry " + F.Name +
+         ", will be ignored");
   else if (F.MaxNReg && *F.MaxNReg < 24)
     Warn("For entry " + F.Name + " adjusting per thread register count of " +
          llvm::Twine(*F.MaxNReg) + " to lower bound of 24");
@@ -109,7 +110,10 @@ LaunchBounds ptxas::object::launchBoundsFor(const ptx::Function &F,
     MinCtas = 0;
   }
 
-  unsigned MaxNReg = F.MaxNReg ? (*F.MaxNReg > 255 ? 255 : std::max(*F.MaxNReg, 24u)) : 0;
+  // .maxnreg over 255 is ignored (no limit), under 24 raised to 24.
+  unsigned MaxNReg = 0;
+  if (F.MaxNReg)
+    MaxNReg = *F.MaxNReg > 255 ? 255 : std::max(*F.MaxNReg, 24u);
   unsigned ThreadBudget = Threads ? budgetFor(Threads, MinCtas) : 255;
   bool OptionLimit = O.MaxRegCount && (O.Override || !HasDirectives);
   if (OptionLimit)

@@ -33,9 +33,9 @@ namespace ptxas::object {
 /// ptxas does, with a warning).
 struct LaunchOptions {
   llvm::SmallVector<uint32_t, 3> MaxNTid; ///< --maxntid, empty: none
-  uint32_t MinNCtaPerSM = 0;               ///< --minnctapersm, 0: none
-  unsigned MaxRegCount = 0;                ///< --maxrregcount, 0: none
-  bool Override = false;                   ///< --override-directive-values
+  uint32_t MinNCtaPerSM = 0;              ///< --minnctapersm, 0: none
+  unsigned MaxRegCount = 0;               ///< --maxrregcount, 0: none
+  bool Override = false;                  ///< --override-directive-values
 };
 
 struct LayoutOptions {
