@@ -261,6 +261,8 @@ std::string recordedOptions(
   std::string S;
   for (const char *Name : Order) {
     const OptionSpec *O = findByAlias(Name);
+    if (!O) // the table lost a row: record nothing for it
+      continue;
     std::string Dash = "-" + std::string(O->Alias);
     if (O->Kind == Arg::Flag) {
       if (Flags[Name])

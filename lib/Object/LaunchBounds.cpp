@@ -26,6 +26,8 @@
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/Object/DataLayout.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 
 using namespace ptxas;
@@ -43,10 +45,12 @@ unsigned ptxas::object::maxThreadsPerSM(ptx::SmTarget Arch) {
   }
 }
 
+/// Threads per CTA; saturates rather than wrapping for absurd --maxntid
+/// values (which are then simply out of range).
 static uint64_t product(llvm::ArrayRef<uint32_t> Dims) {
   uint64_t P = 1;
   for (uint32_t D : Dims)
-    P *= D;
+    P = llvm::SaturatingMultiply(P, uint64_t(D));
   return Dims.empty() ? 0 : P;
 }
 
@@ -104,7 +108,8 @@ LaunchBounds ptxas::object::launchBoundsFor(const ptx::Function &F,
       Warn("Value of maxntid, for entry " + F.Name +
            " is out of range. .minnctapersm and .maxntid will be ignored");
     Threads = 0;
-  } else if (Threads && MinCtas && Threads * MinCtas > Capacity) {
+  } else if (Threads && MinCtas &&
+             llvm::SaturatingMultiply(Threads, uint64_t(MinCtas)) > Capacity) {
     Warn("Value of threads per SM for entry " + F.Name +
          " is out of range. .minnctapersm will be ignored");
     MinCtas = 0;
