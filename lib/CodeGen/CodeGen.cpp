@@ -40,10 +40,24 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
   MF.A = toSassArch(Req.Arch);
   MF.IsKernel = !Req.AsSubfunction;
   MF.ABIFunction = Req.AsSubfunction && !Req.Kernel;
-  unsigned Budget = Req.Kernel ? Req.Kernel->MaxRegCount : 255;
-  if (Opts.MaxRegCount)
-    Budget = std::min(Budget, Opts.MaxRegCount);
-  MF.MaxRegs = std::max(Budget, 16u);
+  // A kernel's limit is its layout's (directives and options, as ptxas
+  // records it in MAXREG_COUNT); a function compiled on its own (-c) takes
+  // --device-function-maxrregcount, else --maxrregcount.
+  unsigned Budget = 255;
+  if (Req.Kernel)
+    Budget = Req.Kernel->MaxRegCount;
+  else if (Opts.DeviceFunctionMaxRegCount)
+    Budget = Opts.DeviceFunctionMaxRegCount;
+  else if (Opts.MaxRegCount)
+    Budget = Opts.MaxRegCount;
+  // A static function inherits the smallest limit of the kernels that reach
+  // it (ptxas 13.0, measured under -c; a .visible one over a kernel's limit
+  // is an error instead, CubinBuilder.cpp).
+  if (!Req.Kernel && Req.Module && Req.F->Link == ptx::Linkage::Internal)
+    for (const object::KernelLayout &K : Req.Module->Kernels)
+      if (llvm::is_contained(K.Subfunctions, Req.F))
+        Budget = std::min(Budget, K.MaxRegCount);
+  MF.MaxRegs = std::max(Budget, 24u);
 
   auto Fail = [&](const std::string &Msg) {
     Diags.error(Req.F->Loc, Msg + " (in function '" + Req.F->Name + "')");

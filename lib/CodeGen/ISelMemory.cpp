@@ -464,12 +464,16 @@ struct GlobalMods {
   bool Mmio = false;
 };
 
-static std::optional<GlobalMods> globalMods(ISel &S,
-                                            const ptx::Instruction &I,
-                                            bool Load) {
+static std::optional<GlobalMods> globalMods(ISel &S, const ptx::Instruction &I,
+                                            bool Load,
+                                            bool CacheOptions = false) {
   GlobalMods G;
   Scope Sc = scopeOf(I, Scope::SYS);
-  for (llvm::StringRef M : I.Mods) {
+  llvm::SmallVector<llvm::StringRef, 8> Mods =
+      CacheOptions
+          ? withCacheOptions(S, I, Load)
+          : llvm::SmallVector<llvm::StringRef, 8>(I.Mods.begin(), I.Mods.end());
+  for (llvm::StringRef M : Mods) {
     if (M == ".global" || M == ".shared" || M == ".shared::cta" ||
         M == ".param" ||
         M == ".local" || M == ".nc" || M == ".volatile" || M == ".relaxed" ||
@@ -637,7 +641,7 @@ static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
   switch (Sp) {
   case Space::Global:
   case Space::Generic: {
-    std::optional<GlobalMods> G = globalMods(S, I, Load);
+    std::optional<GlobalMods> G = globalMods(S, I, Load, /*CacheOptions=*/true);
     if (!G)
       return S.unsupported(I);
     if (Sp == Space::Generic && !genericLdStEncodes(S))

@@ -31,6 +31,10 @@ struct Order {
   bool Acquire = false, Release = false;
 };
 
+/// The modifiers of a global/generic ld/st with the -dlcm/-dscm/-flcm/-fscm
+/// cache operator applied (ISelMemoryWindow.cpp).
+llvm::SmallVector<llvm::StringRef, 8>
+withCacheOptions(ISel &S, const ptx::Instruction &I, bool Load);
 Space spaceOf(const ptx::Instruction &I);
 Scope scopeOf(const ptx::Instruction &I, Scope Default);
 /// ".STRONG.<scope>" as the target spells it.

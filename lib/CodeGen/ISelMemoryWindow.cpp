@@ -326,3 +326,44 @@ SelResult mem::selectCacheCtl(ISel &S, const ptx::Instruction &I) {
   return SelResult::Done;
 }
 
+//===-- -dlcm/-dscm/-flcm/-fscm ------------------------------------------===//
+
+static bool isCacheOp(llvm::StringRef M) {
+  return M == ".ca" || M == ".cg" || M == ".cs" || M == ".lu" || M == ".cv" ||
+         M == ".wb" || M == ".wt";
+}
+
+// The modifiers of \p I with -dlcm/-dscm (a default for accesses that
+// name no cache operator) and -flcm/-fscm (replacing the one named)
+// applied, as ptxas 13.0 applies them: to weak accesses only (not
+// .volatile, .relaxed, .acquire, .release, .mmio), not to accesses with an
+// L1 eviction hint (.L1::evict_normal too), and to .nc loads only with an
+// operator .nc accepts (ca, cg, cs); measured on sm_75..sm_90.
+llvm::SmallVector<llvm::StringRef, 8>
+mem::withCacheOptions(ISel &S, const ptx::Instruction &I, bool Load) {
+  llvm::SmallVector<llvm::StringRef, 8> Mods(I.Mods.begin(), I.Mods.end());
+  const CodeGenOptions &O = S.options();
+  llvm::StringRef Def = Load ? O.DefLoadCache : O.DefStoreCache;
+  llvm::StringRef Force = Load ? O.ForceLoadCache : O.ForceStoreCache;
+  if (Def.empty() && Force.empty())
+    return Mods;
+  for (llvm::StringRef M :
+       {".volatile", ".relaxed", ".acquire", ".release", ".mmio"})
+    if (I.hasMod(M))
+      return Mods;
+  if (llvm::any_of(Mods,
+                   [](llvm::StringRef M) { return M.starts_with(".L1::"); }))
+    return Mods;
+  auto Named = llvm::find_if(Mods, isCacheOp);
+  llvm::StringRef Op = !Force.empty()        ? Force
+                       : Named == Mods.end() ? Def
+                                             : llvm::StringRef();
+  if (Op.empty() ||
+      (I.hasMod(".nc") && Op != ".ca" && Op != ".cg" && Op != ".cs"))
+    return Mods;
+  if (Named != Mods.end())
+    *Named = Op;
+  else
+    Mods.push_back(Op);
+  return Mods;
+}

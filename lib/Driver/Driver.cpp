@@ -47,6 +47,59 @@ static void printFrontEndInfo(const ptx::Module &M, llvm::raw_ostream &OS) {
   }
 }
 
+/// --warn-on-double-precision-use: ptxas's warning at every PTX instruction
+/// with an .f64 type. (ptxas repeats it for each double operation of its
+/// expansion, e.g. 19 times for one div.rn.f64; we say it once.)
+static void warnDoubleUse(const ptx::Module &M, DiagEngine &Diags) {
+  for (const ptx::Function *F : M.functions())
+    for (const ptx::Stmt &S : F->Body)
+      if (S.K == ptx::Stmt::Kind::Instr && S.I &&
+          llvm::is_contained(S.I->Types, ptx::Type::F64))
+        Diags.warning(S.I->Loc,
+                      "Program is doing double precision computations.");
+}
+
+/// --warn-on-spills / --warn-on-local-memory-usage, in ptxas's words, for a
+/// function compiled on its own (kernel or -c function).
+static void warnLocalMemory(const DriverOptions &D, llvm::StringRef Name,
+                            const object::FunctionCode &FC, DiagEngine &Diags) {
+  if (D.WarnOnSpills && (FC.SpillStoreBytes || FC.SpillLoadBytes))
+    Diags.warning(llvm::SMLoc(),
+                  "Registers are spilled to local memory in function '" + Name +
+                      "', " + llvm::Twine(FC.SpillStoreBytes) +
+                      " bytes spill stores, " + llvm::Twine(FC.SpillLoadBytes) +
+                      " bytes spill loads");
+  if (D.WarnOnLocalMemory && FC.FrameSize)
+    Diags.warning(llvm::SMLoc(), "Local memory used for function '" + Name +
+                                     "', size of stack frame: " +
+                                     llvm::Twine(FC.FrameSize) + " bytes");
+}
+
+/// --entry: drops the kernels not named, so that only the named ones and
+/// the functions they call are compiled (whole-program mode; ptxas ignores
+/// the option under -c). Unknown names are errors, in ptxas's words.
+static bool selectEntries(ptx::Module &M, llvm::ArrayRef<std::string> Names) {
+  bool Ok = true;
+  for (const std::string &N : Names) {
+    auto It = M.Functions.find(N);
+    if (It == M.Functions.end()) {
+      llvm::errs() << "ptxas-alt: error: Unknown function " << N << "\n";
+      Ok = false;
+    } else if (!It->second->IsEntry) {
+      llvm::errs() << "ptxas-alt: error: Entry function '" << N
+                   << "' not found\n";
+      Ok = false;
+    }
+  }
+  if (!Ok)
+    return false;
+  llvm::erase_if(M.Items, [&](const ptx::TopLevel &T) {
+    return T.K == ptx::TopLevel::Kind::Func && T.Func->IsEntry &&
+           !llvm::is_contained(Names, T.Func->Name.str());
+  });
+  return true;
+}
+
 namespace {
 /// What -v reports about one compiled function.
 struct FunctionReport {
@@ -62,14 +115,19 @@ struct FunctionReport {
 
 /// `-v`: ptxas's resource lines, in its format and order.
 static void printResourceUsage(const ptx::Module &M, ptx::SmTarget Arch,
+                               const object::LaunchOptions &Launch,
                                const std::vector<FunctionReport> &Reports,
                                uint64_t AddressTableBytes,
                                llvm::raw_ostream &OS) {
   object::ModuleLayout L;
   object::LayoutOptions LO;
   LO.Arch = Arch;
+  LO.Launch = Launch;
   DiagEngine Quiet(*M.Sources, llvm::nulls());
   object::layoutModule(M, LO, L, Quiet);
+  for (const object::KernelLayout *K : object::kernelProcessingOrder(L))
+    for (const std::string &Note : K->LimitNotes)
+      OS << "ptxas info    : " << Note << "\n";
   uint64_t Gmem = L.GlobalSize + L.GlobalInit.size();
   OS << "ptxas info    : " << Gmem << " bytes gmem";
   // sm_90 lists no module constant banks on this line.
@@ -143,15 +201,6 @@ static bool writeFileAtomically(const std::string &Path,
   return true;
 }
 
-/// The option string ptxas records in .note.nv.tkinfo (`-arch sm_90 `).
-static std::string tkinfoOptions(const DriverOptions &D) {
-  std::string S;
-  if (D.CompileOnly)
-    S += "-c  ";
-  // ptxas writes "-lineinfo  -arch sm_90 " (measured).
-  return (D.LineInfo ? "-lineinfo  " : "") + ("-arch " + D.Arch->str() + " " + S);
-}
-
 int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
   int Exit = 0;
   std::optional<DriverOptions> D = parseCommandLine(Argc, Argv, Exit);
@@ -160,6 +209,15 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
   for (const std::string &Opt : D->NotImplemented)
     llvm::errs() << "ptxas-alt: note: option " << Opt
                  << " is accepted but has no effect yet\n";
+  // Command-line warnings, in ptxas's words; -Werror makes them fatal.
+  for (const std::string &W : D->Warnings) {
+    if (D->WarningsAsErrors) {
+      llvm::errs() << "ptxas-alt: error: " << W << "\n";
+      return ErrorExit;
+    }
+    if (!D->DisableWarnings)
+      llvm::errs() << "ptxas-alt: warning: " << W << "\n";
+  }
   if (D->Inputs.empty() && D->InputStrings.empty()) {
     llvm::errs() << "ptxas-alt: error: no input file\n";
     return ErrorExit;
@@ -202,26 +260,36 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
       printFrontEndInfo(*R.M, llvm::errs());
     if (D->ParseOnly || D->PrintPtx)
       continue;
+    if (!D->Entries.empty() && !D->CompileOnly &&
+        !selectEntries(*R.M, D->Entries)) {
+      Failed = true;
+      continue;
+    }
     object::WriterOptions WO;
     WO.Arch = *D->Arch;
     WO.Abi = D->CubinAbiV12 ? object::CubinAbi::V12 : object::CubinAbi::V13;
     WO.Relocatable = D->CompileOnly;
-    WO.OptionString = tkinfoOptions(*D);
+    WO.OptionString = D->RecordedOptions;
     WO.LineInfo = D->LineInfo;
     DiagEngine Diags(*R.M->Sources, llvm::errs());
     Diags.setWarningsAsErrors(D->WarningsAsErrors);
     Diags.setSuppressWarnings(D->DisableWarnings);
+    if (D->WarnOnDouble)
+      warnDoubleUse(*R.M, Diags);
     codegen::CodeGenOptions CO;
     CO.OptLevel = D->OptLevel;
-    if (!D->MaxRRegCount.empty()) {
-      unsigned N = 0;
-      if (llvm::StringRef(D->MaxRRegCount).getAsInteger(10, N) || N == 0) {
-        llvm::errs() << "ptxas-alt: error: invalid --maxrregcount '"
-                     << D->MaxRRegCount << "'\n";
-        return ErrorExit;
-      }
-      CO.MaxRegCount = N;
-    }
+    WO.Launch.MaxNTid.assign(D->MaxNTid.begin(), D->MaxNTid.end());
+    WO.Launch.MinNCtaPerSM = D->MinNCtaPerSM;
+    WO.Launch.MaxRegCount = D->MaxRegCount;
+    WO.Launch.Override = D->OverrideDirectives;
+    CO.MaxRegCount = D->MaxRegCount;
+    // ptxas: "ignored for whole-program compilation" (with a warning).
+    if (D->CompileOnly)
+      CO.DeviceFunctionMaxRegCount = D->DeviceFunctionMaxRegCount;
+    CO.DefLoadCache = D->DefLoadCache;
+    CO.DefStoreCache = D->DefStoreCache;
+    CO.ForceLoadCache = D->ForceLoadCache;
+    CO.ForceStoreCache = D->ForceStoreCache;
     if (!D->Fmad.empty()) {
       llvm::StringRef F = D->Fmad;
       if (F != "true" && F != "false") {
@@ -249,6 +317,8 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
                       .count();
       if (Req.Addrs)
         AddressTableBytes = 8 * Req.Addrs->Symbols.size();
+      if ((!Req.AsSubfunction || !Req.Kernel) && !FC.Failed)
+        warnLocalMemory(*D, Req.F->Name, FC, Diags);
       if (!Req.AsSubfunction || !Req.Kernel)
         Reports.push_back({Req.F, Req.Kernel != nullptr,
                            Req.Kernel ? Req.Kernel->SharedSize : 0,
@@ -259,8 +329,9 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
     };
     std::vector<uint8_t> Bytes;
     bool Ok = object::writeCubin(*R.M, WO, Provider, Bytes, Diags);
+    Ok &= !Diags.hasErrors(); // -Werror on the warnings above
     if (D->Verbose && Ok)
-      printResourceUsage(*R.M, *D->Arch, Reports, AddressTableBytes,
+      printResourceUsage(*R.M, *D->Arch, WO.Launch, Reports, AddressTableBytes,
                          llvm::errs());
     if (!Ok) {
       Failed = true;

@@ -7,7 +7,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -40,27 +44,27 @@ const OptionSpec Options[] = {
     {"machine", "m", Arg::Value, Status::Implemented, "Address size (64)"},
     {"warning-as-error", "Werror", Arg::Flag, Status::Implemented, "Warnings are errors"},
     {"disable-warnings", "w", Arg::Flag, Status::Implemented, "No warnings"},
-    {"entry", "e", Arg::List, Status::NoEffectYet, "Compile only these entries"},
+    {"entry", "e", Arg::List, Status::Implemented, "Compile only these entries (whole-program mode; ignored with -c)"},
     {"input-as-string", "ias", Arg::List, Status::Implemented, "PTX given on the command line"},
-    {"options-file", "optf", Arg::List, Status::NoEffectYet, "Read options from a file"},
+    {"options-file", "optf", Arg::List, Status::Implemented, "Read options (and inputs) from files: blank-separated words, \"quotes\" group"},
     {"maxrregcount", "maxrregcount", Arg::Value, Status::Implemented, "Register limit"},
-    {"device-function-maxrregcount", "func-maxrregcount", Arg::Value, Status::NoEffectYet, "Register limit for device functions (-c)"},
+    {"device-function-maxrregcount", "func-maxrregcount", Arg::Value, Status::Implemented, "Register limit for device functions (-c)"},
     {"generate-line-info", "lineinfo", Arg::Flag, Status::Implemented, "Line tables"},
     {"device-debug", "g", Arg::Flag, Status::NoEffectYet, "Debug information"},
     {"fmad", "fmad", Arg::Value, Status::Implemented, "Contract mul+add to fma (true, false)"},
-    {"def-load-cache", "dlcm", Arg::Value, Status::NoEffectYet, "Default load cache operator"},
-    {"def-store-cache", "dscm", Arg::Value, Status::NoEffectYet, "Default store cache operator"},
-    {"force-load-cache", "flcm", Arg::Value, Status::NoEffectYet, "Force load cache operator"},
-    {"force-store-cache", "fscm", Arg::Value, Status::NoEffectYet, "Force store cache operator"},
-    {"warn-on-spills", "warn-spills", Arg::Flag, Status::NoEffectYet, "Warn when registers spill"},
-    {"warn-on-local-memory-usage", "warn-lmem-usage", Arg::Flag, Status::NoEffectYet, "Warn on local memory"},
-    {"warn-on-double-precision-use", "warn-double-usage", Arg::Flag, Status::NoEffectYet, "Warn on f64"},
+    {"def-load-cache", "dlcm", Arg::Value, Status::Implemented, "Default load cache operator (ca, cg, cs, lu, cv)"},
+    {"def-store-cache", "dscm", Arg::Value, Status::Implemented, "Default store cache operator (wb, cg, cs, wt)"},
+    {"force-load-cache", "flcm", Arg::Value, Status::Implemented, "Force load cache operator (ca, cg, cs, lu, cv)"},
+    {"force-store-cache", "fscm", Arg::Value, Status::Implemented, "Force store cache operator (wb, cg, cs, wt)"},
+    {"warn-on-spills", "warn-spills", Arg::Flag, Status::Implemented, "Warn when registers spill"},
+    {"warn-on-local-memory-usage", "warn-lmem-usage", Arg::Flag, Status::Implemented, "Warn on local memory"},
+    {"warn-on-double-precision-use", "warn-double-usage", Arg::Flag, Status::Implemented, "Warn on f64"},
     {"allow-expensive-optimizations", "allow-expensive-optimizations", Arg::Value, Status::Irrelevant, "Extra optimization time"},
     {"Ofast-compile", "Ofc", Arg::Value, Status::Irrelevant, "Trade code quality for compile speed"},
     {"compile-as-tools-patch", "astoolspatch", Arg::Flag, Status::NoEffectYet, "Tools patch ABI"},
     {"compiler-annotations", "annotate", Arg::Flag, Status::Irrelevant, "Annotations"},
     {"device-stack-protector", "device-stack-protector", Arg::Value, Status::NoEffectYet, "Stack canaries"},
-    {"disable-optimizer-constants", "disable-optimizer-consts", Arg::Flag, Status::NoEffectYet, "No optimizer constant bank"},
+    {"disable-optimizer-constants", "disable-optimizer-consts", Arg::Flag, Status::Irrelevant, "No optimizer constant bank (ptxas-alt never uses one: no c[2])"},
     {"dont-merge-basicblocks", "no-bb-merge", Arg::Flag, Status::Irrelevant, "Keep basic blocks"},
     {"extensible-whole-program", "ewp", Arg::Flag, Status::NoEffectYet, "Extensible whole program"},
     {"g-tensor-memory-access-check", "g-tmem-access-check", Arg::Flag, Status::Irrelevant, "sm_100 tensor memory checks"},
@@ -68,10 +72,10 @@ const OptionSpec Options[] = {
     {"legacy-bar-warp-wide-behavior", "legacy-bar-warp-wide-behavior", Arg::Flag, Status::NoEffectYet, "Pre-Volta bar semantics"},
     {"list-version", "version-ls", Arg::Flag, Status::Implemented, "List supported PTX ISA versions"},
     {"make-errors-visible-at-exit", "make-errors-visible-at-exit", Arg::Flag, Status::Irrelevant, "Repeat errors at exit"},
-    {"maxntid", "maxntid", Arg::List, Status::NoEffectYet, "Default .maxntid"},
-    {"minnctapersm", "minnctapersm", Arg::Value, Status::NoEffectYet, "Default .minnctapersm"},
+    {"maxntid", "maxntid", Arg::List, Status::Implemented, "Default .maxntid for kernels without .maxntid/.reqntid"},
+    {"minnctapersm", "minnctapersm", Arg::Value, Status::Implemented, "Default .minnctapersm"},
     {"optimize-float-atomics", "opt-fp-atomics", Arg::Flag, Status::NoEffectYet, "Faster float atomics"},
-    {"override-directive-values", "override-directive-values", Arg::Flag, Status::NoEffectYet, "Command line beats directives"},
+    {"override-directive-values", "override-directive-values", Arg::Flag, Status::Implemented, "Command line beats directives"},
     {"position-independent-code", "pic", Arg::Value, Status::NoEffectYet, "PIC"},
     {"preserve-relocs", "preserve-relocs", Arg::Flag, Status::NoEffectYet, "Keep relocations"},
     {"register-usage-level", "regUsageLevel", Arg::Value, Status::Irrelevant, "Register usage heuristic"},
@@ -103,12 +107,83 @@ const OptionSpec *findByAlias(llvm::StringRef Name) {
   return nullptr;
 }
 
+/// Splits an options file the way ptxas 13.0 does: on blank space and line
+/// breaks; double quotes group (and are dropped); no comments, no single
+/// quotes (measured: `'-maxntid=96'` is taken as a file name).
+std::vector<std::string> splitOptionsFile(llvm::StringRef Text) {
+  std::vector<std::string> Out;
+  std::string Cur;
+  bool InWord = false, Quoted = false;
+  for (char C : Text) {
+    if (C == '"') {
+      Quoted = !Quoted;
+      InWord = true;
+    } else if (!Quoted && llvm::isSpace(C)) {
+      if (InWord)
+        Out.push_back(Cur);
+      Cur.clear();
+      InWord = false;
+    } else {
+      Cur += C;
+      InWord = true;
+    }
+  }
+  if (InWord)
+    Out.push_back(Cur);
+  return Out;
+}
+
+/// Replaces each `-optf F` / `--options-file=F` by the words of F (F may
+/// list several files, comma-separated; files may name more files).
+bool expandOptionsFiles(std::vector<std::string> &Args, int &ExitCode) {
+  for (unsigned Depth = 0;; ++Depth) {
+    std::vector<std::string> Out;
+    bool Expanded = false;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      llvm::StringRef A = Args[I];
+      auto [Name, Value] = A.split('=');
+      if (Name != "-optf" && Name != "--optf" && Name != "-options-file" &&
+          Name != "--options-file") {
+        Out.push_back(Args[I]);
+        continue;
+      }
+      std::string Files;
+      if (A.contains('='))
+        Files = Value.str();
+      else if (I + 1 < Args.size())
+        Files = Args[++I];
+      llvm::SmallVector<llvm::StringRef, 2> Names;
+      llvm::StringRef(Files).split(Names, ',');
+      for (llvm::StringRef F : Names) {
+        auto B = llvm::MemoryBuffer::getFile(F, /*IsText=*/true);
+        if (!B) {
+          llvm::errs() << "ptxas-alt: error: could not open options file '"
+                       << F << "'\n";
+          ExitCode = 255;
+          return false;
+        }
+        for (std::string &W : splitOptionsFile((*B)->getBuffer()))
+          Out.push_back(std::move(W));
+      }
+      Expanded = true;
+    }
+    Args = std::move(Out);
+    if (!Expanded)
+      return true;
+    if (Depth == 8) {
+      llvm::errs() << "ptxas-alt: error: options files nest too deeply\n";
+      ExitCode = 255;
+      return false;
+    }
+  }
+}
+
 /// ptxas spells long options with one dash (`-arch=sm_90`, `-lineinfo`);
 /// CLI11 wants two. One-letter options keep one dash.
-std::vector<std::string> normalize(int Argc, const char *const *Argv) {
+std::vector<std::string> normalize(const std::vector<std::string> &In) {
   std::vector<std::string> Out;
-  for (int I = 1; I < Argc; ++I) {
-    llvm::StringRef A = Argv[I];
+  for (const std::string &Arg : In) {
+    llvm::StringRef A = Arg;
     if (A.size() > 2 && A[0] == '-' && A[1] != '-') {
       auto [Name, Value] = A.drop_front().split('=');
       // -O3 / -e name / -m64: a one-letter option with an attached value.
@@ -124,6 +199,173 @@ std::vector<std::string> normalize(int Argc, const char *const *Argv) {
     Out.push_back(A.str());
   }
   return Out;
+}
+
+/// ptxas's register-limit values: N, archmax (255) or archmin (32, measured
+/// on sm_75..sm_90). 0 when \p V does not parse.
+unsigned parseRegLimit(llvm::StringRef V) {
+  if (V == "archmax")
+    return 255;
+  if (V == "archmin")
+    return 32;
+  unsigned N = 0;
+  if (V.getAsInteger(10, N) || N == 0)
+    return 0;
+  return N;
+}
+
+bool optionError(const llvm::Twine &Msg, int &ExitCode) {
+  llvm::errs() << "ptxas-alt: error: " << Msg << "\n";
+  ExitCode = 255;
+  return false;
+}
+
+/// The PTX cache operator a -dlcm/-dscm/-flcm/-fscm value names. ptxas
+/// accepts ca, cg, cs, lu, cv on loads and wb, cg, cs, wt on stores, and
+/// stops on anything else with "Invalid default cache modifier on load
+/// specified: X" (also for the -f forms; measured).
+bool parseCacheOption(std::optional<std::string> V, bool Load,
+                      std::string &Out, int &ExitCode) {
+  if (!V)
+    return true;
+  static const char *const LoadOps[] = {"ca", "cg", "cs", "lu", "cv"};
+  static const char *const StoreOps[] = {"wb", "cg", "cs", "wt"};
+  llvm::ArrayRef<const char *> Ok =
+      Load ? llvm::ArrayRef<const char *>(LoadOps) : StoreOps;
+  if (llvm::is_contained(Ok, llvm::StringRef(*V))) {
+    Out = "." + *V;
+    return true;
+  }
+  return optionError(llvm::Twine("Invalid default cache modifier on ") +
+                         (Load ? "load" : "store") + " specified: " + *V +
+                         (Load ? " (expected ca, cg, cs, lu or cv)"
+                               : " (expected wb, cg, cs or wt)"),
+                     ExitCode);
+}
+
+/// The option string ptxas 13.0 records in .note.nv.tkinfo: the options
+/// given, in this order of its own (measured with all of them at once),
+/// each as `-alias value ` or, for a flag, `-alias  `; values as written
+/// (lists joined by commas). Options not listed are not recorded.
+std::string recordedOptions(
+    std::map<std::string, std::string> &Singles,
+    std::map<std::string, std::vector<std::string>> &Values,
+    std::map<std::string, bool> &Flags) {
+  static const char *const Order[] = {
+      "entry", "verbose", "warn-on-local-memory-usage", "warn-on-spills",
+      "warn-on-double-precision-use", "maxrregcount", "minnctapersm",
+      "maxntid", "override-directive-values", "device-function-maxrregcount",
+      "generate-line-info", "opt-level", "gpu-name", "def-load-cache",
+      "def-store-cache", "force-load-cache", "force-store-cache",
+      "warning-as-error", "disable-warnings", "compile-only", "fmad"};
+  std::string S;
+  for (const char *Name : Order) {
+    const OptionSpec *O = findByAlias(Name);
+    if (!O) // the table lost a row: record nothing for it
+      continue;
+    std::string Dash = "-" + std::string(O->Alias);
+    if (O->Kind == Arg::Flag) {
+      if (Flags[Name])
+        S += Dash + "  ";
+    } else if (O->Kind == Arg::List) {
+      if (!Values[Name].empty())
+        S += Dash + " " + llvm::join(Values[Name], ",") + " ";
+    } else if (!Singles[Name].empty()) {
+      S += Dash + " " + Singles[Name] + " ";
+    }
+  }
+  return S;
+}
+
+template <typename GetFn>
+bool parseLaunchAndCacheOptions(
+    DriverOptions &D, GetFn Get,
+    std::map<std::string, std::vector<std::string>> &Values,
+    std::map<std::string, bool> &Flags, int &ExitCode) {
+  for (auto [Name, Field] :
+       {std::pair{"maxrregcount", &D.MaxRegCount},
+        std::pair{"device-function-maxrregcount",
+                  &D.DeviceFunctionMaxRegCount}}) {
+    if (auto V = Get(Name)) {
+      *Field = parseRegLimit(*V);
+      if (!*Field)
+        return optionError(llvm::Twine("invalid --") + Name + " '" + *V +
+                               "' (expected N, archmax or archmin)",
+                           ExitCode);
+    }
+  }
+  std::string Profile = D.Arch ? D.Arch->str() : std::string("sm_75");
+  for (unsigned *N : {&D.MaxRegCount, &D.DeviceFunctionMaxRegCount})
+    if (*N && *N < 24) {
+      D.Warnings.push_back("For profile " + Profile +
+                           " adjusting per thread register count of " +
+                           std::to_string(*N) + " to lower bound of 24");
+      *N = 24;
+    }
+  if (D.DeviceFunctionMaxRegCount && !Flags["compile-only"]) {
+    D.Warnings.push_back("Command line option 'device-function-maxrregcount' "
+                         "not supported for 'whole program compilation', "
+                         "will be ignored");
+    D.DeviceFunctionMaxRegCount = 0;
+  }
+  // ptxas ignores --maxntid values that are not numbers or are zero; an
+  // error is more useful than a silently dropped option.
+  for (const std::string &V : Values["maxntid"]) {
+    unsigned N = 0;
+    if (llvm::StringRef(V).getAsInteger(10, N))
+      return optionError("invalid --maxntid '" + V +
+                             "' (expected up to three numbers)",
+                         ExitCode);
+    D.MaxNTid.push_back(N);
+  }
+  if (D.MaxNTid.size() > 3) {
+    D.Warnings.push_back("Too many values specified for option '-maxntid', "
+                         "option will be ignored");
+    D.MaxNTid.clear();
+  }
+  if (llvm::is_contained(D.MaxNTid, 0u)) // measured: ignored, silently
+    D.MaxNTid.clear();
+  if (auto V = Get("minnctapersm"))
+    if (llvm::StringRef(*V).getAsInteger(10, D.MinNCtaPerSM))
+      return optionError("invalid --minnctapersm '" + *V +
+                             "' (expected a number)",
+                         ExitCode);
+  if (D.MaxRegCount && !D.MaxNTid.empty()) {
+    D.Warnings.push_back("Conflicting options -maxrregcount and -maxntid "
+                         "specified, ignoring -maxntid option");
+    D.MaxNTid.clear();
+  }
+  if (D.MaxRegCount && D.MinNCtaPerSM) {
+    D.Warnings.push_back("Conflicting options -maxrregcount and "
+                         "-minnctapersm specified, ignoring -minnctapersm "
+                         "option");
+    D.MinNCtaPerSM = 0;
+  }
+  D.OverrideDirectives = Flags["override-directive-values"];
+  if (!parseCacheOption(Get("def-load-cache"), true, D.DefLoadCache,
+                        ExitCode) ||
+      !parseCacheOption(Get("def-store-cache"), false, D.DefStoreCache,
+                        ExitCode) ||
+      !parseCacheOption(Get("force-load-cache"), true, D.ForceLoadCache,
+                        ExitCode) ||
+      !parseCacheOption(Get("force-store-cache"), false, D.ForceStoreCache,
+                        ExitCode))
+    return false;
+  if (!D.ForceLoadCache.empty() && !D.DefLoadCache.empty()) {
+    D.Warnings.push_back("Conflicting options force-load-cache and "
+                         "def-load-cache specified, ignoring def-load-cache "
+                         "option");
+    D.DefLoadCache.clear();
+  }
+  if (!D.ForceStoreCache.empty() && !D.DefStoreCache.empty()) {
+    D.Warnings.push_back("Conflicting options force-store-cache and "
+                         "def-store-cache specified, ignoring "
+                         "def-store-cache option");
+    D.DefStoreCache.clear();
+  }
+  D.WarnOnLocalMemory = Flags["warn-on-local-memory-usage"];
+  D.WarnOnDouble = Flags["warn-on-double-precision-use"];
+  return true;
 }
 } // namespace
 
@@ -151,7 +393,10 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
       // Single values bind to a string, lists to a vector, so that
       // `-arch sm_90 file.ptx` never swallows the input file.
       if (O.Kind == Arg::List)
+        // One word per occurrence (split at commas), so that
+        // `-maxntid=256 file.ptx` does not take the input file.
         App.add_option(Names, Values[O.Long], Help)
+            ->allow_extra_args(false)
             ->delimiter(',')
             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
       else
@@ -161,7 +406,10 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
   }
   std::vector<std::string> Inputs;
   App.add_option("inputs", Inputs, "PTX files ('-' for stdin)");
-  std::vector<std::string> Args = normalize(Argc, Argv);
+  std::vector<std::string> Raw(Argv + std::min(Argc, 1), Argv + Argc);
+  if (!expandOptionsFiles(Raw, ExitCode))
+    return std::nullopt;
+  std::vector<std::string> Args = normalize(Raw);
   std::reverse(Args.begin(), Args.end()); // CLI11 takes them reversed
   try {
     App.parse(Args);
@@ -230,7 +478,8 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
   D.LineInfo = Flags["generate-line-info"];
   D.DeviceDebug = Flags["device-debug"];
   D.WarnOnSpills = Flags["warn-on-spills"];
-  D.MaxRRegCount = Get("maxrregcount").value_or("");
+  if (!parseLaunchAndCacheOptions(D, Get, Values, Flags, ExitCode))
+    return std::nullopt;
   D.Fmad = Get("fmad").value_or("");
   D.PrintSass = Flags["print-sass"];
   D.PrintAfter = Get("print-after").value_or("");
@@ -239,6 +488,7 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
   D.NoReuse = Flags["no-reuse"];
   D.PlaceholderCode = Flags["placeholder-code"];
   D.Entries = Values["entry"];
+  D.RecordedOptions = recordedOptions(Singles, Values, Flags);
   D.InputStrings = Values["input-as-string"];
   if (Flags["list-version"]) {
     for (unsigned Maj = 1; Maj <= ptx::MaxPtxVersion.Major; ++Maj)

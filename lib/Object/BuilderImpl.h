@@ -61,6 +61,7 @@ private:
     return I;
   }
   void assembleCode();
+  void checkCalleeRegisters(); ///< -c: callee registers within the kernel limit
   void createSections();
   void createSymbols();
   void fillContents();

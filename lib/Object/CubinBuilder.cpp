@@ -33,6 +33,7 @@ bool Builder::run() {
   LayoutOptions LO;
   LO.Arch = Opts.Arch;
   LO.Relocatable = Opts.Relocatable;
+  LO.Launch = Opts.Launch;
   if (!layoutModule(M, LO, B.L, Diags))
     return false;
   assembleCode();
@@ -201,6 +202,31 @@ void Builder::assembleCode() {
                                               : uint32_t(K.Text.size())) -
                        K.Subs[I].Offset;
     B.Proc.push_back(std::move(K));
+  }
+  if (Rel)
+    checkCalleeRegisters();
+}
+
+/// -c: a kernel whose register limit is below what a function it calls
+/// uses cannot run once linked; ptxas 13.0 stops with this error (static
+/// functions inherit the kernel's limit instead, CodeGen.cpp).
+void Builder::checkCalleeRegisters() {
+  llvm::DenseMap<const ptx::Function *, unsigned> Regs;
+  for (const KernelCode &K : B.Proc)
+    Regs[K.L->F] = K.RegCount;
+  for (const KernelCode &K : B.Proc) {
+    const KernelLayout &L = *K.L;
+    if (!L.F->IsEntry)
+      continue;
+    for (const ptx::Function *Sub : L.Subfunctions) {
+      unsigned N = Regs.lookup(Sub);
+      if (N <= L.MaxRegCount)
+        continue;
+      Diags.error("Entry function '" + L.F->Name + "' with max regcount of " +
+                  llvm::Twine(L.MaxRegCount) + " calls function '" + Sub->Name +
+                  "' with regcount of " + llvm::Twine(N));
+      CodeFailed = true;
+    }
   }
 }
 

@@ -63,53 +63,6 @@ static uint8_t kparamSpace(const ptx::Variable &P) {
   }
 }
 
-unsigned ptxas::object::maxThreadsPerSM(ptx::SmTarget Arch) {
-  switch (Arch.Version) {
-  case 75:
-    return 1024;
-  case 86:
-  case 89:
-    return 1536;
-  default:
-    return 2048;
-  }
-}
-
-static uint64_t threadsPerCta(const ptx::Function &F) {
-  const auto &N = !F.ReqNTid.empty() ? F.ReqNTid : F.MaxNTid;
-  uint64_t Threads = 1;
-  for (uint32_t D : N)
-    Threads *= D;
-  return N.empty() ? 0 : Threads;
-}
-
-/// .minnctapersm counts only with .maxntid/.reqntid and when the CTAs fit
-/// in one SM's thread budget (§8).
-static bool minCtasApply(const ptx::Function &F, ptx::SmTarget Arch) {
-  uint64_t T = threadsPerCta(F);
-  return F.MinNCtaPerSM && T &&
-         T * *F.MinNCtaPerSM <= maxThreadsPerSM(Arch);
-}
-
-unsigned ptxas::object::maxRegCountFor(const ptx::Function &F,
-                                       ptx::SmTarget Arch) {
-  if (F.MaxNReg) {
-    if (*F.MaxNReg > 255)
-      return 255;
-    return std::max(*F.MaxNReg, 24u);
-  }
-  uint64_t Threads = threadsPerCta(F);
-  if (!Threads)
-    return 255;
-  uint64_t Warps = (Threads + 31) / 32 *
-                   (minCtasApply(F, Arch) ? *F.MinNCtaPerSM : 1);
-  uint64_t PerPartition = (Warps + 3) / 4;
-  if (!PerPartition)
-    return 255;
-  uint64_t R = 65536 / 4 / (PerPartition * 32) / 8 * 8;
-  return unsigned(std::min<uint64_t>(255, R));
-}
-
 /// Module-wide facts about functions that reachability needs.
 struct FuncIndex {
   /// Name -> definition, since operands may point at a forward declaration.
@@ -284,20 +237,10 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
   K.LargeParams = Off > ClassicParamLimit;
   K.ParamBase = Sm90 ? 0x210 : K.LargeParams ? 0x1a80 : 0x160;
   K.Bank0Size = K.ParamBase + K.ParamBytes;
-  K.MaxRegCount = maxRegCountFor(F, Opts.Arch);
-  if (F.MaxNReg && *F.MaxNReg > 255)
-    Diags.warning(F.Loc, "Too many maxnreg specified for entry " + F.Name +
-                             ", will be ignored");
-  else if (F.MaxNReg && *F.MaxNReg < 24)
-    Diags.warning(F.Loc, "For entry " + F.Name +
-                             " adjusting per thread register count of " +
-                             llvm::Twine(*F.MaxNReg) + " to lower bound of 24");
-  if (F.MinNCtaPerSM && !threadsPerCta(F))
-    Diags.warning(F.Loc, ".minnctapersm is ignored when neither .maxntid nor "
-                         ".reqntid is specified.");
-  else if (F.MinNCtaPerSM && !minCtasApply(F, Opts.Arch))
-    Diags.warning(F.Loc, "Value of threads per SM for entry " + F.Name +
-                             " is out of range. .minnctapersm will be ignored");
+  LaunchBounds LB = launchBoundsFor(F, Opts.Arch, Opts.Launch, &Diags);
+  K.MaxRegCount = LB.MaxRegCount;
+  K.MaxThreads = LB.MaxThreads;
+  K.LimitNotes = std::move(LB.Notes);
 
   Reach R(Index);
   R.visitBody(F);

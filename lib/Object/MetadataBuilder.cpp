@@ -207,8 +207,8 @@ std::vector<uint8_t> ptxas::object::buildKernelInfo(const BuildState &B,
       R.push_back(InfoRecord::sval(EIAttr::CRS_STACK_SIZE, {0}));
     if (K.CtaidZUsed && !Sm90)
       R.push_back(InfoRecord::nval(EIAttr::CTAIDZ_USED));
-    if (!F.MaxNTid.empty())
-      R.push_back(InfoRecord::sval(EIAttr::MAX_THREADS, xyz(F.MaxNTid)));
+    if (!L.MaxThreads.empty()) // .maxntid or --maxntid
+      R.push_back(InfoRecord::sval(EIAttr::MAX_THREADS, xyz(L.MaxThreads)));
     if (!F.ReqNTid.empty())
       R.push_back(InfoRecord::sval(EIAttr::REQNTID, xyz(F.ReqNTid)));
   };

@@ -26,6 +26,13 @@ namespace ptxas::codegen {
 struct CodeGenOptions {
   unsigned OptLevel = 3;       ///< -O0..-O3
   unsigned MaxRegCount = 0;    ///< --maxrregcount, 0 = none
+  /// --device-function-maxrregcount under -c (functions compiled on their
+  /// own, not into a kernel), 0 = none.
+  unsigned DeviceFunctionMaxRegCount = 0;
+  /// -dlcm/-dscm/-flcm/-fscm: a PTX cache operator (".cg") that global and
+  /// generic weak loads/stores get when they name none (Def), or always
+  /// (Force); "" = none.
+  std::string DefLoadCache, DefStoreCache, ForceLoadCache, ForceStoreCache;
   bool VerifyEach = false;     ///< --verify-each
   std::string PrintAfter;      ///< --print-after=<pass>, "all" for every pass
   bool PrintSass = false;      ///< --print-sass: nvdisasm-style listing

@@ -37,7 +37,22 @@ struct DriverOptions {
   bool LineInfo = false;
   bool DeviceDebug = false;
   bool WarnOnSpills = false;
-  std::string MaxRRegCount; ///< N, archmax or archmin
+  /// --maxrregcount (archmax 255, archmin 32), 0 none.
+  unsigned MaxRegCount = 0;
+  /// --device-function-maxrregcount: .func limit under -c, 0 none.
+  unsigned DeviceFunctionMaxRegCount = 0;
+  std::vector<uint32_t> MaxNTid;   ///< --maxntid, empty: none
+  uint32_t MinNCtaPerSM = 0;       ///< --minnctapersm, 0: none
+  bool OverrideDirectives = false; ///< --override-directive-values
+  /// -dlcm/-dscm/-flcm/-fscm as PTX cache operators (".cg"), "" when absent.
+  std::string DefLoadCache, DefStoreCache, ForceLoadCache, ForceStoreCache;
+  bool WarnOnLocalMemory = false; ///< --warn-on-local-memory-usage
+  bool WarnOnDouble = false;      ///< --warn-on-double-precision-use
+  /// The option string for .note.nv.tkinfo, as ptxas writes it.
+  std::string RecordedOptions;
+  /// Warnings about the command line itself (conflicting options), printed
+  /// once -w/-Werror are known.
+  std::vector<std::string> Warnings;
   std::string Fmad;         ///< --fmad value as given ("" = default true)
   std::vector<std::string> Entries;
   unsigned Machine = 64;

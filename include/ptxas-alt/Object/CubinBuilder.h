@@ -34,6 +34,8 @@ struct WriterOptions {
   std::string OptionString;
   /// -lineinfo: line tables (also written when the PTX has `.loc`s).
   bool LineInfo = false;
+  /// --maxntid, --minnctapersm, --maxrregcount, --override-directive-values.
+  LaunchOptions Launch;
 };
 
 /// Builds the cubin for \p M. Returns false after reporting errors (limits,

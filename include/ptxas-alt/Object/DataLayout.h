@@ -18,16 +18,30 @@
 #include "ptxas-alt/PTX/Module.h"
 #include "ptxas-alt/Support/Diagnostics.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ptxas::object {
 
+/// The command-line launch bounds: defaults for kernels without the
+/// directives, or replacements for them under --override-directive-values.
+/// The driver drops MaxNTid and MinNCtaPerSM when MaxRegCount is given (as
+/// ptxas does, with a warning).
+struct LaunchOptions {
+  llvm::SmallVector<uint32_t, 3> MaxNTid; ///< --maxntid, empty: none
+  uint32_t MinNCtaPerSM = 0;              ///< --minnctapersm, 0: none
+  unsigned MaxRegCount = 0;               ///< --maxrregcount, 0: none
+  bool Override = false;                  ///< --override-directive-values
+};
+
 struct LayoutOptions {
   ptx::SmTarget Arch;
   bool Relocatable = false; ///< -c
+  LaunchOptions Launch;
 };
 
 /// One kernel parameter in constant bank 0.
@@ -70,6 +84,10 @@ struct KernelLayout {
   uint64_t SharedSize = 0; ///< including the 0x400 reserved bytes on sm_90
   unsigned SharedAlign = 1;
   unsigned MaxRegCount = 255;
+  /// EIATTR_MAX_THREADS: the .maxntid directive or --maxntid.
+  llvm::SmallVector<uint32_t, 3> MaxThreads;
+  /// -v lines about the register limit (LaunchBounds::Notes).
+  std::vector<std::string> LimitNotes;
 };
 
 struct ModuleLayout {
@@ -108,8 +126,17 @@ std::vector<const KernelLayout *> kernelProcessingOrder(const ModuleLayout &L);
 bool layoutModule(const ptx::Module &M, const LayoutOptions &Opts,
                   ModuleLayout &Out, DiagEngine &Diags);
 
-/// MAXREG_COUNT ptxas derives from the performance directives (§4.4).
-unsigned maxRegCountFor(const ptx::Function &F, ptx::SmTarget Arch);
+/// What ptxas derives for one kernel from its performance directives and
+/// the launch-bound options (§4.4).
+struct LaunchBounds {
+  unsigned MaxRegCount = 255; ///< MAXREG_COUNT, the allocator's budget
+  llvm::SmallVector<uint32_t, 3> MaxThreads; ///< MAX_THREADS, empty: none
+  /// ptxas's -v lines on how --maxrregcount met the directives.
+  std::vector<std::string> Notes;
+};
+/// Reports ptxas's range warnings through \p Diags when it is not null.
+LaunchBounds launchBoundsFor(const ptx::Function &F, ptx::SmTarget Arch,
+                             const LaunchOptions &Opts, DiagEngine *Diags);
 /// The thread capacity of one SM, which bounds .minnctapersm.
 unsigned maxThreadsPerSM(ptx::SmTarget Arch);
 
