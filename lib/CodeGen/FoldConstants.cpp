@@ -35,6 +35,62 @@ struct ConstValue {
 };
 } // namespace
 
+/// The source slots that operand \p K of \p I may trade places with
+/// without changing the result (a constant fits only some slots: IADD3
+/// and FFMA take one in the middle), and for SEL/FSEL the predicate slot
+/// whose sense flips with the swap (-1 if none).
+static llvm::SmallVector<std::pair<unsigned, int>, 2>
+commutedSlots(const MInstr &I, unsigned K) {
+  llvm::StringRef Op = I.Op;
+  llvm::StringRef Base = Op.split('.').first;
+  unsigned N = I.Ops.size();
+  llvm::SmallVector<std::pair<unsigned, int>, 2> Out;
+  auto Among = [&](unsigned First, unsigned Last) {
+    if (K < First || K > Last)
+      return;
+    for (unsigned J = First; J <= Last; ++J)
+      if (J != K)
+        Out.push_back({J, -1});
+  };
+  if (Base == "IADD3" && !Op.contains(".X") && N == 4)
+    Among(1, 3); // d, a, b, c
+  else if (Base == "IADD3" && !Op.contains(".X") && N == 5)
+    Among(2, 4); // d, P, a, b, c
+  else if (Op == "IADD3.X" && N == 6)
+    Among(1, 3); // d, a, b, c, Pin, !PT
+  else if ((Base == "FADD" || Base == "FMUL" || Base == "DADD" ||
+            Base == "DMUL") && N == 3)
+    Among(1, 2);
+  else if ((Base == "FFMA" || Base == "DFMA") && N == 4)
+    Among(1, 2);
+  else if ((Op == "SEL" || Op == "FSEL") && N == 4 && K >= 1 && K <= 2)
+    Out.push_back({3 - K, 3});
+  return Out;
+}
+
+/// Puts \p New in slot \p K of \p I if the SASS table has that form, else
+/// in a slot \p K may trade places with; false if no form takes it.
+static bool placeConstant(const MFunction &MF, MInstr &I, unsigned K,
+                          const MOperand &New) {
+  MOperand Old = I.Ops[K];
+  I.Ops[K] = New;
+  if (hasForm(MF, I))
+    return true;
+  I.Ops[K] = Old;
+  for (auto [J, Pred] : commutedSlots(I, K)) {
+    MInstr Swapped = I;
+    Swapped.Ops[K] = I.Ops[J];
+    Swapped.Ops[J] = New;
+    if (Pred >= 0)
+      Swapped.Ops[Pred].Not = !Swapped.Ops[Pred].Not;
+    if (hasForm(MF, Swapped)) {
+      I = std::move(Swapped);
+      return true;
+    }
+  }
+  return false;
+}
+
 void codegen::foldConstantOperands(MFunction &MF) {
   std::vector<ConstValue> CV(MF.VRegs.size());
   for (const MBlock &B : MF.Blocks)
@@ -117,20 +173,15 @@ void codegen::foldConstantOperands(MFunction &MF) {
           Tries.push_back(imm(V));
           if (V & 0x80000000u)
             Tries.push_back(imm(int64_t(int32_t(V)), /*Signed=*/true));
-          for (const MOperand &T : Tries) {
-            O = T;
-            if (hasForm(MF, I))
+          for (const MOperand &T : Tries)
+            if (placeConstant(MF, I, K, T))
               break;
-            O = Old;
-          }
           continue;
         }
         MOperand New = cbank(C.Bank, C.Off + 4 * O.Sub);
         New.Neg = O.Neg;
         New.Abs = O.Abs;
-        O = New;
-        if (!hasForm(MF, I))
-          O = Old;
+        placeConstant(MF, I, K, New);
       }
     }
 }
