@@ -334,9 +334,15 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
     return true;
   case IOp::PLOP3: {
     unsigned Lut = unsigned(O[5].Imm), Lut2 = unsigned(O[6].Imm);
+    // The .SIGN form tests the sign bits of three registers (ptxas's
+    // add.sat.s32 overflow check); it used to read them as predicates.
+    auto in = [&](const Operand &Op, unsigned L) -> uint32_t {
+      bool IsPred = Op.Kind == OpKind::P || Op.Kind == OpKind::UP;
+      bool V = IsPred ? pred(Op, L) : src(Op, L, D) >> 31;
+      return V ? ~0u : 0;
+    };
     FOR_LANES(G, L) {
-      uint32_t A = pred(O[2], L) ? ~0u : 0, B = pred(O[3], L) ? ~0u : 0,
-               Cc = pred(O[4], L) ? ~0u : 0;
+      uint32_t A = in(O[2], L), B = in(O[3], L), Cc = in(O[4], L);
       setP(O[0], L, lut3(Lut, A, B, Cc) & 1);
       setP(O[1], L, lut3(Lut2, A, B, Cc) & 1);
     }

@@ -1,0 +1,928 @@
+"""fuzzgen.py - seeded random generator of valid, deterministic PTX kernels
+for fuzz-diff.py.
+
+A case is one module with one kernel `fuzz_k` (and sometimes a small
+`.func`). Every thread loads its inputs from four global buffers (random
+32-bit words, f32 values, f64 values, special bit patterns), computes a
+random program over the scalar families and stores every value it made to
+its slice of the output buffer. The program is a list of top-level blocks;
+each block records the registers it defines, so that a block can be
+dropped (its registers zeroed instead) when a failing case is minimized.
+
+Determinism rules the generator keeps: no integer division by zero or
+INT_MIN / -1 (divisors are forced odd and positive or dividends halved),
+shared memory is written and read between two bar.sync of all threads,
+warp-wide operations (shfl/vote/bar) run only in converged top-level code
+with the full mask, every register is defined before it is read, and
+local memory is initialized before dynamic-index loads.
+
+Python 3 standard library only.
+"""
+import random
+
+THREADS = 64          # per CTA (two warps)
+CTAS = 2
+NI, NF, ND, NS = 8, 4, 4, 4   # per-thread input words / floats / doubles / specials
+
+SPECIALS = ['0', '0x80000000', '0x7f800000', '0xff800000', '0x7fc00000',
+            '0x00000001', '0x807fffff', '0x3f800000', '0xbf800000', '0x7fffffff',
+            '0xffffffff', '0x4b000000', '0x00800000', '0x3c00bc00', '0x7bff0400',
+            '0x0000ffff', '0x80008000', '0x7e00fc00', '0x3f808000', '0x12345678']
+
+KINDS = {  # register kind -> (PTX declaration type, prefix)
+    'r': ('.b32', '%r'), 'rd': ('.b64', '%rd'), 'h': ('.b16', '%h'),
+    'f': ('.f32', '%f'), 'd': ('.f64', '%fd'), 'p': ('.pred', '%p'),
+}
+
+RND_F = ['.rn', '.rz', '.rm', '.rp']
+RND_I = ['.rni', '.rzi', '.rmi', '.rpi']
+CMP_I = ['eq', 'ne', 'lt', 'le', 'gt', 'ge']
+CMP_U = ['eq', 'ne', 'lo', 'ls', 'hi', 'hs', 'lt', 'ge']
+CMP_F = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'equ', 'neu', 'ltu', 'leu', 'gtu',
+         'geu', 'num', 'nan']
+
+
+def smver(arch):
+    return int(arch[3:5])
+
+
+class Block:
+    def __init__(self, lines, defs):
+        self.lines = lines
+        self.defs = defs          # [(kind, name)] registers first defined here
+
+
+class Gen:
+    def __init__(self, seed, index, arch, opts=None):
+        self.rng = random.Random(f'{seed}:{index}:{arch}')
+        self.arch = arch
+        self.sm = smver(arch)
+        self.n = {k: 0 for k in KINDS}
+        self.pool = {k: [] for k in KINDS}
+        self.label = 0
+        self.depth = 0            # > 0 inside a branch or loop: no new registers
+        self.defs = []
+        self.func = None          # (name, text) of the .func, if any
+        self.nooutput = set()     # registers made in conditional code
+        self.pending = []         # destinations of the current statement
+
+    # ---- registers and operands ----
+    def new(self, kind):
+        name = f'{KINDS[kind][1]}{self.n[kind]}'
+        self.n[kind] += 1
+        return name
+
+    def tmp(self, kind):
+        """A fresh temporary; not an output if it may stay unwritten."""
+        name = self.new(kind)
+        self.defs.append((kind, name))
+        if self.depth:
+            self.nooutput.add(name)
+        return name
+
+    def dst(self, kind):
+        """A destination: a fresh register at top level, else an existing one."""
+        if self.depth == 0 and (not self.pool[kind] or self.rng.random() < 0.8):
+            name = self.new(kind)
+            # Readable from the next statement on: the operands of this one
+            # are often picked after its destination (f-string order).
+            self.pending.append((kind, name))
+            self.defs.append((kind, name))
+            return name
+        return self.rng.choice(self.pool[kind])
+
+    def commit(self):
+        for kind, name in self.pending:
+            self.pool[kind].append(name)
+        self.pending = []
+
+    def old(self, kind):
+        p = self.pool[kind]
+        # Prefer recent values so that chains get deep.
+        i = len(p) - 1 - min(int(self.rng.expovariate(0.25)), len(p) - 1)
+        return p[i]
+
+    def imm32(self):
+        r = self.rng.random()
+        if r < 0.4:
+            return str(self.rng.randint(-16, 40))
+        if r < 0.7:
+            return hex(self.rng.choice([0xff, 0xffff, 0x7fffffff, 0x80000000, 0xffffffff,
+                                        0x55555555, 0x0f0f0f0f, 0x10000, 0xfffffffe]))
+        return hex(self.rng.getrandbits(32))
+
+    def other(self, kind, a, imm=0.2):
+        """A second operand, another register than A when there is one
+        (x op x is folded by ptxas, sometimes against the PTX semantics)."""
+        for _ in range(4):
+            b = self.src(kind, imm)
+            if b != a:
+                return b
+        return b
+
+    def src(self, kind, imm=0.2):
+        if self.rng.random() < imm:
+            if kind == 'r':
+                return self.imm32()
+            if kind == 'rd':
+                return hex(self.rng.choice([1, 0xffffffff, 0x100000000, 0xffffffffffffffff,
+                                            self.rng.getrandbits(64), 7, 0x8000000000000000]))
+            if kind == 'h':
+                return hex(self.rng.choice([0, 1, 0x7fff, 0x8000, 0xffff, self.rng.getrandbits(16)]))
+            if kind == 'f':
+                return '0f%08X' % self.rng.choice([0x3f800000, 0xbf000000, 0x40490fdb, 0x00000001,
+                                                   0x7f7fffff, 0x4b800000, 0x3eaaaaab, 0x80000000])
+            if kind == 'd':
+                return '0d%016X' % self.rng.choice([0x3ff0000000000000, 0xbfe0000000000000,
+                                                    0x400921fb54442d18, 0x0000000000000001,
+                                                    0x7fefffffffffffff, 0x3fd5555555555555])
+        return self.old(kind)
+
+    def pick(self, seq):
+        return self.rng.choice(seq)
+
+    def maybe(self, p=0.5):
+        return self.rng.random() < p
+
+    # ---- instruction families; each returns a list of lines ----
+    def int32(self):
+        c = self.rng.randrange(16)
+        a = self.src('r', 0)
+        b = self.other('r', a)
+        if c == 0:
+            op = self.pick(['add.s32', 'add.u32', 'sub.s32', 'sub.u32', 'add.sat.s32',
+                            'sub.sat.s32', 'mul.lo.s32', 'mul.lo.u32', 'mul.hi.s32',
+                            'mul.hi.u32', 'min.s32', 'min.u32', 'max.s32', 'max.u32',
+                            'and.b32', 'or.b32', 'xor.b32'])
+            return [f'{op} {self.dst("r")}, {a}, {b};']
+        if c == 1:
+            op = self.pick(['mad.lo.s32', 'mad.lo.u32', 'mad.hi.s32', 'mad.hi.u32',
+                            'mad.hi.sat.s32'])
+            return [f'{op} {self.dst("r")}, {a}, {b}, {self.src("r")};']
+        if c == 2:
+            op = self.pick(['abs.s32', 'neg.s32', 'not.b32', 'cnot.b32', 'popc.b32',
+                            'clz.b32', 'brev.b32', 'bfind.u32', 'bfind.s32',
+                            'bfind.shiftamt.u32', 'bfind.shiftamt.s32'])
+            return [f'{op} {self.dst("r")}, {a};']
+        if c == 3:
+            op = self.pick(['shl.b32', 'shr.b32', 'shr.s32', 'shr.u32'])
+            sh = self.pick([str(self.rng.randint(0, 33)), self.src('r', 0)])
+            return [f'{op} {self.dst("r")}, {a}, {sh};']
+        if c == 4:
+            op = self.pick(['shf.l.wrap.b32', 'shf.r.wrap.b32', 'shf.l.clamp.b32',
+                            'shf.r.clamp.b32'])
+            sh = self.pick([str(self.rng.randint(0, 40)), self.src('r', 0)])
+            return [f'{op} {self.dst("r")}, {a}, {b}, {sh};']
+        if c == 5:
+            op = self.pick(['bfe.u32', 'bfe.s32'])
+            pos = self.pick([str(self.rng.randint(0, 35)), self.src('r', 0)])
+            ln = self.pick([str(self.rng.randint(0, 33)), self.src('r', 0)])
+            return [f'{op} {self.dst("r")}, {a}, {pos}, {ln};']
+        if c == 6:
+            pos = self.pick([str(self.rng.randint(0, 35)), self.src('r', 0)])
+            ln = self.pick([str(self.rng.randint(0, 33)), self.src('r', 0)])
+            return [f'bfi.b32 {self.dst("r")}, {a}, {b}, {pos}, {ln};']
+        if c == 7:
+            mode = self.pick(['', '', '.f4e', '.b4e', '.rc8', '.ecl', '.ecr', '.rc16'])
+            sel = self.pick([hex(self.rng.getrandbits(16)), self.src('r', 0)])
+            return [f'prmt.b32{mode} {self.dst("r")}, {a}, {b}, {sel};']
+        if c == 8:
+            return [f'lop3.b32 {self.dst("r")}, {a}, {b}, {self.src("r")}, '
+                    f'{self.rng.getrandbits(8)};']
+        if c == 9:
+            return self.divrem('32')
+        if c == 10:
+            return self.carry('u32')
+        if c == 11:
+            op = self.pick(['mul.wide.s32', 'mul.wide.u32'])
+            return [f'{op} {self.dst("rd")}, {a}, {b};']
+        if c == 12:
+            op = self.pick(['mad.wide.s32', 'mad.wide.u32'])
+            return [f'{op} {self.dst("rd")}, {a}, {b}, {self.src("rd")};']
+        if c == 13:
+            # 8-bit conversions of 32-bit values.
+            op = self.pick(['cvt.s32.s8', 'cvt.u32.u8', 'cvt.s32.s16', 'cvt.u32.u16',
+                            'cvt.sat.s8.s32', 'cvt.sat.u8.s32', 'cvt.sat.s16.s32',
+                            'cvt.sat.u16.u32', 'cvt.sat.u32.s32', 'cvt.sat.s32.u32'])
+            return [f'{op} {self.dst("r")}, {a};']
+        if c == 14:
+            op = self.pick(['testp.finite.f32', 'testp.infinite.f32', 'testp.number.f32',
+                            'testp.notanumber.f32', 'testp.normal.f32',
+                            'testp.subnormal.f32'])
+            if self.maybe():
+                return [f'{op} {self.dst("p")}, {self.src("f", 0)};']
+            return self.setp_int()
+        op = self.pick(['sad.u32', 'sad.s32', 'mul24.lo.s32', 'mul24.lo.u32', 'mad24.lo.s32',
+                        'mad24.lo.u32'])
+        if op.startswith('mul24'):
+            return [f'{op} {self.dst("r")}, {a}, {b};']
+        return [f'{op} {self.dst("r")}, {a}, {b}, {self.src("r")};']
+
+    def divrem(self, width):
+        op = self.pick(['div', 'rem'])
+        sgn = self.pick(['s', 'u'])
+        kind = {'16': 'h', '32': 'r', '64': 'rd'}[width]
+        t = self.tmp(kind)
+        a, b = self.src(kind, 0), self.src(kind, 0.3)
+        lines = []
+        if sgn == 's':
+            # Divisor odd and positive, dividend halved: no x / 0, no MIN / -1.
+            mask = {'16': '0x7ffe', '32': '0x7ffffffe', '64': '0x7ffffffffffffffe'}[width]
+            b2 = self.tmp(kind)
+            lines += [f'and.b{width} {b2}, {b}, {mask};', f'or.b{width} {b2}, {b2}, 1;']
+            if self.maybe():
+                lines.append(f'neg.s{width} {b2}, {b2};')
+            lines.append(f'shr.s{width} {t}, {a}, 1;')
+            a, b = t, b2
+        else:
+            lines.append(f'or.b{width} {t}, {b}, 1;')
+            b = t
+        lines.append(f'{op}.{sgn}{width} {self.dst(kind)}, {a}, {b};')
+        return lines
+
+    def carry(self, ty):
+        kind = 'r' if ty == 'u32' else 'rd'
+        n = self.rng.randint(2, 4)
+        sub = self.maybe(0.3)
+        mad = not sub and ty == 'u32' and self.maybe(0.3)
+        lines = []
+        for i in range(n):
+            a, b = self.src(kind, 0), self.src(kind)
+            cc = '.cc' if i < n - 1 else ''
+            if mad:
+                hl = self.pick(['lo', 'hi'])
+                op = (f'mad.{hl}.cc' if i == 0 else f'madc.{hl}{cc}')
+                lines.append(f'{op}.{ty} {self.dst(kind)}, {a}, {b}, {self.src(kind)};')
+            else:
+                op = ('sub' if sub else 'add') + ('.cc' if i == 0 else 'c' + cc)
+                if i == 0:
+                    op = ('sub' if sub else 'add') + '.cc'
+                lines.append(f'{op}.{ty} {self.dst(kind)}, {a}, {b};')
+        return lines
+
+    def int64(self):
+        c = self.rng.randrange(10)
+        a = self.src('rd', 0)
+        b = self.other('rd', a)
+        if c == 0:
+            op = self.pick(['add.s64', 'sub.s64', 'add.u64', 'mul.lo.u64', 'mul.hi.u64',
+                            'mul.hi.s64', 'min.s64', 'min.u64', 'max.s64', 'max.u64',
+                            'and.b64', 'or.b64', 'xor.b64'])
+            return [f'{op} {self.dst("rd")}, {a}, {b};']
+        if c == 1:
+            op = self.pick(['mad.lo.u64', 'mad.lo.s64', 'mad.hi.u64', 'mad.hi.s64'])
+            return [f'{op} {self.dst("rd")}, {a}, {b}, {self.src("rd")};']
+        if c == 2:
+            op = self.pick(['abs.s64', 'neg.s64', 'not.b64', 'brev.b64'])
+            return [f'{op} {self.dst("rd")}, {a};']
+        if c == 3:
+            op = self.pick(['popc.b64', 'clz.b64', 'bfind.u64', 'bfind.s64',
+                            'bfind.shiftamt.u64'])
+            return [f'{op} {self.dst("r")}, {a};']
+        if c == 4:
+            op = self.pick(['shl.b64', 'shr.b64', 'shr.s64', 'shr.u64'])
+            sh = self.pick([str(self.rng.randint(0, 65)), self.src('r', 0)])
+            return [f'{op} {self.dst("rd")}, {a}, {sh};']
+        if c == 5:
+            pos = self.pick([str(self.rng.randint(0, 70)), self.src('r', 0)])
+            ln = self.pick([str(self.rng.randint(0, 66)), self.src('r', 0)])
+            if self.maybe():
+                op = self.pick(['bfe.u64', 'bfe.s64'])
+                return [f'{op} {self.dst("rd")}, {a}, {pos}, {ln};']
+            return [f'bfi.b64 {self.dst("rd")}, {a}, {b}, {pos}, {ln};']
+        if c == 6:
+            return self.divrem('64')
+        if c == 7:
+            return self.carry('u64')
+        if c == 8:
+            r = self.rng.randrange(4)
+            if r == 0:
+                return [f'mov.b64 {self.dst("rd")}, {{{self.src("r", 0)}, {self.src("r", 0)}}};']
+            if r == 1:
+                return [f'mov.b64 {{{self.dst("r")}, {self.dst("r")}}}, {a};']
+            op = self.pick(['cvt.u64.u32', 'cvt.s64.s32', 'cvt.u64.u16', 'cvt.s64.s8'])
+            return [f'{op} {self.dst("rd")}, {self.src("r", 0)};']
+        op = self.pick(['cvt.u32.u64', 'cvt.sat.s32.s64', 'cvt.sat.u32.u64', 'cvt.s32.s64',
+                        'cvt.sat.u32.s64'])
+        return [f'{op} {self.dst("r")}, {a};']
+
+    def int16(self):
+        c = self.rng.randrange(6)
+        a = self.src('h', 0)
+        b = self.other('h', a)
+        if c == 0:
+            op = self.pick(['add.u16', 'sub.s16', 'mul.lo.u16', 'mul.lo.s16', 'mul.hi.u16',
+                            'mul.hi.s16', 'min.s16', 'min.u16', 'max.s16', 'max.u16',
+                            'and.b16', 'or.b16', 'xor.b16'])
+            return [f'{op} {self.dst("h")}, {a}, {b};']
+        if c == 1:
+            op = self.pick(['shl.b16', 'shr.b16', 'shr.s16', 'shr.u16'])
+            return [f'{op} {self.dst("h")}, {a}, {self.rng.randint(0, 17)};']
+        if c == 2:
+            op = self.pick(['mul.wide.s16', 'mul.wide.u16'])
+            return [f'{op} {self.dst("r")}, {a}, {b};']
+        if c == 3:
+            return self.divrem('16')
+        if c == 4:
+            op = self.pick(['cvt.u16.u32', 'cvt.s16.s32', 'cvt.sat.s16.s32', 'cvt.sat.u16.s32',
+                            'cvt.u16.u64', 'cvt.s16.s8', 'cvt.u16.u8', 'cvt.sat.s8.s16'])
+            src = self.src('rd', 0) if 'u64' in op else (
+                self.src('h', 0) if op.endswith(('s8', '.s16')) else self.src('r', 0))
+            return [f'{op} {self.dst("h")}, {src};']
+        op = self.pick(['cvt.u32.u16', 'cvt.s32.s16', 'cvt.s64.s16', 'cvt.u64.u16'])
+        d = self.dst('rd' if '64' in op else 'r')
+        return [f'{op} {d}, {a};']
+
+    def float32(self):
+        c = self.rng.randrange(9)
+        a = self.src('f', 0)
+        b = self.other('f', a)
+        ftz = '.ftz' if self.maybe(0.3) else ''
+        sat = '.sat' if self.maybe(0.15) else ''
+        if c == 0:
+            op = self.pick(['add', 'sub', 'mul'])
+            rnd = self.pick([''] + RND_F)
+            return [f'{op}{rnd}{ftz}{sat}.f32 {self.dst("f")}, {a}, {b};']
+        if c == 1:
+            rnd = self.pick(RND_F)
+            return [f'fma{rnd}{ftz}{sat}.f32 {self.dst("f")}, {a}, {b}, {self.src("f")};']
+        if c == 2:
+            form = self.pick(['.approx', '.full', '.rn', '.rz', '.rm', '.rp'])
+            return [f'div{form}{ftz}.f32 {self.dst("f")}, {a}, {b};']
+        if c == 3:
+            op = self.pick(['rcp.rn', 'rcp.rz', 'rcp.rm', 'rcp.rp', 'sqrt.rn', 'sqrt.rz',
+                            'sqrt.rm', 'sqrt.rp', 'rcp.approx', 'sqrt.approx',
+                            'rsqrt.approx', 'abs', 'neg'])
+            return [f'{op}{ftz}.f32 {self.dst("f")}, {a};']
+        if c == 4:
+            op = self.pick(['min', 'max'])
+            nan = '.NaN' if self.sm >= 80 and self.maybe(0.3) else ''
+            return [f'{op}{ftz}{nan}.f32 {self.dst("f")}, {a}, {b};']
+        if c == 5:
+            # float -> integer and integer -> float
+            if self.maybe():
+                ity = self.pick(['s32', 'u32', 's64', 'u64', 's16', 'u16'])
+                kind = {'32': 'r', '64': 'rd', '16': 'h'}[ity[1:]]
+                return [f'cvt{self.pick(RND_I)}{ftz}.{ity}.f32 {self.dst(kind)}, {a};']
+            ity = self.pick(['s32', 'u32', 's64', 'u64', 's16', 'u16'])
+            kind = {'32': 'r', '64': 'rd', '16': 'h'}[ity[1:]]
+            return [f'cvt{self.pick(RND_F)}.f32.{ity} {self.dst("f")}, {self.src(kind, 0)};']
+        if c == 6:
+            r = self.rng.randrange(3)
+            if r == 0:
+                return [f'cvt{self.pick(RND_I)}{ftz}{sat}.f32.f32 {self.dst("f")}, {a};']
+            if r == 1:
+                return [f'cvt{ftz}.f64.f32 {self.dst("d")}, {a};']
+            return [f'cvt{self.pick(RND_F)}{ftz}{sat}.f32.f64 {self.dst("f")}, '
+                    f'{self.src("d", 0)};']
+        if c == 7:
+            return self.setp_float('f32')
+        r = self.rng.randrange(3)
+        if r == 0:
+            return [f'mov.b32 {self.dst("f")}, {self.src("r", 0)};']
+        if r == 1:
+            return self.bits32(a)
+        return [f'copysign.f32 {self.dst("f")}, {a}, {b};']
+
+    def float64(self):
+        c = self.rng.randrange(8)
+        a = self.src('d', 0)
+        b = self.other('d', a)
+        if c == 0:
+            op = self.pick(['add', 'sub', 'mul'])
+            return [f'{op}{self.pick([""] + RND_F)}.f64 {self.dst("d")}, {a}, {b};']
+        if c == 1:
+            return [f'fma{self.pick(RND_F)}.f64 {self.dst("d")}, {a}, {b}, {self.src("d")};']
+        if c == 2:
+            return [f'div{self.pick(RND_F)}.f64 {self.dst("d")}, {a}, {b};']
+        if c == 3:
+            op = self.pick(['rcp.rn', 'rcp.rz', 'sqrt.rn', 'sqrt.rm', 'rcp.approx.ftz',
+                            'rsqrt.approx', 'abs', 'neg', 'min', 'max'])
+            if op in ('min', 'max'):
+                return [f'{op}.f64 {self.dst("d")}, {a}, {b};']
+            return [f'{op}.f64 {self.dst("d")}, {a};']
+        if c == 4:
+            if self.maybe():
+                ity = self.pick(['s32', 'u32', 's64', 'u64'])
+                kind = 'r' if ity.endswith('32') else 'rd'
+                return [f'cvt{self.pick(RND_I)}.{ity}.f64 {self.dst(kind)}, {a};']
+            ity = self.pick(['s32', 'u32', 's64', 'u64'])
+            kind = 'r' if ity.endswith('32') else 'rd'
+            return [f'cvt{self.pick(RND_F)}.f64.{ity} {self.dst("d")}, {self.src(kind, 0)};']
+        if c == 5:
+            return [f'cvt{self.pick(RND_I)}.f64.f64 {self.dst("d")}, {a};']
+        if c == 6:
+            return self.setp_float('f64')
+        if self.maybe():
+            return [f'mov.b64 {self.dst("d")}, {self.src("rd", 0)};']
+        return self.bits64(a)
+
+    # A NaN's payload and sign are not specified by PTX (ptxas -O0 and -O3
+    # disagree, the emulator propagates the host's): every float that is
+    # looked at as bits is canonicalized first.
+    def bits32(self, f):
+        p = self.tmp('p')
+        self.nooutput.add(p)
+        return [f'testp.notanumber.f32 {p}, {f};',
+                f'selp.b32 {self.dst("r")}, 0x7fffffff, {f}, {p};']
+
+    def bits64(self, d):
+        p = self.tmp('p')
+        self.nooutput.add(p)
+        return [f'testp.notanumber.f64 {p}, {d};',
+                f'selp.b64 {self.dst("rd")}, 0x7fffffffffffffff, {d}, {p};']
+
+    def half(self):
+        """f16 / f16x2 / bf16 / bf16x2 arithmetic and conversions."""
+        c = self.rng.randrange(7)
+        bf = self.sm >= 80 and self.maybe(0.35)
+        x2 = self.maybe(0.4)
+        kind = 'r' if x2 else 'h'
+        ty = ('bf16' if bf else 'f16') + ('x2' if x2 else '')
+        a = self.src(kind, 0)
+        b = self.other(kind, a, 0)
+        ftz = '.ftz' if not bf and self.maybe(0.3) else ''
+        sat = '.sat' if not bf and self.maybe(0.2) else ''
+        if c == 0 and (not bf or self.sm >= 90):
+            op = self.pick(['add', 'sub', 'mul'])
+            return [f'{op}.rn{ftz}{sat}.{ty} {self.dst(kind)}, {a}, {b};']
+        if c <= 1:
+            return [f'fma.rn{ftz}{sat}.{ty} {self.dst(kind)}, {a}, {b}, {self.src(kind, 0)};']
+        if c == 2 and self.sm >= 80:
+            op = self.pick(['min', 'max'])
+            nan = '.NaN' if self.maybe(0.3) else ''
+            return [f'{op}{ftz}{nan}.{ty} {self.dst(kind)}, {a}, {b};']
+        if c == 3:
+            op = self.pick(['neg', 'abs'])
+            if bf and self.sm < 80:
+                op = 'neg'
+            f = ftz if not bf else ''
+            return [f'{op}{f}.{ty} {self.dst(kind)}, {a};']
+        if c == 4:
+            # conversions f32 <-> f16/bf16
+            r = self.rng.randrange(5)
+            if r == 0:
+                sty = 'bf16' if bf else 'f16'
+                return [f'cvt.rn.{sty}.f32 {self.dst("h")}, {self.src("f", 0)};']
+            if r == 1:
+                sty = 'bf16' if bf else 'f16'
+                return [f'cvt.f32.{sty} {self.dst("f")}, {self.src("h", 0)};']
+            if r == 2 and self.sm >= 80:
+                sty = 'bf16x2' if bf else 'f16x2'
+                relu = '.relu' if self.maybe(0.3) else ''
+                return [f'cvt.rn{relu}.{sty}.f32 {self.dst("r")}, {self.src("f", 0)}, '
+                        f'{self.src("f", 0)};']
+            if r == 3:
+                ity = self.pick(['s32', 'u32', 's16', 'u16'])
+                k = 'r' if ity.endswith('32') else 'h'
+                if self.maybe():
+                    return [f'cvt{self.pick(RND_I)}.{ity}.f16 {self.dst(k)}, {self.src("h", 0)};']
+                return [f'cvt{self.pick(RND_F)}.f16.{ity} {self.dst("h")}, {self.src(k, 0)};']
+            return [f'cvt.rn.f16.f64 {self.dst("h")}, {self.src("d", 0)};'
+                    if self.maybe() else f'cvt.f64.f16 {self.dst("d")}, {self.src("h", 0)};']
+        if c == 5:
+            if self.maybe():
+                return [f'mov.b32 {self.dst("r")}, {{{self.src("h", 0)}, {self.src("h", 0)}}};']
+            return [f'mov.b32 {{{self.dst("h")}, {self.dst("h")}}}, {self.src("r", 0)};']
+        if bf and self.sm < 90:
+            return []
+        cmp = self.pick(CMP_F)
+        if x2:
+            return [f'setp.{cmp}{ftz}.{ty} {self.dst("p")}|{self.dst("p")}, {a}, {b};']
+        return [f'setp.{cmp}{ftz}.{ty} {self.dst("p")}, {a}, {b};']
+
+    def setp_int(self):
+        w = self.pick(['32', '64', '16'])
+        kind = {'16': 'h', '32': 'r', '64': 'rd'}[w]
+        sgn = self.pick(['s', 'u', 'b'])
+        cmp = self.pick({'s': CMP_I, 'u': CMP_U, 'b': ['eq', 'ne']}[sgn])
+        a, b = self.src(kind, 0), self.src(kind)
+        comb = ''
+        tail = ''
+        if self.pool['p'] and self.maybe(0.3):
+            comb = self.pick(['.and', '.or', '.xor'])
+            tail = ', ' + ('!' if self.maybe() else '') + self.src('p', 0)
+        d = self.dst('p')
+        if self.maybe(0.2):
+            d += '|' + self.dst('p')
+        return [f'setp.{cmp}{comb}.{sgn}{w} {d}, {a}, {b}{tail};']
+
+    def setp_float(self, ty):
+        kind = 'f' if ty == 'f32' else 'd'
+        ftz = '.ftz' if ty == 'f32' and self.maybe(0.3) else ''
+        cmp = self.pick(CMP_F)
+        comb, tail = '', ''
+        if self.pool['p'] and self.maybe(0.3):
+            comb = self.pick(['.and', '.or', '.xor'])
+            tail = ', ' + ('!' if self.maybe() else '') + self.src('p', 0)
+        return [f'setp.{cmp}{comb}{ftz}.{ty} {self.dst("p")}, {self.src(kind, 0)}, '
+                f'{self.src(kind)}{tail};']
+
+    def select(self):
+        if not self.pool['p']:
+            return self.setp_int()
+        c = self.rng.randrange(6)
+        if c <= 1:
+            kind, ty = self.pick([('r', 'b32'), ('rd', 'b64'), ('f', 'f32'), ('d', 'f64'),
+                                  ('h', 'b16'), ('r', 's32'), ('rd', 'u64')])
+            return [f'selp.{ty} {self.dst(kind)}, {self.src(kind)}, {self.src(kind)}, '
+                    f'{self.src("p", 0)};']
+        if c == 2:
+            kind, ty = self.pick([('r', 'b32'), ('f', 'f32'), ('r', 'u32'), ('d', 'f64'),
+                                  ('rd', 's64')])
+            if self.maybe():
+                return [f'slct.{ty}.s32 {self.dst(kind)}, {self.src(kind)}, {self.src(kind)}, '
+                        f'{self.src("r", 0)};']
+            ftz = '.ftz' if self.maybe(0.3) else ''
+            return [f'slct{ftz}.{ty}.f32 {self.dst(kind)}, {self.src(kind)}, {self.src(kind)}, '
+                    f'{self.src("f", 0)};']
+        if c == 3:
+            op = self.pick(['and', 'or', 'xor'])
+            return [f'{op}.pred {self.dst("p")}, {self.src("p", 0)}, {self.src("p", 0)};']
+        if c == 4:
+            if self.maybe():
+                return [f'not.pred {self.dst("p")}, {self.src("p", 0)};']
+            ty = self.pick(['s32', 'u32', 'f32'])
+            cmp = self.pick(CMP_I)
+            k = 'f' if ty == 'f32' else 'r'
+            dty = self.pick(['u32', 's32', 'f32'])
+            return [f'set.{cmp}.{dty}.{ty} {self.dst("f" if dty == "f32" else "r")}, '
+                    f'{self.src(k, 0)}, {self.src(k)};']
+        return [f'selp.u32 {self.dst("r")}, 1, 0, {self.src("p", 0)};']
+
+    def predicated(self):
+        """@p / @!p in front of a simple op writing an existing register."""
+        if not self.pool['p']:
+            return self.setp_int()
+        g = ('@!' if self.maybe() else '@') + self.src('p', 0)
+        save = self.depth
+        self.depth += 1
+        try:
+            body = self.pick([self.int32, self.int64, self.float32, self.float64])()
+        finally:
+            self.depth = save
+        # Carry chains and multi-line sequences are guarded line by line.
+        return [f'{g} {ln}' for ln in body]
+
+    def simple(self):
+        f = self.rng.choices(
+            [self.int32, self.int64, self.int16, self.float32, self.float64, self.half,
+             self.select, self.predicated, self.setp_int],
+            weights=[6, 4, 2, 4, 3, 3, 3, 2, 2])[0]
+        return f()
+
+    # ---- structured statements ----
+    def lab(self):
+        self.label += 1
+        return f'$L_{self.label}'
+
+    def nested(self, n):
+        self.depth += 1
+        lines = []
+        for _ in range(n):
+            if self.depth < 3 and self.maybe(0.15):
+                lines += self.branch() if self.maybe() else self.loop()
+            elif self.func and self.maybe(0.08):
+                lines += self.call(uni=False)
+            else:
+                lines += self.simple()
+        self.depth -= 1
+        return lines
+
+    def branch(self):
+        if not self.pool['p']:
+            return self.setp_int()
+        p = self.src('p', 0)
+        le, lend = self.lab(), self.lab()
+        lines = [f'@{p} bra {le};']
+        lines += self.nested(self.rng.randint(1, 5))
+        if self.maybe(0.6):
+            lines += [f'bra.uni {lend};', f'{le}:']
+            lines += self.nested(self.rng.randint(1, 4))
+            lines += [f'{lend}:']
+        else:
+            lines += [f'{le}:']
+        return lines
+
+    def loop(self):
+        # The trip count comes from the data (0..7): lanes diverge.
+        cnt = self.tmp('r')
+        q = self.tmp('p')
+        top, out = self.lab(), self.lab()
+        lines = [f'and.b32 {cnt}, {self.src("r", 0)}, 7;', f'{top}:',
+                 f'setp.eq.u32 {q}, {cnt}, 0;', f'@{q} bra {out};']
+        lines += self.nested(self.rng.randint(1, 5))
+        lines += [f'sub.u32 {cnt}, {cnt}, 1;', f'bra.uni {top};', f'{out}:']
+        return lines
+
+    def call(self, uni=True):
+        name = self.func[0]
+        a, b = self.src('r', 0), self.src('r', 0)
+        d = self.dst('r')
+        return ['{', '.param .b32 fp0;', f'st.param.b32 [fp0], {a};',
+                '.param .b32 fp1;', f'st.param.b32 [fp1], {b};', '.param .b32 fret;',
+                f'call{".uni" if uni else ""} (fret), {name}, (fp0, fp1);',
+                f'ld.param.b32 {d}, [fret];', '}']
+
+    def shared(self):
+        # Every thread writes its 16-byte slot, all wait, read a neighbour's.
+        v = [self.src('r', 0) for _ in range(4)]
+        form = self.rng.randrange(3)
+        k = self.rng.randint(1, THREADS - 1)
+        lines = ['bar.sync 0;']
+        if form == 0:
+            lines.append(f'st.shared.v4.b32 [%smt], {{{", ".join(v)}}};')
+        elif form == 1:
+            lines.append(f'st.shared.v2.b64 [%smt], {{{self.src("rd", 0)}, {self.src("rd", 0)}}};')
+        else:
+            lines += [f'st.shared.u32 [%smt], {v[0]};', f'st.shared.u16 [%smt+4], {self.src("h", 0)};',
+                      f'st.shared.u8 [%smt+6], {v[1]};', f'st.shared.u8 [%smt+7], {v[2]};',
+                      f'st.shared.f32 [%smt+8], {self.src("f", 0)};',
+                      f'st.shared.u32 [%smt+12], {v[3]};']
+        lines += ['bar.sync 0;', f'add.u32 %smo, %tidx, {k};', 'and.b32 %smo, %smo, 63;',
+                  'shl.b32 %smo, %smo, 4;', 'add.u32 %smo, %smo, %smb;']
+        r = self.rng.randrange(3)
+        if r == 0:
+            lines.append(f'ld.shared.v4.u32 {{{self.dst("r")}, {self.dst("r")}, {self.dst("r")}, '
+                         f'{self.dst("r")}}}, [%smo];')
+        elif r == 1:
+            lines.append(f'ld.shared.v2.u64 {{{self.dst("rd")}, {self.dst("rd")}}}, [%smo];')
+        else:
+            lines += [f'ld.shared.s8 {self.dst("r")}, [%smo+{self.rng.randint(0, 15)}];',
+                      f'ld.shared.u16 {self.dst("h")}, [%smo+{2 * self.rng.randint(0, 7)}];',
+                      f'ld.shared.s16 {self.dst("r")}, [%smo+{2 * self.rng.randint(0, 7)}];',
+                      f'ld.shared.f32 {self.dst("f")}, [%smo+{4 * self.rng.randint(0, 3)}];',
+                      f'ld.shared.u64 {self.dst("rd")}, [%smo+{8 * self.rng.randint(0, 1)}];']
+        return lines
+
+    def local(self):
+        # %lm (16 words) is initialized at kernel entry; dynamic index.
+        idx = self.tmp('r')
+        addr = self.tmp('rd')
+        self.nooutput.add(addr)   # a local address: layout differs per compiler
+        lines = [f'and.b32 {idx}, {self.src("r", 0)}, 15;',
+                 f'mul.wide.u32 {addr}, {idx}, 4;', f'add.u64 {addr}, {addr}, %lmb;']
+        if self.maybe():
+            lines.append(f'st.local.u32 [{addr}], {self.src("r", 0)};')
+        else:
+            lines.append(f'st.local.u8 [{addr}+1], {self.src("r", 0)};')
+        j = self.rng.randrange(8)
+        r = self.rng.randrange(3)
+        if r == 0:
+            lines.append(f'ld.local.v2.u32 {{{self.dst("r")}, {self.dst("r")}}}, [%lmb+{8 * j}];')
+        elif r == 1:
+            lines.append(f'ld.local.u64 {self.dst("rd")}, [%lmb+{8 * j}];')
+        else:
+            lines.append(f'ld.local.u32 {self.dst("r")}, [{addr}];')
+        return lines
+
+    def warp(self):
+        c = self.rng.randrange(4)
+        if c <= 1:
+            mode = self.pick(['idx', 'up', 'down', 'bfly'])
+            b = self.pick([str(self.rng.randint(0, 31)), self.src('r', 0)])
+            cval = {'idx': '31', 'up': '0', 'down': '31', 'bfly': '31'}[mode]
+            if self.maybe(0.3):
+                cval = self.pick(['0x1c1f', '0x181f', '0x101f']) if mode != 'up' else '0x1800'
+            d = self.dst('r')
+            if self.maybe(0.3):
+                d += '|' + self.dst('p')
+            return [f'shfl.sync.{mode}.b32 {d}, {self.src("r", 0)}, {b}, {cval}, 0xffffffff;']
+        if c == 2:
+            if not self.pool['p']:
+                return self.setp_int()
+            return [f'vote.sync.ballot.b32 {self.dst("r")}, {self.src("p", 0)}, 0xffffffff;']
+        if not self.pool['p']:
+            return self.setp_int()
+        mode = self.pick(['all', 'any', 'uni'])
+        return [f'vote.sync.{mode}.pred {self.dst("p")}, {"!" if self.maybe(0.3) else ""}'
+                f'{self.src("p", 0)}, 0xffffffff;']
+
+    def gmem(self):
+        # Store to this thread's scratch slot in the output, read it back.
+        v = self.src('r', 0)
+        w = self.src('rd', 0)
+        return [f'st.global.v2.u32 [%scr], {{{v}, {self.src("r", 0)}}};',
+                f'st.global.u64 [%scr+8], {w};', f'st.global.u8 [%scr+{self.rng.randint(0, 7)}], '
+                f'{self.src("r", 0)};',
+                f'ld.global.v4.u32 {{{self.dst("r")}, {self.dst("r")}, {self.dst("r")}, '
+                f'{self.dst("r")}}}, [%scr];']
+
+    def statement(self):
+        f = self.rng.choices(
+            [self.simple, self.branch, self.loop, self.shared, self.local, self.warp,
+             self.gmem, lambda: self.call(uni=True) if self.func else self.simple()],
+            weights=[30, 3, 2, 1.2, 1.2, 2, 0.7, 1])[0]
+        return f()
+
+    # ---- the module ----
+    def make_func(self):
+        """A small .func: two b32 params, one b32 result, a random body."""
+        sub = Gen.__new__(Gen)
+        sub.__dict__.update(self.__dict__)
+        sub.rng = random.Random(self.rng.random())
+        sub.n = {k: 0 for k in KINDS}
+        sub.pool = {k: [] for k in KINDS}
+        sub.defs, sub.depth, sub.func, sub.pending = [], 0, None, []
+        a0, a1 = sub.new('r'), sub.new('r')
+        sub.pool['r'] += [a0, a1]
+        sub.pool['f'].append(sub.new('f'))
+        sub.pool['d'].append(sub.new('d'))
+        sub.pool['rd'].append(sub.new('rd'))
+        sub.pool['h'].append(sub.new('h'))
+        body = [f'ld.param.b32 {a0}, [fz_a];', f'ld.param.b32 {a1}, [fz_b];',
+                f'mov.b32 %f0, {a0};', f'cvt.rn.f64.s32 %fd0, {a1};',
+                f'mul.wide.u32 %rd0, {a0}, {a1};', f'cvt.u16.u32 %h0, {a1};']
+        for _ in range(self.rng.randint(3, 8)):
+            body += sub.pick([sub.int32, sub.int32, sub.float32, sub.int64, sub.half])()
+            sub.commit()
+        res = sub.new('r')
+        body.append(f'xor.b32 {res}, {sub.old("r")}, {sub.old("r")};')
+        if sub.pool['p']:
+            body.append(f'@{sub.old("p")} add.u32 {res}, {res}, 1;')
+        body.append(f'st.param.b32 [fz_ret], {res};')
+        decls = sub.decls()
+        text = ['.func (.param .b32 fz_ret) fz_f(.param .b32 fz_a, .param .b32 fz_b)', '{']
+        text += ['\t' + d for d in decls] + ['\t' + ln for ln in body] + ['\tret;', '}']
+        return 'fz_f', '\n'.join(text)
+
+    def decls(self):
+        return [f'.reg {KINDS[k][0]} {KINDS[k][1]}<{max(self.n[k], 1)}>;' for k in KINDS]
+
+    def generate(self, nstmt):
+        if self.maybe(0.5):
+            self.func = self.make_func()
+        prolog = self.prolog()
+        blocks = []
+        for _ in range(nstmt):
+            self.defs = []
+            lines = self.statement()
+            self.commit()
+            blocks.append(Block(lines, self.defs))
+        return Case(self, prolog, blocks)
+
+    def prolog(self):
+        """Addresses, the inputs (vector, scalar, 8/16-bit loads), local init."""
+        L = ['ld.param.u64 %a0, [pi];', 'ld.param.u64 %a1, [pf];', 'ld.param.u64 %a2, [pd];',
+             'ld.param.u64 %a3, [ps];', 'ld.param.u64 %a4, [po];',
+             'cvta.to.global.u64 %a0, %a0;', 'cvta.to.global.u64 %a1, %a1;',
+             'cvta.to.global.u64 %a2, %a2;', 'cvta.to.global.u64 %a3, %a3;',
+             'cvta.to.global.u64 %a4, %a4;',
+             'mov.u32 %tidx, %tid.x;', 'mov.u32 %gid, %ctaid.x;', 'mov.u32 %ntx, %ntid.x;',
+             'mad.lo.s32 %gid, %gid, %ntx, %tidx;',
+             f'mul.wide.u32 %a5, %gid, {NI * 4};', 'add.u64 %a0, %a0, %a5;',
+             f'mul.wide.u32 %a5, %gid, {NF * 4};', 'add.u64 %a1, %a1, %a5;',
+             f'mul.wide.u32 %a5, %gid, {ND * 8};', 'add.u64 %a2, %a2, %a5;',
+             f'mul.wide.u32 %a5, %gid, {NS * 4};', 'add.u64 %a3, %a3, %a5;',
+             'mov.u32 %smb, fz_sm;', 'shl.b32 %smt, %tidx, 4;', 'add.u32 %smt, %smt, %smb;',
+             'mov.u64 %lmb, fz_lm;']
+        r = [self.new('r') for _ in range(NI)]
+        L.append(f'ld.global.v4.u32 {{{", ".join(r[:4])}}}, [%a0];')
+        L.append(f'ld.global.v2.u32 {{{r[4]}, {r[5]}}}, [%a0+16];')
+        L.append(f'ld.global.u32 {r[6]}, [%a0+24];')
+        L.append(f'ld.global.s8 {r[7]}, [%a0+{self.rng.randint(0, 31)}];')
+        rd = [self.new('rd') for _ in range(2)]
+        L.append(f'ld.global.u64 {rd[0]}, [%a0+8];')
+        L.append(f'ld.global.v2.u64 {{{rd[1]}, {self.new("rd")}}}, [%a0+16];')
+        rd.append(f'%rd{self.n["rd"] - 1}')
+        h = [self.new('h') for _ in range(3)]
+        L.append(f'ld.global.u16 {h[0]}, [%a0+{2 * self.rng.randint(0, 15)}];')
+        L.append(f'ld.global.s16 {h[1]}, [%a3+{2 * self.rng.randint(0, 7)}];')
+        L.append(f'ld.global.u8 {h[2]}, [%a3+{self.rng.randint(0, 15)}];')
+        f = [self.new('f') for _ in range(NF)]
+        L.append(f'ld.global.v4.f32 {{{", ".join(f)}}}, [%a1];')
+        fs = self.new('f')
+        L.append(f'ld.global.f32 {fs}, [%a3+{4 * self.rng.randint(0, 3)}];')
+        d = [self.new('d') for _ in range(ND)]
+        L.append(f'ld.global.v2.f64 {{{d[0]}, {d[1]}}}, [%a2];')
+        L.append(f'ld.global.f64 {d[2]}, [%a2+16];')
+        L.append(f'ld.global.f64 {d[3]}, [%a2+24];')
+        rs = self.new('r')
+        L.append(f'ld.global.u32 {rs}, [%a3+{4 * self.rng.randint(0, 3)}];')
+        p = self.new('p')
+        L.append(f'setp.lt.s32 {p}, {r[0]}, {r[1]};')
+        self.pool['r'] += r + [rs]
+        self.pool['rd'] += rd
+        self.pool['h'] += h
+        self.pool['f'] += f + [fs]
+        self.pool['d'] += d
+        self.pool['p'].append(p)
+        L += [f'st.local.v4.u32 [%lmb+{16 * i}], {{{r[i]}, {r[i + 1]}, {r[i + 2]}, {r[i + 3]}}};'
+              for i in range(4)]
+        return L
+
+
+class Case:
+    """A generated kernel: prolog, droppable blocks, the store epilog."""
+
+    def __init__(self, gen, prolog, blocks):
+        self.gen = gen
+        self.prolog = prolog
+        self.blocks = blocks
+        self.arch = gen.arch
+
+    def outputs(self):
+        """Every register any block (or the prolog) defined, in order."""
+        g = self.gen
+        regs = [(k, f'{KINDS[k][1]}{i}') for k in ('r', 'rd', 'f', 'd', 'h', 'p')
+                for i in range(g.n[k])]
+        return [(k, r) for k, r in regs if r not in g.nooutput]
+
+    def layout(self):
+        """The register each output word of a thread's slice holds."""
+        names, off = [], 0
+        for k, name in self.outputs():
+            if k in ('rd', 'd'):
+                while off & 7:
+                    names.append('-')
+                    off += 4
+                names += [name + '.lo', name + '.hi']
+                off += 8
+            else:
+                names.append(name)
+                off += 4
+        return names
+
+    def words(self):
+        n = 0
+        for k, _ in self.outputs():
+            n += 2 if k in ('rd', 'd') else 1
+        return (n + 3) // 4 * 4 + 4    # 16-byte aligned, + the scratch slot
+
+    def text(self, keep=None):
+        g = self.gen
+        nw = self.words()
+        body = list(self.prolog)
+        # Registers a dropped block would have defined read as zero.
+        for i, b in enumerate(self.blocks):
+            if keep is None or i in keep:
+                body += b.lines
+            else:
+                for k, name in b.defs:
+                    body.append(f'setp.ne.u32 {name}, %gid, %gid;' if k == 'p'
+                                else f'mov.b{ {"r": 32, "rd": 64, "h": 16, "f": 32, "d": 64}[k]} '
+                                f'{name}, 0;')
+        # Epilog: every value to the thread's output slice (64-bit aligned).
+        ep = [f'mul.wide.u32 %a5, %gid, {nw * 4};', 'add.u64 %a4, %a4, %a5;']
+        off = 0
+        for k, name in self.outputs():
+            if k in ('rd', 'd'):
+                off = (off + 7) & ~7
+                if k == 'd':
+                    ep += [f'testp.notanumber.f64 %tp, {name};',
+                           f'selp.b64 %t1, 0x7fffffffffffffff, {name}, %tp;']
+                    name = '%t1'
+                ep.append(f'st.global.b64 [%a4+{off}], {name};')
+                off += 8
+            elif k == 'h':
+                ep.append(f'st.global.b16 [%a4+{off}], {name};')
+                off += 4
+            elif k == 'f':
+                ep += [f'testp.notanumber.f32 %tp, {name};',
+                       f'selp.b32 %t0, 0x7fffffff, {name}, %tp;',
+                       f'st.global.b32 [%a4+{off}], %t0;']
+                off += 4
+            elif k == 'p':
+                ep.append(f'selp.u32 %t0, 1, 0, {name};')
+                ep.append(f'st.global.u32 [%a4+{off}], %t0;')
+                off += 4
+            else:
+                ep.append(f'st.global.b32 [%a4+{off}], {name};')
+                off += 4
+        # The scratch slot of gmem() is the last 16 bytes of the slice.
+        pre = [f'mul.wide.u32 %a6, %gid, {nw * 4};', 'add.u64 %scr, %a4, %a6;',
+               f'add.u64 %scr, %scr, {nw * 4 - 16};']
+        head = [f'.version {"8.0" if g.sm >= 90 else "7.8"}', f'.target {self.arch}',
+                '.address_size 64', '']
+        if g.func:
+            head += [g.func[1], '']
+        head += ['.visible .entry fuzz_k(.param .u64 pi, .param .u64 pf, .param .u64 pd, '
+                 '.param .u64 ps, .param .u64 po)', '{']
+        decl = g.decls() + ['.reg .b64 %a<7>;', '.reg .b64 %scr;', '.reg .b64 %lmb;',
+                            '.reg .b32 %t0;', '.reg .b64 %t1;', '.reg .pred %tp;', '.reg .b32 %tidx;', '.reg .b32 %gid;',
+                            '.reg .b32 %ntx;', '.reg .b32 %smb;', '.reg .b32 %smt;',
+                            '.reg .b32 %smo;', f'.shared .align 16 .b8 fz_sm[{THREADS * 16}];',
+                            '.local .align 16 .b8 fz_lm[64];']
+        # The output base must be computed after the prolog loaded %a4.
+        body = body[:len(self.prolog)] + pre + body[len(self.prolog):]
+        lines = head + ['\t' + d for d in decl] + ['\t' + ln if not ln.endswith(':') else ln
+                                                   for ln in body + ep] + ['\tret;', '}', '']
+        return '\n'.join(lines)
+
+    def spec(self, seed):
+        n = THREADS * CTAS
+        return '\n'.join([
+            f'# fuzz-diff case, generator seed {seed}',
+            'kernel fuzz_k', f'grid {CTAS} 1 1', f'block {THREADS} 1 1', 'shared 0',
+            f'param pi buffer u32 {n * NI} random 0 4294967295 seed={seed % 100000 + 1}',
+            f'param pf buffer f32 {n * NF} random -8 8 seed={seed % 100000 + 2}',
+            f'param pd buffer f64 {n * ND} random -8 8 seed={seed % 100000 + 3}',
+            f'param ps buffer u32 {n * NS} values {",".join(SPECIALS)}',
+            f'param po buffer u32 {n * self.words()} zeros output', ''])
+
+
+def generate(seed, index, arch, nstmt=None):
+    g = Gen(seed, index, arch)
+    if nstmt is None:
+        nstmt = g.rng.randint(12, 40)
+    return g.generate(nstmt)
