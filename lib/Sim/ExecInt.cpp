@@ -304,26 +304,35 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
     return true;
   }
   case IOp::IMNMX:
-  case IOp::VIMNMX: {
-    bool U = D.has("U32");
-    FOR_LANES(G, L) {
-      uint32_t A = v(1, L), B = v(2, L);
-      bool Lt = U ? A < B : int32_t(A) < int32_t(B);
-      bool Min = pred(O[3], L);
-      setD(O[0], L, Min == Lt ? A : B);
-    }
-    return true;
-  }
+  case IOp::VIMNMX:
   case IOp::VIMNMX3: {
-    bool U = D.has("U32");
+    // .U16x2/.S16x2 compare the two halves separately and .RELU clamps
+    // signed results at 0 (ptxas's min/max.s16/u16 and .relu on sm_90);
+    // both were read as 32-bit signed (found by fuzz-diff.py).
+    bool U = D.has("U32") || D.has("U16x2"), Half = D.has("U16x2") || D.has("S16x2");
+    bool Relu = D.has("RELU");
+    unsigned N = Op == IOp::VIMNMX3 ? 3 : 2;
+    auto pick = [&](uint32_t A, uint32_t B, bool Min) -> uint32_t {
+      bool Lt = U ? A < B : int32_t(A) < int32_t(B);
+      return Min == Lt ? A : B;
+    };
     FOR_LANES(G, L) {
-      uint32_t X[3] = {v(1, L), v(2, L), v(3, L)};
-      bool Min = pred(O[4], L);
-      uint32_t R = X[0];
-      for (uint32_t Y : {X[1], X[2]}) {
-        bool Lt = U ? Y < R : int32_t(Y) < int32_t(R);
-        if (Lt == Min)
-          R = Y;
+      bool Min = pred(O[N + 1], L);
+      uint32_t X[3] = {v(1, L), v(2, L), N == 3 ? v(3, L) : 0};
+      uint32_t R = 0;
+      for (unsigned H = 0; H < (Half ? 2u : 1u); ++H) {
+        auto part = [&](uint32_t V) -> uint32_t {
+          if (!Half)
+            return V;
+          uint32_t P = (V >> (16 * H)) & 0xffff;
+          return U ? P : uint32_t(int32_t(int16_t(P)));
+        };
+        uint32_t Acc = part(X[0]);
+        for (unsigned I = 1; I < N; ++I)
+          Acc = pick(Acc, part(X[I]), Min);
+        if (Relu && !U && int32_t(Acc) < 0)
+          Acc = 0;
+        R |= Half ? (Acc & 0xffff) << (16 * H) : Acc;
       }
       setD(O[0], L, R);
     }

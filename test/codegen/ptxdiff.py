@@ -48,3 +48,13 @@ def run_compare(sass_run, ours, spec, ref, timeout=600, hazards=True):
     if p.returncode < 0 or p.returncode > 128:
         return 'crash', text
     return ('equal' if p.returncode == 0 else 'differ'), text
+
+
+def hazards(sass_hazards, cubin, timeout=300):
+    """Static hazard check of one cubin: (clean, report text)."""
+    try:
+        p = subprocess.run([sass_hazards, cubin], capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False, f'sass-hazards ran over {timeout} s'
+    return p.returncode == 0, (p.stdout + p.stderr).strip()
