@@ -192,7 +192,7 @@ def main():
         case = fuzzgen.generate(a.seed, i, arch, a.size or None)
         tag = f'{a.seed}-{i}-{arch}-{opts.replace(" ", "").replace("-", "")}'
         kind, detail = runner.check(case, case.text(), opts, tag)
-        if kind not in ('ok', 'CHECKER') and a.keep:
+        if kind not in ('ok', 'CHECKER', 'UNSTABLE') and a.keep:
             runner.keep_case(case, opts, kind, detail, tag)
         shutil.rmtree(os.path.join(tmp, tag), ignore_errors=True)
         return job, kind, detail

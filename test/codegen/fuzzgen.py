@@ -239,8 +239,21 @@ class Gen:
         op = self.pick(['div', 'rem'])
         sgn = self.pick(['s', 'u'])
         kind = {'16': 'h', '32': 'r', '64': 'rd'}[width]
+        a, b = self.src(kind, 0), self.src(kind, 0)
+        if self.maybe(0.3):
+            # By a constant (magic-number division): any value but 0, and
+            # not -1 for signed (MIN / -1).
+            k = self.pick([3, 7, 10, 12, 641, 0x7fff, 2, 16, 0x10001, 0x55555555,
+                           0x7fffffff, 1 << 31, 0x123456789]) & ((1 << int(width)) - 1)
+            if k == 0:
+                k = 3
+            if sgn == 's':
+                k &= (1 << (int(width) - 1)) - 1
+                k = k if k > 1 else 5
+                if self.maybe(0.3):
+                    k = -k
+            return [f'{op}.{sgn}{width} {self.dst(kind)}, {a}, {k};']
         t = self.tmp(kind)
-        a, b = self.src(kind, 0), self.src(kind, 0.3)
         lines = []
         if sgn == 's':
             # Divisor odd and positive, dividend halved: no x / 0, no MIN / -1.
@@ -465,7 +478,8 @@ class Gen:
             return [f'{op}.rn{ftz}{sat}.{ty} {self.dst(kind)}, {a}, {b};']
         if c <= 1:
             return [f'fma.rn{ftz}{sat}.{ty} {self.dst(kind)}, {a}, {b}, {self.src(kind, 0)};']
-        if c == 2 and self.sm >= 80:
+        if c == 2 and 80 <= self.sm < 90:
+            # (sm_90 builds half min/max with VHMNMX, not in the emulator.)
             op = self.pick(['min', 'max'])
             # sm_90 builds min/max.NaN of halves with VHMNMX, which the
             # emulator does not model yet (no form in the SASS tables).
