@@ -66,6 +66,7 @@ class Gen:
         self.nooutput = set()     # registers made in conditional code
         self.pending = []         # destinations of the current statement
         self.guarded = False      # generating the body of a predicated op
+        self.uni = set()          # registers holding warp-uniform values
 
     # ---- registers and operands ----
     def new(self, kind):
@@ -153,6 +154,14 @@ class Gen:
                                                     0x7fefffffffffffff, 0x3fd5555555555555])
         return self.old(kind)
 
+    def nonuni(self, kind):
+        """A register that is not a kernel parameter: ptxas reads those
+        straight from the constant bank (c[0x0][...]), and the SASS tables
+        lack the constant-operand forms of the half-precision ALU ops and
+        FLO, so the emulator could not run ptxas's code."""
+        regs = [r for r in self.pool[kind] if r not in self.uni]
+        return self.rng.choice(regs[-8:]) if regs else self.src(kind, 0)
+
     def pick(self, seq):
         return self.rng.choice(seq)
 
@@ -178,7 +187,7 @@ class Gen:
             op = self.pick(['abs.s32', 'neg.s32', 'not.b32', 'cnot.b32', 'popc.b32',
                             'clz.b32', 'brev.b32', 'bfind.u32', 'bfind.s32',
                             'bfind.shiftamt.u32', 'bfind.shiftamt.s32'])
-            return [f'{op} {self.dst("r")}, {a};']
+            return [f'{op} {self.dst("r")}, {self.nonuni("r")};']
         if c == 3:
             op = self.pick(['shl.b32', 'shr.b32', 'shr.s32', 'shr.u32'])
             sh = self.pick([str(self.rng.randint(0, 33)), self.src('r', 0)])
@@ -308,7 +317,7 @@ class Gen:
         if c == 3:
             op = self.pick(['popc.b64', 'clz.b64', 'bfind.u64', 'bfind.s64',
                             'bfind.shiftamt.u64'])
-            return [f'{op} {self.dst("r")}, {a};']
+            return [f'{op} {self.dst("r")}, {self.nonuni("rd")};']
         if c == 4:
             op = self.pick(['shl.b64', 'shr.b64', 'shr.s64', 'shr.u64'])
             sh = self.pick([str(self.rng.randint(0, 65)), self.src('r', 0)])
@@ -469,15 +478,15 @@ class Gen:
         x2 = self.maybe(0.4)
         kind = 'r' if x2 else 'h'
         ty = ('bf16' if bf else 'f16') + ('x2' if x2 else '')
-        a = self.src(kind, 0)
-        b = self.other(kind, a, 0)
+        a = self.nonuni(kind)
+        b = self.nonuni(kind)
         ftz = '.ftz' if not bf and self.maybe(0.3) else ''
         sat = '.sat' if not bf and self.maybe(0.2) else ''
         if c == 0 and (not bf or self.sm >= 90):
             op = self.pick(['add', 'sub', 'mul'])
             return [f'{op}.rn{ftz}{sat}.{ty} {self.dst(kind)}, {a}, {b};']
         if c <= 1:
-            return [f'fma.rn{ftz}{sat}.{ty} {self.dst(kind)}, {a}, {b}, {self.src(kind, 0)};']
+            return [f'fma.rn{ftz}{sat}.{ty} {self.dst(kind)}, {a}, {b}, {self.nonuni(kind)};']
         if c == 2 and 80 <= self.sm < 90:
             # (sm_90 builds half min/max with VHMNMX, not in the emulator.)
             op = self.pick(['min', 'max'])
@@ -742,9 +751,35 @@ class Gen:
     def statement(self):
         f = self.rng.choices(
             [self.simple, self.branch, self.loop, self.shared, self.local, self.warp,
-             self.gmem, lambda: self.call(uni=True) if self.func else self.simple()],
-            weights=[30, 3, 2, 1.2, 1.2, 2, 0.7, 1])[0]
+             self.gmem, lambda: self.call(uni=True) if self.func else self.simple(),
+             self.uniform],
+            weights=[30, 3, 2, 1.2, 1.2, 2, 0.7, 1, 6])[0]
         return f()
+
+    def uniform(self):
+        """An operation on warp-uniform values only (kernel parameters,
+        %ctaid, results of such operations): the uniform datapath (UR
+        registers, UniformPromote) on sm_75+."""
+        full = self.pool
+        view = {k: [r for r in full[k] if r in self.uni] for k in KINDS}
+        if not all(view[k] for k in ('r', 'rd', 'f', 'd', 'p')):
+            return self.simple()
+        view['h'] = full['h']
+        self.pool = view
+        pend = len(self.pending)
+        try:
+            f = self.rng.choices([self.int32, self.int64, self.float32, self.setp_int,
+                                  self.select], weights=[6, 3, 2, 2, 2])[0]
+            lines = f()
+        finally:
+            self.pool = full
+        # Results made only of uniform operands are uniform too (not 'h':
+        # its pool is not uniform).
+        uses_h = any('%h' in ln for ln in lines)
+        if not uses_h:
+            for kind, name in self.pending[pend:]:
+                self.uni.add(name)
+        return lines
 
     # ---- the module ----
     def make_func(self):
@@ -781,6 +816,11 @@ class Gen:
         return [f'.reg {KINDS[k][0]} {KINDS[k][1]}<{max(self.n[k], 1)}>;' for k in KINDS]
 
     def generate(self, nstmt):
+        self.kvals = (self.pick([0, 1, 7, 0x7fffffff, 0x80000000, 0xffffffff,
+                                 self.rng.getrandbits(32)]),
+                      self.pick([0, 3, 0xffffffffffffffff, self.rng.getrandbits(64)]),
+                      self.pick(['0.5', '-3.25', '1e-40', '3e38', '1']),
+                      self.pick(['0.1', '-2.5', '1e300', '5e-320', '1']))
         if self.maybe(0.5):
             self.func = self.make_func()
         prolog = self.prolog()
@@ -830,14 +870,25 @@ class Gen:
         L.append(f'ld.global.f64 {d[3]}, [%a2+24];')
         rs = self.new('r')
         L.append(f'ld.global.u32 {rs}, [%a3+{4 * self.rng.randint(0, 3)}];')
+        # Warp-uniform values: scalar parameters and %ctaid-derived ones.
+        ku, kc = self.new('r'), self.new('r')
+        kv = self.new('rd')
+        kf = self.new('f')
+        kd = self.new('d')
+        kp = self.new('p')
+        L += [f'ld.param.u32 {ku}, [ku];', f'ld.param.u64 {kv}, [kv];',
+              f'ld.param.f32 {kf}, [kf];', f'ld.param.f64 {kd}, [kd];',
+              f'mov.u32 {kc}, %ctaid.x;', f'mad.lo.u32 {kc}, {kc}, -1640531535, {ku};',
+              f'setp.lt.u32 {kp}, {kc}, {ku};']
+        self.uni |= {ku, kc, kv, kf, kd, kp}
         p = self.new('p')
         L.append(f'setp.lt.s32 {p}, {r[0]}, {r[1]};')
-        self.pool['r'] += r + [rs]
-        self.pool['rd'] += rd
+        self.pool['r'] += r + [rs, ku, kc]
+        self.pool['rd'] += rd + [kv]
         self.pool['h'] += h
-        self.pool['f'] += f + [fs]
-        self.pool['d'] += d
-        self.pool['p'].append(p)
+        self.pool['f'] += f + [fs, kf]
+        self.pool['d'] += d + [kd]
+        self.pool['p'] += [kp, p]
         L += [f'st.local.v4.u32 [%lmb+{16 * i}], {{{r[i]}, {r[i + 1]}, {r[i + 2]}, {r[i + 3]}}};'
               for i in range(4)]
         return L
@@ -928,7 +979,8 @@ class Case:
         if g.func:
             head += [g.func[1], '']
         head += ['.visible .entry fuzz_k(.param .u64 pi, .param .u64 pf, .param .u64 pd, '
-                 '.param .u64 ps, .param .u64 po)', '{']
+                 '.param .u64 ps, .param .u64 po, .param .u32 ku, .param .u64 kv, '
+                 '.param .f32 kf, .param .f64 kd)', '{']
         decl = g.decls() + ['.reg .b64 %a<7>;', '.reg .b64 %scr;', '.reg .b64 %lmb;',
                             '.reg .b32 %t0;', '.reg .b64 %t1;', '.reg .pred %tp;', '.reg .b32 %tidx;', '.reg .b32 %gid;',
                             '.reg .b32 %ntx;', '.reg .b32 %smb;', '.reg .b32 %smt;',
@@ -949,7 +1001,11 @@ class Case:
             f'param pf buffer f32 {n * NF} random -8 8 seed={seed % 100000 + 2}',
             f'param pd buffer f64 {n * ND} random -8 8 seed={seed % 100000 + 3}',
             f'param ps buffer u32 {n * NS} values {",".join(SPECIALS)}',
-            f'param po buffer u32 {n * self.words()} zeros output', ''])
+            f'param po buffer u32 {n * self.words()} zeros output',
+            f'param ku scalar u32 {self.gen.kvals[0]}',
+            f'param kv scalar u64 {self.gen.kvals[1]}',
+            f'param kf scalar f32 {self.gen.kvals[2]}',
+            f'param kd scalar f64 {self.gen.kvals[3]}', ''])
 
 
 def generate(seed, index, arch, nstmt=None):
