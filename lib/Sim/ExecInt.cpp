@@ -576,6 +576,22 @@ bool Machine::execUniform(const DecodedInstr &D, uint32_t G, bool &Handled) {
     if (!G)
       return true;
     unsigned L = firstLane(G);
+    if (D.accessBytes() < 4) {
+      // ULDC.U8/.S8/.U16/.S16 (ptxas's cvt.s64.s8 of a kernel parameter):
+      // the byte or half at the offset, extended; was read as a word
+      // (found by fuzz-diff.py).
+      int64_t Off = O[1].Imm;
+      if (O[1].IdxKind == OpKind::UR && O[1].Reg != 63)
+        Off += int32_t(W->UR[O[1].Reg]);
+      uint32_t Wd = constRead(O[1].Bank, Off & ~3, D) >> (8 * (Off & 3));
+      bool Sg = D.has("S8") || D.has("S16");
+      if (D.accessBytes() == 1)
+        Wd = Sg ? uint32_t(int32_t(int8_t(Wd))) : Wd & 0xff;
+      else
+        Wd = Sg ? uint32_t(int32_t(int16_t(Wd))) : Wd & 0xffff;
+      setUR(O[0].Reg, Wd);
+      return Ok;
+    }
     setUR(O[0].Reg, constAt(O[1], L, D));
     if (D.accessBytes() == 8 && O[0].Reg != 63)
       setUR(O[0].Reg + 1, constAt(O[1], L, D, 1));
