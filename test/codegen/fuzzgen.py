@@ -157,8 +157,9 @@ class Gen:
     def nonuni(self, kind):
         """A register that is not a kernel parameter: ptxas reads those
         straight from the constant bank (c[0x0][...]), and the SASS tables
-        lack the constant-operand forms of the half-precision ALU ops and
-        FLO, so the emulator could not run ptxas's code."""
+        lack the constant-operand forms of the half-precision ALU ops
+        (HFMA2/HMNMX2/HSETP2 c[]), so the emulator could not run ptxas's
+        code."""
         regs = [r for r in self.pool[kind] if r not in self.uni]
         return self.rng.choice(regs[-8:]) if regs else self.src(kind, 0)
 
@@ -187,7 +188,7 @@ class Gen:
             op = self.pick(['abs.s32', 'neg.s32', 'not.b32', 'cnot.b32', 'popc.b32',
                             'clz.b32', 'brev.b32', 'bfind.u32', 'bfind.s32',
                             'bfind.shiftamt.u32', 'bfind.shiftamt.s32'])
-            return [f'{op} {self.dst("r")}, {self.nonuni("r")};']
+            return [f'{op} {self.dst("r")}, {a};']
         if c == 3:
             op = self.pick(['shl.b32', 'shr.b32', 'shr.s32', 'shr.u32'])
             sh = self.pick([str(self.rng.randint(0, 33)), self.src('r', 0)])
@@ -317,7 +318,7 @@ class Gen:
         if c == 3:
             op = self.pick(['popc.b64', 'clz.b64', 'bfind.u64', 'bfind.s64',
                             'bfind.shiftamt.u64'])
-            return [f'{op} {self.dst("r")}, {self.nonuni("rd")};']
+            return [f'{op} {self.dst("r")}, {a};']
         if c == 4:
             op = self.pick(['shl.b64', 'shr.b64', 'shr.s64', 'shr.u64'])
             sh = self.pick([str(self.rng.randint(0, 65)), self.src('r', 0)])
