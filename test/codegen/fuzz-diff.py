@@ -188,6 +188,12 @@ def main():
             for arch in a.archs.split(',') for opts in a.opts]
 
     def one(job):
+        try:
+            return one_case(job)
+        except Exception as e:  # a script error must not hide the others
+            return job, 'INTERNAL', f'{type(e).__name__}: {e}'
+
+    def one_case(job):
         arch, i, opts = job
         case = fuzzgen.generate(a.seed, i, arch, a.size or None)
         tag = f'{a.seed}-{i}-{arch}-{opts.replace(" ", "").replace("-", "")}'
