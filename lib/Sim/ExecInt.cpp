@@ -422,7 +422,9 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
   }
   case IOp::SGXT:
     FOR_LANES(G, L) {
-      uint32_t X = v(1, L), N = v(2, L) & 0xff;
+      // .W (szext.wrap): the width modulo 32, which was ignored (found by
+      // fuzz-diff.py).
+      uint32_t X = v(1, L), N = v(2, L) & (D.has("W") ? 0x1f : 0xff);
       uint32_t R = X;
       if (N == 0)
         R = 0;

@@ -749,12 +749,83 @@ class Gen:
                 f'{self.src("r", 0)};',
                 f'ld.global.v4.u32 {{{", ".join(self.dsts("r", 4))}}}, [%scr];']
 
+    def atomic(self):
+        """Atomics on the thread's own scratch slot (global) or shared
+        slot: deterministic, one thread per address."""
+        c = self.rng.randrange(5)
+        sp, base = self.pick([('global', '%scr'), ('shared', '%smt')])
+        lines = [] if sp == 'global' else ['bar.sync 0;']
+        if c == 0:
+            op = self.pick(['add', 'min', 'max', 'inc', 'dec', 'and', 'or', 'xor', 'exch'])
+            ty = {'add': 'u32', 'min': self.pick(['u32', 's32']),
+                  'max': self.pick(['u32', 's32']), 'inc': 'u32', 'dec': 'u32',
+                  'exch': 'b32'}.get(op, 'b32')
+            lines.append(f'atom.{sp}.{op}.{ty} {self.dst("r")}, [{base}+4], '
+                         f'{self.src("r")};')
+        elif c == 1:
+            lines.append(f'atom.{sp}.cas.b32 {self.dst("r")}, [{base}], {self.src("r", 0)}, '
+                         f'{self.src("r")};')
+        elif c == 2:
+            op = self.pick(['add.u64', 'min.u64', 'max.s64', 'exch.b64', 'and.b64'])
+            lines.append(f'atom.{sp}.{op} {self.dst("rd")}, [{base}+8], {self.src("rd")};')
+        elif c == 3:
+            op = self.pick(['add.u32', 'min.s32', 'or.b32', 'add.u64'])
+            k = 'rd' if op.endswith('64') else 'r'
+            off = 8 if k == 'rd' else 12
+            lines.append(f'red.{sp}.{op} [{base}+{off}], {self.src(k)};')
+            lines.append(f'ld.{sp}.v4.u32 {{{", ".join(self.dsts("r", 4))}}}, [{base}];')
+        else:
+            if sp == 'global':
+                lines.append(f'atom.global.add.f32 {self.dst("f")}, [{base}+4], '
+                             f'{self.src("f")};')
+            else:
+                lines.append(f'atom.shared.add.f32 {self.dst("f")}, [{base}+4], '
+                             f'{self.src("f")};')
+        if sp == 'shared':
+            lines.append('bar.sync 0;')
+        return lines
+
+    def misc(self):
+        """dp4a/dp2a, bmsk, szext, activemask-free warp queries (sm_70+
+        operations ptxas builds with IDP, BMSK, SGXT)."""
+        c = self.rng.randrange(4)
+        a, b = self.src('r', 0), self.src('r')
+        if c == 0:
+            ta, tb = self.pick(['u32', 's32']), self.pick(['u32', 's32'])
+            return [f'dp4a.{ta}.{tb} {self.dst("r")}, {a}, {b}, {self.src("r")};']
+        if c == 1:
+            ta, tb = self.pick(['u32', 's32']), self.pick(['u32', 's32'])
+            hl = self.pick(['lo', 'hi'])
+            return [f'dp2a.{hl}.{ta}.{tb} {self.dst("r")}, {a}, {b}, {self.src("r")};']
+        if c == 2:
+            mode = self.pick(['clamp', 'wrap'])
+            return [f'bmsk.{mode}.b32 {self.dst("r")}, {a}, {b};']
+        mode = self.pick(['clamp', 'wrap'])
+        ty = self.pick(['s32', 'u32'])
+        return [f'szext.{mode}.{ty} {self.dst("r")}, {a}, {b};']
+
+    def switch(self):
+        """brx.idx over a jump table, index from the data (divergent)."""
+        n = self.rng.randint(2, 5)
+        idx = self.tmp('r')
+        labs = [self.lab() for _ in range(n)]
+        end = self.lab()
+        tab = f'$T_{self.label}'
+        lines = [f'{tab}: .branchtargets {", ".join(labs)};',
+                 f'rem.u32 {idx}, {self.src("r", 0)}, {n};', f'brx.idx {idx}, {tab};']
+        for lb in labs:
+            lines.append(f'{lb}:')
+            lines += self.nested(self.rng.randint(1, 3))
+            lines.append(f'bra.uni {end};')
+        lines.append(f'{end}:')
+        return lines
+
     def statement(self):
         f = self.rng.choices(
             [self.simple, self.branch, self.loop, self.shared, self.local, self.warp,
              self.gmem, lambda: self.call(uni=True) if self.func else self.simple(),
-             self.uniform],
-            weights=[30, 3, 2, 1.2, 1.2, 2, 0.7, 1, 6])[0]
+             self.uniform, self.atomic, self.misc, self.switch],
+            weights=[30, 3, 2, 1.2, 1.2, 2, 0.7, 1, 6, 1, 1.5, 0.7])[0]
         return f()
 
     def uniform(self):
