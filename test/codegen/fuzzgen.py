@@ -63,6 +63,7 @@ class Gen:
         self.depth = 0            # > 0 inside a branch or loop: no new registers
         self.defs = []
         self.func = None          # (name, text) of the .func, if any
+        self.func2 = None         # (name, text) of fz_g, if any
         self.nooutput = set()     # registers made in conditional code
         self.pending = []         # destinations of the current statement
         self.guarded = False      # generating the body of a predicated op
@@ -627,6 +628,8 @@ class Gen:
                 lines += self.branch() if self.maybe() else self.loop()
             elif self.func and self.maybe(0.08):
                 lines += self.call(uni=False)
+            elif self.func2 and self.maybe(0.06):
+                lines += self.call2(uni=False)
             else:
                 lines += self.simple()
         self.depth -= 1
@@ -666,6 +669,60 @@ class Gen:
                 '.param .b32 fp1;', f'st.param.b32 [fp1], {b};', '.param .b32 fret;',
                 f'call{".uni" if uni else ""} (fret), {name}, (fp0, fp1);',
                 f'ld.param.b32 {d}, [fret];', '}']
+
+    def call2(self, uni=True):
+        """Call of fz_g: 64-bit, f32, f64 and 32-bit scalars and a 16-byte
+        aggregate (as nvcc passes a struct by value); a 64-bit result."""
+        x = [self.src('rd', 0), self.src('f', 0), self.src('d', 0), self.src('r', 0)]
+        agg = [self.src('r', 0) for _ in range(2)] + [self.src('rd', 0)]
+        d = self.dst('rd')
+        return ['{', '.param .b64 gp0;', f'st.param.b64 [gp0], {x[0]};',
+                '.param .f32 gp1;', f'st.param.f32 [gp1], {x[1]};',
+                '.param .f64 gp2;', f'st.param.f64 [gp2], {x[2]};',
+                '.param .b32 gp3;', f'st.param.b32 [gp3], {x[3]};',
+                '.param .align 8 .b8 gp4[16];',
+                f'st.param.v2.b32 [gp4], {{{agg[0]}, {agg[1]}}};',
+                f'st.param.b64 [gp4+8], {agg[2]};', '.param .b64 gret;',
+                f'call{".uni" if uni else ""} (gret), fz_g, (gp0, gp1, gp2, gp3, gp4);',
+                f'ld.param.b64 {d}, [gret];', '}']
+
+    def make_func2(self):
+        """fz_g: the parameters of call2() combined by a random body."""
+        sub = Gen.__new__(Gen)
+        sub.__dict__.update(self.__dict__)
+        sub.rng = random.Random(self.rng.random())
+        sub.n = {k: 0 for k in KINDS}
+        sub.pool = {k: [] for k in KINDS}
+        sub.defs, sub.depth, sub.func, sub.pending = [], 0, None, []
+        sub.uni, sub.nooutput, sub.func2 = set(), set(), None
+        ra, rb, rc = sub.new('r'), sub.new('r'), sub.new('r')
+        da, db = sub.new('rd'), sub.new('rd')
+        fa, dd = sub.new('f'), sub.new('d')
+        h = sub.new('h')
+        sub.pool['r'] += [ra, rb, rc]
+        sub.pool['rd'] += [da, db]
+        sub.pool['f'].append(fa)
+        sub.pool['d'].append(dd)
+        sub.pool['h'].append(h)
+        body = [f'ld.param.b64 {da}, [ga];', f'ld.param.f32 {fa}, [gb];',
+                f'ld.param.f64 {dd}, [gc];', f'ld.param.b32 {ra}, [gd];',
+                f'ld.param.v2.b32 {{{rb}, {rc}}}, [ge];', f'ld.param.b64 {db}, [ge+8];',
+                f'cvt.u16.u32 {h}, {rb};']
+        for _ in range(self.rng.randint(3, 10)):
+            body += sub.pick([sub.int32, sub.int64, sub.int64, sub.float32, sub.float64,
+                              sub.select])()
+            sub.commit()
+        res = sub.new('rd')
+        body += [f'xor.b64 {res}, {sub.old("rd")}, {sub.old("rd")};',
+                 f'cvt.rzi.s64.f64 {db}, {sub.old("d")};',
+                 f'add.s64 {res}, {res}, {db};']
+        if sub.pool['p']:
+            body.append(f'@{sub.old("p")} add.u64 {res}, {res}, 1;')
+        body.append(f'st.param.b64 [gret], {res};')
+        text = ['.func (.param .b64 gret) fz_g(.param .b64 ga, .param .f32 gb, '
+                '.param .f64 gc, .param .b32 gd, .param .align 8 .b8 ge[16])', '{']
+        text += ['\t' + d for d in sub.decls()] + ['\t' + ln for ln in body] + ['\tret;', '}']
+        return 'fz_g', '\n'.join(text)
 
     def shared(self):
         # Every thread writes its 16-byte slot, all wait, read a neighbour's.
@@ -824,8 +881,9 @@ class Gen:
         f = self.rng.choices(
             [self.simple, self.branch, self.loop, self.shared, self.local, self.warp,
              self.gmem, lambda: self.call(uni=True) if self.func else self.simple(),
-             self.uniform, self.atomic, self.misc, self.switch],
-            weights=[30, 3, 2, 1.2, 1.2, 2, 0.7, 1, 6, 1, 1.5, 0.7])[0]
+             self.uniform, self.atomic, self.misc, self.switch,
+             lambda: self.call2(uni=True) if self.func2 else self.simple()],
+            weights=[30, 3, 2, 1.2, 1.2, 2, 0.7, 1, 6, 1, 1.5, 0.7, 1])[0]
         return f()
 
     def uniform(self):
@@ -862,6 +920,7 @@ class Gen:
         sub.n = {k: 0 for k in KINDS}
         sub.pool = {k: [] for k in KINDS}
         sub.defs, sub.depth, sub.func, sub.pending = [], 0, None, []
+        sub.func2, sub.uni, sub.nooutput = None, set(), set()
         a0, a1 = sub.new('r'), sub.new('r')
         sub.pool['r'] += [a0, a1]
         sub.pool['f'].append(sub.new('f'))
@@ -895,6 +954,8 @@ class Gen:
                       self.pick(['0.1', '-2.5', '1e300', '5e-320', '1']))
         if self.maybe(0.5):
             self.func = self.make_func()
+        if self.maybe(0.4):
+            self.func2 = self.make_func2()
         prolog = self.prolog()
         blocks = []
         for _ in range(nstmt):
@@ -1050,6 +1111,8 @@ class Case:
                 '.address_size 64', '']
         if g.func:
             head += [g.func[1], '']
+        if g.func2:
+            head += [g.func2[1], '']
         head += ['.visible .entry fuzz_k(.param .u64 pi, .param .u64 pf, .param .u64 pd, '
                  '.param .u64 ps, .param .u64 po, .param .u32 ku, .param .u64 kv, '
                  '.param .f32 kf, .param .f64 kd)', '{']
