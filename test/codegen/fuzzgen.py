@@ -661,6 +661,37 @@ class Gen:
         lines += [f'sub.u32 {cnt}, {cnt}, 1;', f'bra.uni {top};', f'{out}:']
         return lines
 
+    def uloop(self):
+        """A loop with a warp-uniform trip count (from a kernel parameter
+        or %ctaid): converged, so its body may shuffle and vote; its
+        branches are uniform (UP predicates, BRA.U)."""
+        # The count is read afresh: a register once uniform may have been
+        # given per-thread values since (nested code writes any register).
+        cnt = self.tmp('r')
+        q = self.tmp('p')
+        top, out = self.lab(), self.lab()
+        first = (f'ld.param.u32 {cnt}, [ku];' if self.maybe()
+                 else f'mov.u32 {cnt}, %ctaid.x;')
+        lines = [first, f'add.u32 {cnt}, {cnt}, {self.rng.randint(0, 3)};',
+                 f'and.b32 {cnt}, {cnt}, 3;', f'{top}:',
+                 f'setp.eq.u32 {q}, {cnt}, 0;', f'@{q} bra.uni {out};']
+        self.depth += 1
+        for _ in range(self.rng.randint(1, 5)):
+            f = self.rng.choices([self.simple, self.warp, self.uniform_in_loop],
+                                 weights=[4, 2, 2])[0]
+            lines += f()
+        self.depth -= 1
+        lines += [f'sub.u32 {cnt}, {cnt}, 1;', f'bra.uni {top};', f'{out}:']
+        return lines
+
+    def uniform_in_loop(self):
+        # Inside a uniform loop: destinations are existing registers, so
+        # uniform() must not mark them (they may hold per-thread values).
+        save = set(self.uni)
+        lines = self.uniform()
+        self.uni = save
+        return lines
+
     def call(self, uni=True):
         name = self.func[0]
         a, b = self.src('r', 0), self.src('r', 0)
@@ -882,8 +913,8 @@ class Gen:
             [self.simple, self.branch, self.loop, self.shared, self.local, self.warp,
              self.gmem, lambda: self.call(uni=True) if self.func else self.simple(),
              self.uniform, self.atomic, self.misc, self.switch,
-             lambda: self.call2(uni=True) if self.func2 else self.simple()],
-            weights=[30, 3, 2, 1.2, 1.2, 2, 0.7, 1, 6, 1, 1.5, 0.7, 1])[0]
+             lambda: self.call2(uni=True) if self.func2 else self.simple(), self.uloop],
+            weights=[30, 3, 2, 1.2, 1.2, 2, 0.7, 1, 6, 1, 1.5, 0.7, 1, 1.5])[0]
         return f()
 
     def uniform(self):
