@@ -586,6 +586,12 @@ class Gen(ScalarOps):
         L.append(f'ld.global.f64 {d[3]}, [%a2+24];')
         rs = self.new('r')
         L.append(f'ld.global.u32 {rs}, [%a3+{4 * self.rng.randint(0, 3)}];')
+        # Special registers with defined values (per lane / per warp).
+        sr = [self.new('r') for _ in range(3)]
+        L += [f'mov.u32 {sr[0]}, %laneid;', f'mov.u32 {sr[1]}, %lanemask_lt;',
+              f'mov.u32 {sr[2]}, %nctaid.x;']
+        self.uni.add(sr[2])
+        r += sr
         # Warp-uniform values: scalar parameters and %ctaid-derived ones.
         ku, kc = self.new('r'), self.new('r')
         kv = self.new('rd')

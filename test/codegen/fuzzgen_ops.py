@@ -447,12 +447,30 @@ class ScalarOps:
         self.depth += 1
         self.guarded = True
         try:
-            body = self.pick([self.int32, self.int64, self.float32, self.float64])()
+            body = self.pick([self.int32, self.int64, self.float32, self.float64,
+                              self.memop])()
         finally:
             self.depth = save
             self.guarded = False
         # Carry chains and multi-line sequences are guarded line by line.
         return [f'{g} {ln}' for ln in body]
+
+    def memop(self):
+        """A load or store of the thread's local array or scratch slot
+        (bounds-check style code is predicated memory access)."""
+        c = self.rng.randrange(6)
+        k = 4 * self.rng.randrange(4)
+        if c == 0:
+            return [f'ld.local.u32 {self.dst("r")}, [%lmb+{k}];']
+        if c == 1:
+            return [f'st.local.u32 [%lmb+{k + 16}], {self.src("r")};']
+        if c == 2:
+            return [f'ld.local.v2.u32 {{{", ".join(self.dsts("r", 2))}}}, [%lmb+{2 * k}];']
+        if c == 3:
+            return [f'ld.global.u32 {self.dst("r")}, [%scr+{k}];']
+        if c == 4:
+            return [f'st.global.u32 [%scr+{k}], {self.src("r")};']
+        return [f'ld.global.s16 {self.dst("r")}, [%scr+{k + 2}];']
 
     def simple(self):
         f = self.rng.choices(
