@@ -239,7 +239,10 @@ class ScalarOps:
         if c == 3:
             op = self.pick(['rcp.rn', 'rcp.rz', 'rcp.rm', 'rcp.rp', 'sqrt.rn', 'sqrt.rz',
                             'sqrt.rm', 'sqrt.rp', 'rcp.approx', 'sqrt.approx',
-                            'rsqrt.approx', 'abs', 'neg'])
+                            'rsqrt.approx', 'abs', 'neg', 'ex2.approx', 'lg2.approx',
+                            'sin.approx', 'cos.approx', 'tanh.approx'])
+            if op == 'tanh.approx':
+                ftz = ''   # tanh.approx.f32 has no .ftz
             return [f'{op}{ftz}.f32 {self.dst("f")}, {a};']
         if c == 4:
             op = self.pick(['min', 'max'])
