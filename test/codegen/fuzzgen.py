@@ -152,15 +152,6 @@ class Gen(ScalarOps):
                                                     0x7fefffffffffffff, 0x3fd5555555555555])
         return self.old(kind)
 
-    def nonuni(self, kind):
-        """A register that is not a kernel parameter: ptxas reads those
-        straight from the constant bank (c[0x0][...]), and the SASS tables
-        lack the constant-operand forms of the half-precision ALU ops
-        (HFMA2/HMNMX2/HSETP2 c[]), so the emulator could not run ptxas's
-        code."""
-        regs = [r for r in self.pool[kind] if r not in self.uni]
-        return self.rng.choice(regs[-8:]) if regs else self.src(kind, 0)
-
     def pick(self, seq):
         return self.rng.choice(seq)
 

@@ -329,15 +329,15 @@ class ScalarOps:
         x2 = self.maybe(0.4)
         kind = 'r' if x2 else 'h'
         ty = ('bf16' if bf else 'f16') + ('x2' if x2 else '')
-        a = self.nonuni(kind)
-        b = self.nonuni(kind)
+        a = self.src(kind, 0)
+        b = self.other(kind, a, 0)
         ftz = '.ftz' if not bf and self.maybe(0.3) else ''
         sat = '.sat' if not bf and self.maybe(0.2) else ''
         if c == 0 and (not bf or self.sm >= 90):
             op = self.pick(['add', 'sub', 'mul'])
             return [f'{op}.rn{ftz}{sat}.{ty} {self.dst(kind)}, {a}, {b};']
         if c <= 1:
-            return [f'fma.rn{ftz}{sat}.{ty} {self.dst(kind)}, {a}, {b}, {self.nonuni(kind)};']
+            return [f'fma.rn{ftz}{sat}.{ty} {self.dst(kind)}, {a}, {b}, {self.src(kind, 0)};']
         if c == 2 and 80 <= self.sm < 90:
             # (sm_90 builds half min/max with VHMNMX, not in the emulator.)
             op = self.pick(['min', 'max'])
