@@ -422,9 +422,10 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
   }
   case IOp::SGXT:
     FOR_LANES(G, L) {
-      // .W (szext.wrap): the width modulo 32, which was ignored (found by
-      // fuzz-diff.py).
-      uint32_t X = v(1, L), N = v(2, L) & (D.has("W") ? 0x1f : 0xff);
+      // .W (szext.wrap): the width modulo 32, which was ignored; without
+      // it (szext.clamp) min(width, 32) of the whole register, which was
+      // taken modulo 256 (both found by fuzz-diff.py).
+      uint32_t X = v(1, L), N = D.has("W") ? v(2, L) & 0x1f : std::min(v(2, L), 32u);
       uint32_t R = X;
       if (N == 0)
         R = 0;
