@@ -136,6 +136,14 @@ SelResult floatToInt(ISel &S, const ptx::Instruction &I) {
     Op += ".NTZ";
   MOperand X = S.srcReg(I.Ops[1], ST == Type::F64 ? Type::F64 : Type::B32);
   MOperand D = dst(S, I);
+  if (I.hasMod(".ftz") && ST == Type::F32 && DB == 64) {
+    // F2I to 64 bits has no .FTZ: ptxas flushes the source with
+    // FMUL.FTZ x, 1 first (cvt.rpi.ftz.u64.f32 of a subnormal is 0, not 1;
+    // found by fuzz-diff.py).
+    unsigned T = S.tmp();
+    S.emit("FMUL.FTZ", {def(gpr(T)), X, fimm(1.0f)});
+    X = gpr(T);
+  }
   if (DB == 8 || DB == 16) {
     // The narrow result, extended by its type.
     unsigned T = S.tmp();

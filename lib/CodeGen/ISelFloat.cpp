@@ -190,6 +190,18 @@ SelResult testp(ISel &S, const ptx::Instruction &I) {
   };
   uint32_t Inf = T == Type::F64 ? 0x7ff00000 : 0x7f800000;
   uint32_t MinN = T == Type::F64 ? 0x100000 : 0x800000;
+  // .normal: exponent neither 0 nor all ones, or the value is +-0 ("as a
+  // special case, positive and negative zero are considered normal
+  // numbers", PTX ISA; ptxas folds testp.normal(0) to true). Zero used to
+  // test false (found by fuzz-diff.py). Same three compares as ptxas;
+  // \p Mag is |x| (f32) or |hi| | lo (f64).
+  auto Normal = [&](MOperand Mag) {
+    MOperand NotD = use1(D);
+    NotD.Not = true;
+    Cmp("ISETP.GE.U32.AND", gpr(M), imm(Inf), PT());
+    Cmp("ISETP.GE.U32.AND", gpr(M), imm(MinN), NotD);
+    S.emit("ISETP.EQ.U32.OR", {D, PT(), Mag, RZ(), use1(D)});
+  };
   if (T == Type::F32) {
     if (I.hasMod(".finite"))
       Cmp("ISETP.LT.U32.AND", gpr(M), imm(Inf), PT());
@@ -199,10 +211,9 @@ SelResult testp(ISel &S, const ptx::Instruction &I) {
       Cmp("ISETP.LE.U32.AND", gpr(M), imm(Inf), PT());
     else if (I.hasMod(".notanumber"))
       Cmp("ISETP.GT.U32.AND", gpr(M), imm(Inf), PT());
-    else if (I.hasMod(".normal")) {
-      Cmp("ISETP.GE.U32.AND", gpr(M), imm(MinN), PT());
-      Cmp("ISETP.LT.U32.AND", gpr(M), imm(Inf), use1(D));
-    } else if (I.hasMod(".subnormal")) {
+    else if (I.hasMod(".normal"))
+      Normal(gpr(M));
+    else if (I.hasMod(".subnormal")) {
       Cmp("ISETP.LT.U32.AND", gpr(M), imm(MinN), PT());
       Cmp("ISETP.NE.U32.AND", gpr(M), RZ(), use1(D));
     } else
@@ -221,8 +232,9 @@ SelResult testp(ISel &S, const ptx::Instruction &I) {
     S.emit(Num ? "ISETP.LE.U32.AND.EX" : "ISETP.GT.U32.AND.EX",
            {D, PT(), gpr(M), imm(Inf), PT(), use1(D)});
   } else if (I.hasMod(".normal")) {
-    Cmp("ISETP.GE.U32.AND", gpr(M), imm(MinN), PT());
-    Cmp("ISETP.LT.U32.AND", gpr(M), imm(Inf), use1(D));
+    unsigned O = S.tmp();
+    S.emit("LOP3.LUT", {def(gpr(O)), gpr(M), Lo, RZ(), imm(0xfc), notPT()});
+    Normal(gpr(O));
   } else if (I.hasMod(".subnormal")) {
     unsigned O = S.tmp();
     S.emit("LOP3.LUT", {def(gpr(O)), gpr(M), Lo, RZ(), imm(0xfc), notPT()});

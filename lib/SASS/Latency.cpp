@@ -502,12 +502,13 @@ static unsigned formFloor(Arch A, const Form &P) {
   return P.Mnemonic == "R2UR" && A >= Arch::SM90 ? 13 : 0;
 }
 
-/// Forms faster than the rest of their class: on sm_80..sm_89 ptxas reads
-/// a UMOV (of a relocated address, in -c code) with IMAD after 2 cycles,
+/// Forms faster than the rest of their class: on sm_75..sm_89 ptxas reads
+/// a UMOV (of a relocated address, in -c code; of a PRMT selector
+/// constant on sm_75, found by fuzz-diff.py) with IMAD after 2 cycles,
 /// where other UNIFORM producers get 3 (rdc_library, all three targets).
 static unsigned formCeiling(Arch A, const Form &P, const Form &C) {
-  bool Ampere = A >= Arch::SM80 && A < Arch::SM90;
-  return Ampere && P.Mnemonic == "UMOV" && C.Class == Sched::IMAD ? 2 : ~0u;
+  bool PreHopper = A < Arch::SM90;
+  return PreHopper && P.Mnemonic == "UMOV" && C.Class == Sched::IMAD ? 2 : ~0u;
 }
 
 unsigned fixedLatency(Arch A, const Form &P, const Form &C, ReadRole R,

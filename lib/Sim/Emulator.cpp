@@ -431,7 +431,9 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
     uint32_t E = 0;
     FOR_LANES(G, L) if (D.Ops.empty() || pred(D.Ops[0], L)) E |= 1u << L;
     Wp.Exited |= E;
-    Wp.Blocked &= ~E;
+    // Lanes waiting at a BSYNC for the exited ones may now go: let every
+    // waiting lane retry its sync (see BREAK).
+    Wp.Blocked = 0;
     return true;
   }
   if (Mn == "BRA") {
@@ -470,9 +472,26 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
     return true;
   }
   if (Mn == "BREAK") {
-    unsigned B = D.Ops[0].Reg;
+    // BREAK [!]Pn, Bm: the predicate operand (PT when not printed) comes
+    // first; it was taken for the barrier (B7), so BREAK never left the
+    // real one (found by fuzz-diff.py: a division's slow path before a
+    // vote.sync ran the vote in pieces).
+    unsigned B = 0;
+    for (const Operand &O : D.Ops)
+      if (O.Kind == OpKind::B)
+        B = O.Reg;
+      else if (O.Kind == OpKind::P) {
+        uint32_t T = 0;
+        FOR_LANES(G, L) if (pred(O, L)) T |= 1u << L;
+        G = T;
+      }
     for (unsigned L = 0; L < 32; ++L)
       Wp.B[B][L] &= ~G;
+    // Lanes blocked at a BSYNC on B may be complete now; unblocked, they
+    // retry it. Left blocked, they looked stuck, and syncOn let a group at
+    // another BSYNC through early (a divided warp at a vote.sync after a
+    // division's slow path; found by fuzz-diff.py).
+    Wp.Blocked = 0;
     return true;
   }
   if (Mn == "BMOV") {

@@ -304,26 +304,35 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
     return true;
   }
   case IOp::IMNMX:
-  case IOp::VIMNMX: {
-    bool U = D.has("U32");
-    FOR_LANES(G, L) {
-      uint32_t A = v(1, L), B = v(2, L);
-      bool Lt = U ? A < B : int32_t(A) < int32_t(B);
-      bool Min = pred(O[3], L);
-      setD(O[0], L, Min == Lt ? A : B);
-    }
-    return true;
-  }
+  case IOp::VIMNMX:
   case IOp::VIMNMX3: {
-    bool U = D.has("U32");
+    // .U16x2/.S16x2 compare the two halves separately and .RELU clamps
+    // signed results at 0 (ptxas's min/max.s16/u16 and .relu on sm_90);
+    // both were read as 32-bit signed (found by fuzz-diff.py).
+    bool U = D.has("U32") || D.has("U16x2"), Half = D.has("U16x2") || D.has("S16x2");
+    bool Relu = D.has("RELU");
+    unsigned N = Op == IOp::VIMNMX3 ? 3 : 2;
+    auto pick = [&](uint32_t A, uint32_t B, bool Min) -> uint32_t {
+      bool Lt = U ? A < B : int32_t(A) < int32_t(B);
+      return Min == Lt ? A : B;
+    };
     FOR_LANES(G, L) {
-      uint32_t X[3] = {v(1, L), v(2, L), v(3, L)};
-      bool Min = pred(O[4], L);
-      uint32_t R = X[0];
-      for (uint32_t Y : {X[1], X[2]}) {
-        bool Lt = U ? Y < R : int32_t(Y) < int32_t(R);
-        if (Lt == Min)
-          R = Y;
+      bool Min = pred(O[N + 1], L);
+      uint32_t X[3] = {v(1, L), v(2, L), N == 3 ? v(3, L) : 0};
+      uint32_t R = 0;
+      for (unsigned H = 0; H < (Half ? 2u : 1u); ++H) {
+        auto part = [&](uint32_t V) -> uint32_t {
+          if (!Half)
+            return V;
+          uint32_t P = (V >> (16 * H)) & 0xffff;
+          return U ? P : uint32_t(int32_t(int16_t(P)));
+        };
+        uint32_t Acc = part(X[0]);
+        for (unsigned I = 1; I < N; ++I)
+          Acc = pick(Acc, part(X[I]), Min);
+        if (Relu && !U && int32_t(Acc) < 0)
+          Acc = 0;
+        R |= Half ? (Acc & 0xffff) << (16 * H) : Acc;
       }
       setD(O[0], L, R);
     }
@@ -334,9 +343,15 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
     return true;
   case IOp::PLOP3: {
     unsigned Lut = unsigned(O[5].Imm), Lut2 = unsigned(O[6].Imm);
+    // The .SIGN form tests the sign bits of three registers (ptxas's
+    // add.sat.s32 overflow check); it used to read them as predicates.
+    auto in = [&](const Operand &Op, unsigned L) -> uint32_t {
+      bool IsPred = Op.Kind == OpKind::P || Op.Kind == OpKind::UP;
+      bool V = IsPred ? pred(Op, L) : src(Op, L, D) >> 31;
+      return V ? ~0u : 0;
+    };
     FOR_LANES(G, L) {
-      uint32_t A = pred(O[2], L) ? ~0u : 0, B = pred(O[3], L) ? ~0u : 0,
-               Cc = pred(O[4], L) ? ~0u : 0;
+      uint32_t A = in(O[2], L), B = in(O[3], L), Cc = in(O[4], L);
       setP(O[0], L, lut3(Lut, A, B, Cc) & 1);
       setP(O[1], L, lut3(Lut2, A, B, Cc) & 1);
     }
@@ -407,7 +422,10 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
   }
   case IOp::SGXT:
     FOR_LANES(G, L) {
-      uint32_t X = v(1, L), N = v(2, L) & 0xff;
+      // .W (szext.wrap): the width modulo 32, which was ignored; without
+      // it (szext.clamp) min(width, 32) of the whole register, which was
+      // taken modulo 256 (both found by fuzz-diff.py).
+      uint32_t X = v(1, L), N = D.has("W") ? v(2, L) & 0x1f : std::min(v(2, L), 32u);
       uint32_t R = X;
       if (N == 0)
         R = 0;
@@ -561,6 +579,22 @@ bool Machine::execUniform(const DecodedInstr &D, uint32_t G, bool &Handled) {
     if (!G)
       return true;
     unsigned L = firstLane(G);
+    if (D.accessBytes() < 4) {
+      // ULDC.U8/.S8/.U16/.S16 (ptxas's cvt.s64.s8 of a kernel parameter):
+      // the byte or half at the offset, extended; was read as a word
+      // (found by fuzz-diff.py).
+      int64_t Off = O[1].Imm;
+      if (O[1].IdxKind == OpKind::UR && O[1].Reg != 63)
+        Off += int32_t(W->UR[O[1].Reg]);
+      uint32_t Wd = constRead(O[1].Bank, Off & ~3, D) >> (8 * (Off & 3));
+      bool Sg = D.has("S8") || D.has("S16");
+      if (D.accessBytes() == 1)
+        Wd = Sg ? uint32_t(int32_t(int8_t(Wd))) : Wd & 0xff;
+      else
+        Wd = Sg ? uint32_t(int32_t(int16_t(Wd))) : Wd & 0xffff;
+      setUR(O[0].Reg, Wd);
+      return Ok;
+    }
     setUR(O[0].Reg, constAt(O[1], L, D));
     if (D.accessBytes() == 8 && O[0].Reg != 63)
       setUR(O[0].Reg + 1, constAt(O[1], L, D, 1));

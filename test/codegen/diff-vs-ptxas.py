@@ -24,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 
+import ptxdiff
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ARCHS = ['sm_75', 'sm_80', 'sm_86', 'sm_89', 'sm_90', 'sm_90a']
 
@@ -58,12 +60,10 @@ def main():
                 # A spec's own PTX (not a corpus file), retargeted.
                 ptx = os.path.join(tmp, f'{src}.{arch}.ptx')
                 with open(ptx, 'w') as f:
-                    f.write(re.sub(r'^\.target \S+', '.target ' + arch,
-                                   open(own).read(), flags=re.M))
+                    f.write(ptxdiff.retarget(open(own).read(), arch))
             out = os.path.join(tmp, f'{src}.{arch}.{os.path.basename(tool)}.cubin')
-            ok = os.path.exists(ptx) and subprocess.run(
-                [tool, '-arch=' + arch, '-O3', ptx, '-o', out],
-                capture_output=True).returncode == 0
+            ok = (os.path.exists(ptx) and
+                  ptxdiff.compile_ptx(tool, arch, ptx, out)[0] == 'ok')
             built[key] = out if ok else None
         return built[key]
 
@@ -87,10 +87,8 @@ def main():
         ours = build(alt, arch, src)
         if ours is None:
             return job, 'uncompiled', ''
-        r = subprocess.run([run, ours, '--spec', spec, '--compare', ref,
-                            '--check-hazards'], capture_output=True, text=True,
-                           timeout=600)
-        return job, 'equal' if r.returncode == 0 else 'differ', (r.stdout + r.stderr).strip()
+        res, out = ptxdiff.run_compare(run, ours, spec, ref)
+        return job, 'equal' if res == 'equal' else 'differ', out
 
     for job in jobs:  # compile first (the cache is not thread-safe)
         build(ptxas, job[1], job[2])
