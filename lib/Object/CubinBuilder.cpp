@@ -111,16 +111,11 @@ void Builder::assembleCode() {
           if (!Seen.insert(F).second)
             return;
           for (const ptx::Stmt &S : F->Body) {
-            if (S.K != ptx::Stmt::Kind::Instr || !S.I || S.I->Mnemonic != "call")
-              continue;
-            for (const ptx::Operand &O : S.I->Ops) {
-              if (O.K == ptx::Operand::Kind::List)
-                continue;
-              if (O.Func)
-                if (const ptx::Function *D = Defs.lookup(O.Func->Name))
-                  Visit(D);
-              break;
-            }
+            const ptx::Operand *Callee =
+                S.K == ptx::Stmt::Kind::Instr && S.I ? S.I->callee() : nullptr;
+            if (Callee && Callee->Func)
+              if (const ptx::Function *D = Defs.lookup(Callee->Func->Name))
+                Visit(D);
           }
           Order.push_back(F);
         };

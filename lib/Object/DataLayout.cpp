@@ -169,11 +169,15 @@ static void indexFunctions(const ptx::Module &M, FuncIndex &I) {
   for (const ptx::Function *F : M.functions())
     if (F->HasBody && !F->IsEntry)
       I.Defs[F->Name] = F;
-  auto Take = [&](llvm::StringRef Name) {
+  forEachTakenFunctionName(M, [&](llvm::StringRef Name) {
     auto It = I.Defs.find(Name);
     if (It != I.Defs.end())
       I.AddressTaken.insert(It->second);
-  };
+  });
+}
+
+void object::forEachTakenFunctionName(
+    const ptx::Module &M, llvm::function_ref<void(llvm::StringRef)> Take) {
   for (const ptx::TopLevel &T : M.Items) {
     if (T.K == ptx::TopLevel::Kind::Var && T.Var->Init)
       for (const ptx::InitReloc &R : T.Var->dataImage().Relocs)

@@ -373,18 +373,7 @@ takenFunctions(const ptx::Module &M) {
         return;
       }
   };
-  for (const ptx::TopLevel &T : M.Items) {
-    if (T.K == ptx::TopLevel::Kind::Var && T.Var->Init)
-      for (const ptx::InitReloc &R : T.Var->dataImage().Relocs)
-        TakeName(R.Symbol);
-    if (T.K != ptx::TopLevel::Kind::Func || !T.Func->HasBody)
-      continue;
-    for (const ptx::Stmt &S : T.Func->Body)
-      if (S.K == ptx::Stmt::Kind::Instr && S.I && S.I->Mnemonic != "call")
-        for (const ptx::Operand &O : S.I->Ops)
-          if (O.Func)
-            TakeName(O.Func->Name);
-  }
+  forEachTakenFunctionName(M, TakeName);
   return Taken;
 }
 
@@ -393,19 +382,14 @@ static llvm::SmallVector<const ptx::Function *, 2>
 indirectPrototypes(const ptx::Function &F) {
   llvm::SmallVector<const ptx::Function *, 2> Out;
   for (const ptx::Stmt &S : F.Body) {
-    if (S.K != ptx::Stmt::Kind::Instr || !S.I || S.I->Mnemonic != "call")
+    if (S.K != ptx::Stmt::Kind::Instr || !S.I)
       continue;
-    const ptx::Instruction &I = *S.I;
-    const ptx::Operand *Callee = nullptr;
-    for (const ptx::Operand &O : I.Ops)
-      if (O.K != ptx::Operand::Kind::List) {
-        Callee = &O;
-        break;
-      }
+    const ptx::Operand *Callee = S.I->callee();
     if (!Callee || Callee->K != ptx::Operand::Kind::Reg)
       continue;
     for (const ptx::Stmt &P : F.Body)
-      if (P.K == ptx::Stmt::Kind::CallPrototype && P.Name == I.Ops.back().Name)
+      if (P.K == ptx::Stmt::Kind::CallPrototype &&
+          P.Name == S.I->Ops.back().Name)
         Out.push_back(P.Proto);
   }
   return Out;
@@ -435,17 +419,14 @@ IndirectCalls Builder::indirectCalls() {
       continue;
     llvm::SmallVector<unsigned, 4> Seen;
     for (const ptx::Stmt &S : K.L->F->Body) {
-      if (S.K != ptx::Stmt::Kind::Instr || !S.I || S.I->Mnemonic != "call")
+      const ptx::Operand *Callee =
+          S.K == ptx::Stmt::Kind::Instr && S.I ? S.I->callee() : nullptr;
+      if (!Callee || !Callee->Func)
         continue;
-      for (const ptx::Operand &O : S.I->Ops) {
-        if (O.K == ptx::Operand::Kind::List)
-          continue;
-        if (O.Func)
-          if (unsigned C = SymOf(O.Func->Name); C && !llvm::is_contained(Seen, C)) {
-            Seen.push_back(C);
-            IC.Direct.push_back({K.Sym, C});
-          }
-        break;
+      if (unsigned C = SymOf(Callee->Func->Name);
+          C && !llvm::is_contained(Seen, C)) {
+        Seen.push_back(C);
+        IC.Direct.push_back({K.Sym, C});
       }
     }
   }

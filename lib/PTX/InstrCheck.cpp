@@ -37,6 +37,15 @@ bool Instruction::hasMod(llvm::StringRef Mod) const {
   return llvm::is_contained(Mods, Mod);
 }
 
+const Operand *Instruction::callee() const {
+  if (Mnemonic != "call")
+    return nullptr;
+  for (const Operand &O : Ops)
+    if (O.K != Operand::Kind::List)
+      return &O;
+  return nullptr;
+}
+
 
 // --- instruction selection -------------------------------------------------
 

@@ -19,6 +19,7 @@
 #include "ptxas-alt/Support/Diagnostics.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <cstdint>
@@ -121,6 +122,12 @@ struct ModuleLayout {
 /// others in an order that depends on their count and positions only
 /// (fitted on probes; docs/cubin-writer.md, "Kernel order").
 std::vector<const KernelLayout *> kernelProcessingOrder(const ModuleLayout &L);
+
+/// Calls \p Take with each function name whose address \p M takes: in data
+/// initializers, and in every instruction operand but the callee of a
+/// call. The callers decide which functions the names may denote.
+void forEachTakenFunctionName(const ptx::Module &M,
+                              llvm::function_ref<void(llvm::StringRef)> Take);
 
 /// Lays out \p M for \p Opts.Arch. Returns false after reporting errors.
 bool layoutModule(const ptx::Module &M, const LayoutOptions &Opts,

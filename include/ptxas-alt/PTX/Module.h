@@ -184,6 +184,9 @@ struct Instruction {
   llvm::SMLoc Loc;
 
   bool hasMod(llvm::StringRef M) const;
+  /// For `call`: the callee operand (a function symbol, or a register for a
+  /// call through a pointer), after the optional result list; else null.
+  const Operand *callee() const;
 };
 
 /// `.loc file line col [, function_name L [+off]] [, inlined_at f l c]`.
