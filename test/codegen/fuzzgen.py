@@ -262,13 +262,7 @@ class Gen(ScalarOps):
 
     def make_func2(self):
         """fz_g: the parameters of call2() combined by a random body."""
-        sub = Gen.__new__(Gen)
-        sub.__dict__.update(self.__dict__)
-        sub.rng = random.Random(self.rng.random())
-        sub.n = {k: 0 for k in KINDS}
-        sub.pool = {k: [] for k in KINDS}
-        sub.defs, sub.depth, sub.func, sub.pending = [], 0, None, []
-        sub.uni, sub.nooutput, sub.func2 = set(), set(), None
+        sub = self.sub_generator()
         ra, rb, rc = sub.new('r'), sub.new('r'), sub.new('r')
         da, db = sub.new('rd'), sub.new('rd')
         fa, dd = sub.new('f'), sub.new('d')
@@ -486,8 +480,9 @@ class Gen(ScalarOps):
         return lines
 
     # ---- the module ----
-    def make_func(self):
-        """A small .func: two b32 params, one b32 result, a random body."""
+    def sub_generator(self):
+        """A generator for a function body: this one's settings, its own
+        random stream, registers and pools."""
         sub = Gen.__new__(Gen)
         sub.__dict__.update(self.__dict__)
         sub.rng = random.Random(self.rng.random())
@@ -495,6 +490,11 @@ class Gen(ScalarOps):
         sub.pool = {k: [] for k in KINDS}
         sub.defs, sub.depth, sub.func, sub.pending = [], 0, None, []
         sub.func2, sub.uni, sub.nooutput = None, set(), set()
+        return sub
+
+    def make_func(self):
+        """A small .func: two b32 params, one b32 result, a random body."""
+        sub = self.sub_generator()
         a0, a1 = sub.new('r'), sub.new('r')
         sub.pool['r'] += [a0, a1]
         sub.pool['f'].append(sub.new('f'))
