@@ -96,14 +96,14 @@ struct Alias {
   unsigned Sub;
 };
 
-/// Per register: how often it is read other than as a plain register
+/// Per register: whether it is read other than as a plain register
 /// operand (a memory base, a constant-bank index), where a word of a
 /// tuple cannot stand in for it.
-std::vector<char> readAsAddress(const MFunction &MF) {
+std::vector<char> readAsAddress(MFunction &MF) {
   std::vector<char> R(MF.VRegs.size(), 0);
-  for (const MBlock &B : MF.Blocks)
-    for (const MInstr &I : B.Instrs)
-      forEachOperand(const_cast<MInstr &>(I), [&](MOperand &O) {
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs)
+      forEachOperand(I, [&](MOperand &O) {
         if (O.isVirtualReg() && O.K != MOperand::Kind::Reg)
           R[O.Reg] = 1;
       });
@@ -144,6 +144,9 @@ copyAliases(const MFunction &MF, const std::vector<char> &FeedsJoin,
         }
         Src = {S.Reg, Base, Src.Words | 1u << O.Sub};
       }
+      for (const MOperand &O : I.Implicit)
+        if (O.IsDef && O.isVirtualReg())
+          From[O.Reg] = {~0u, 0, ~0u};
     }
   llvm::DenseMap<unsigned, Alias> Map;
   for (auto &[D, Src] : From) {
