@@ -107,11 +107,17 @@ bool sameValue(const MOperand &A, const MOperand &B) {
          B.Text.empty();
 }
 
+/// A value that keeps until the add reads it: a virtual register (SSA) or
+/// RZ, not some other physical register.
+bool keepsValue(const MOperand &O) {
+  return O.K == MOperand::Kind::Reg && (O.isVirtualReg() || isZero(O));
+}
+
 /// `SHF.L.U32 t, a, k, RZ`: a and k.
 std::optional<std::pair<MOperand, int64_t>> shiftLeft32(const MInstr *I) {
   if (!I || I->Op != "SHF.L.U32" || I->Ops.size() != 4 ||
       I->Ops[2].K != MOperand::Kind::Imm || !isZero(I->Ops[3]) ||
-      I->Ops[1].K != MOperand::Kind::Reg || I->Ops[1].Neg || I->Ops[1].Not)
+      !keepsValue(I->Ops[1]) || I->Ops[1].Neg || I->Ops[1].Not)
     return std::nullopt;
   return std::pair(I->Ops[1], I->Ops[2].Imm);
 }
@@ -169,6 +175,8 @@ bool combineLea64(MFunction &MF, MBlock &B, size_t K,
         HiShift->Ops[2].Imm != Shift->second)
       continue;
     const MOperand &A = Shift->first, &H = HiShift->Ops[3];
+    if (!keepsValue(H) || H.Neg || H.Not)
+      continue;
     MInstr NewLo = Lo, NewHi = Hi;
     NewLo.Op = "LEA";
     NewLo.Ops = {Lo.Ops[0], Lo.Ops[1], A, X0, imm(Shift->second)};
