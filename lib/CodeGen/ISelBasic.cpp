@@ -28,11 +28,18 @@ using ptx::Type;
 /// constant operand; a multi-word immediate is split) into \p To.
 static void copyWords(ISel &S, const MOperand &To, const MOperand &From,
                       unsigned Words) {
+  // A register copied onto itself (`cvta.to.global %rd1, %rd1`) stays as
+  // it is; word-wise copies would start a new value at word 0 (Undef) and
+  // then read the old one's other words.
+  bool SameReg = From.K == MOperand::Kind::Reg && !From.Phys && !To.Phys &&
+                 From.Reg == To.Reg;
+  if (SameReg && From.Sub == To.Sub && !From.Not && !From.Neg)
+    return;
   for (unsigned W = 0; W != Words; ++W) {
     MOperand D = To;
     D.Sub = uint8_t(To.Sub + W);
     D.Width = 1;
-    D = def(D, W == 0 && To.Undef);
+    D = def(D, W == 0 && To.Undef && !SameReg);
     MOperand Src = From;
     if (From.K == MOperand::Kind::Reg) {
       Src.Sub = uint8_t(From.Sub + W);

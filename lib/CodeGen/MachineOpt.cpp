@@ -45,12 +45,14 @@ static bool isPure(const MInstr &I) {
 }
 
 static bool removeDeadCode(MFunction &MF) {
-  // A register is live when some instruction reads it; the implicit read
-  // of a partial definition (one word of a pair) does not count, so a
-  // pair nobody reads dies with all of its word-wise definitions. Nor does
-  // a pure instruction's read of the register it writes (`@!P0 FMUL x, x,
+  // A word of a register is live when some instruction reads it; the
+  // implicit read of a partial definition (one word of a pair) does not
+  // count, so a pair nobody reads dies with all of its word-wise
+  // definitions, and so does a word of a pair that nobody reads (the sign
+  // word of an index that LEA.HI.X.SX32 now extends itself). Nor does a
+  // pure instruction's read of the register it writes (`@!P0 FMUL x, x,
   // c`): it only keeps the old value for that instruction.
-  llvm::BitVector Used(MF.VRegs.size());
+  std::vector<unsigned> Used(MF.VRegs.size(), 0);
   for (const MBlock &B : MF.Blocks)
     for (const MInstr &I : B.Instrs) {
       llvm::SmallVector<unsigned, 2> Own;
@@ -61,7 +63,7 @@ static bool removeDeadCode(MFunction &MF) {
       auto Mark = [&](const MOperand &O) {
         if (O.isVirtualReg() && !(O.K == MOperand::Kind::Reg && O.IsDef) &&
             !llvm::is_contained(Own, O.Reg))
-          Used.set(O.Reg);
+          Used[O.Reg] |= O.wordMask();
       };
       if (I.hasGuard())
         Mark(I.Guard);
@@ -74,20 +76,40 @@ static bool removeDeadCode(MFunction &MF) {
   for (MBlock &B : MF.Blocks) {
     std::vector<MInstr> Keep;
     Keep.reserve(B.Instrs.size());
+    // Tuples whose starting definition died here: the next one starts
+    // them instead (otherwise the tuple would look live from the entry).
+    llvm::SmallVector<unsigned, 2> Restart;
     for (MInstr &I : B.Instrs) {
       bool Dead = isPure(I);
       bool AnyDef = false;
       if (Dead)
-        for (const MOperand &O : I.Ops)
-          if (O.K == MOperand::Kind::Reg && O.IsDef) {
-            AnyDef = true;
-            if (O.Phys || Used.test(O.Reg))
-              Dead = false;
-          }
+        for (unsigned N = 0; N != I.Ops.size(); ++N) {
+          const MOperand &O = I.Ops[N];
+          if (O.K != MOperand::Kind::Reg || !O.IsDef)
+            continue;
+          AnyDef = true;
+          // A tied definition (SSA) defines the whole register: the words
+          // it keeps from the old value as well as those it writes.
+          bool Tied = llvm::any_of(I.Implicit, [&](const MOperand &T) {
+            return T.TiedTo == int(N);
+          });
+          if (O.Phys || (Used[O.Reg] & (Tied ? ~0u : O.wordMask())))
+            Dead = false;
+        }
       if (Dead && AnyDef) {
+        for (const MOperand &O : I.Ops)
+          if (O.K == MOperand::Kind::Reg && O.IsDef && O.Undef &&
+              Used[O.Reg])
+            Restart.push_back(O.Reg);
         Changed = true;
         continue;
       }
+      for (MOperand &O : I.Ops)
+        if (O.K == MOperand::Kind::Reg && O.IsDef && !O.Phys &&
+            llvm::is_contained(Restart, O.Reg)) {
+          O.Undef = !I.hasGuard();
+          llvm::erase(Restart, O.Reg);
+        }
       Keep.push_back(std::move(I));
     }
     B.Instrs = std::move(Keep);
@@ -175,8 +197,8 @@ std::string codegen::optimizeMachine(MFunction &MF, const CodeGenOptions &Opts) 
   canonicalizeMultiplies(MF);
   if (Opts.OptLevel == 0)
     return "";
-  combineInstructions(MF);
   eliminateCommonSubexpressions(MF);
+  combineInstructions(MF);
   foldConstantOperands(MF);
   canonicalizeMultiplies(MF);
   while (removeDeadCode(MF))

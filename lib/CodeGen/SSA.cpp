@@ -43,10 +43,7 @@ using namespace ptxas::codegen;
 namespace {
 constexpr unsigned Undef = ~0u;
 
-unsigned wordMask(const MOperand &O) {
-  unsigned W = O.K == MOperand::Kind::Const ? 1 : std::max<unsigned>(O.Width, 1);
-  return ((1u << W) - 1) << O.Sub;
-}
+unsigned wordMask(const MOperand &O) { return O.wordMask(); }
 
 unsigned fullMask(const MFunction &MF, unsigned V) {
   return (1u << MF.VRegs[V].Size) - 1;

@@ -100,6 +100,12 @@ struct MOperand {
     return K == Kind::Reg || ((K == Kind::Mem || K == Kind::Const) && !NoReg);
   }
   bool isVirtualReg() const { return readsOrWritesReg() && !Phys; }
+  /// The words of the register this operand accesses, as a bit mask (a
+  /// constant-bank index reads one word).
+  unsigned wordMask() const {
+    unsigned W = K == Kind::Const ? 1 : (Width ? Width : 1);
+    return ((1u << W) - 1) << Sub;
+  }
 };
 
 /// Operand constructors used by instruction selection.
