@@ -13,44 +13,7 @@ using namespace ptxas::codegen;
 void codegen::forEachReg(const MFunction &MF, const RegIndex &RI,
                          const MInstr &I,
                          const std::function<void(unsigned, bool, bool)> &Fn) {
-  auto Visit = [&](const MOperand &O, bool Def, bool Kills) {
-    if (!O.readsOrWritesReg())
-      return;
-    if (!O.Phys) {
-      Fn(O.Reg, Def, Kills);
-      return;
-    }
-    if (O.Reg == zeroReg(O.RC))
-      return;
-    unsigned W = O.Width ? O.Width : 1;
-    for (unsigned K = 0; K != W; ++K)
-      Fn(RI.physIndex(O.RC, O.Reg + O.Sub + K), Def, Kills);
-  };
-  if (I.hasGuard())
-    Visit(I.Guard, false, false);
-  bool Guarded = I.hasGuard();
-  auto Uses = [&](const MOperand &O) {
-    if (O.K == MOperand::Kind::Reg && O.IsDef) {
-      // A partial or guarded def keeps (reads) the rest of the old value.
-      bool Whole = O.Phys || O.Undef;
-      if (!Whole || Guarded)
-        Visit(O, false, false);
-      return;
-    }
-    Visit(O, false, false);
-  };
-  for (const MOperand &O : I.Ops)
-    Uses(O);
-  for (const MOperand &O : I.Implicit)
-    Uses(O);
-  auto Defs = [&](const MOperand &O) {
-    if (O.K == MOperand::Kind::Reg && O.IsDef)
-      Visit(O, true, (O.Phys || O.Undef) && !Guarded);
-  };
-  for (const MOperand &O : I.Ops)
-    Defs(O);
-  for (const MOperand &O : I.Implicit)
-    Defs(O);
+  forEachRegOf(RI, I, Fn);
 }
 
 llvm::SmallVector<unsigned, 2> codegen::successors(const MFunction &MF,
@@ -80,29 +43,36 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
   std::vector<llvm::BitVector> Use(NB, llvm::BitVector(N)),
       Def(NB, llvm::BitVector(N)), In(NB, llvm::BitVector(N)),
       Out(NB, llvm::BitVector(N));
+  // (MayDef feeds the definedness flow below; one walk fills all three.)
+  std::vector<llvm::BitVector> MayDef(NB, llvm::BitVector(N));
   for (size_t B = 0; B != NB; ++B)
     for (const MInstr &I : MF.Blocks[B].Instrs)
-      forEachReg(MF, RI, I, [&](unsigned R, bool IsDef, bool Kills) {
+      forEachRegOf(RI, I, [&](unsigned R, bool IsDef, bool Kills) {
         if (!IsDef && !Def[B].test(R))
           Use[B].set(R);
         if (IsDef && Kills)
           Def[B].set(R);
+        if (IsDef)
+          MayDef[B].set(R);
       });
   std::vector<llvm::SmallVector<unsigned, 2>> Succ(NB);
   for (size_t B = 0; B != NB; ++B)
     Succ[B] = successors(MF, unsigned(B));
+  // (Scratch vectors live outside the loops: a fresh BitVector per block
+  // and round was most of this function's time on large kernels.)
+  llvm::BitVector O(N), I(N);
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (size_t B = NB; B-- > 0;) {
-      llvm::BitVector O(N);
+      O.reset();
       for (unsigned S : Succ[B])
         O |= In[S];
-      llvm::BitVector I = O;
+      I = O;
       I.reset(Def[B]);
       I |= Use[B];
       if (I != In[B] || O != Out[B]) {
-        In[B] = std::move(I);
-        Out[B] = std::move(O);
+        In[B] = I;
+        Out[B] = O;
         Changed = true;
       }
     }
@@ -113,30 +83,23 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
   // from the kernel's entry). Physical registers count as defined on
   // entry (the caller's arguments, the stack pointer).
   {
-    std::vector<llvm::BitVector> MayDef(NB, llvm::BitVector(N)),
-        DefIn(NB, llvm::BitVector(N)), DefOut(NB, llvm::BitVector(N));
-    for (size_t B = 0; B != NB; ++B)
-      for (const MInstr &I : MF.Blocks[B].Instrs)
-        forEachReg(MF, RI, I, [&](unsigned R, bool IsDef, bool) {
-          if (IsDef)
-            MayDef[B].set(R);
-        });
+    std::vector<llvm::BitVector> DefIn(NB, llvm::BitVector(N)),
+        DefOut(NB, llvm::BitVector(N));
     if (NB)
       DefIn[0].set(RI.NumVRegs, N);
     for (bool Changed = true; Changed;) {
       Changed = false;
       for (size_t B = 0; B != NB; ++B) {
-        llvm::BitVector O = DefIn[B];
+        O = DefIn[B];
         O |= MayDef[B];
         if (O != DefOut[B]) {
           DefOut[B] = O;
           Changed = true;
         }
         for (unsigned S : Succ[B]) {
-          llvm::BitVector U = DefIn[S];
-          U |= O;
-          if (U != DefIn[S]) {
-            DefIn[S] = std::move(U);
+          // DefIn[S] | O differs from DefIn[S] when O has a bit it lacks.
+          if (O.test(DefIn[S])) {
+            DefIn[S] |= O;
             Changed = true;
           }
         }
@@ -168,7 +131,7 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
     for (unsigned R : In[B].set_bits())
       OpenAt(R, Begin);
     for (const MInstr &I : MF.Blocks[B].Instrs) {
-      forEachReg(MF, RI, I, [&](unsigned R, bool IsDef, bool Kills) {
+      forEachRegOf(RI, I, [&](unsigned R, bool IsDef, bool Kills) {
         unsigned P = IsDef ? Pos + 1 : Pos;
         if (IsDef && Kills && Open[R] >= 0) {
           Segs[R].push_back({unsigned(Open[R]), Last[R]});
