@@ -83,8 +83,9 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
   // from the kernel's entry). Physical registers count as defined on
   // entry (the caller's arguments, the stack pointer).
   {
-    std::vector<llvm::BitVector> DefIn(NB, llvm::BitVector(N)),
-        DefOut(NB, llvm::BitVector(N));
+    // (DefOut[B] is DefIn[B] | MayDef[B], made when needed: it changes
+    // only when DefIn[B] does, which the successor updates already note.)
+    std::vector<llvm::BitVector> DefIn(NB, llvm::BitVector(N));
     if (NB)
       DefIn[0].set(RI.NumVRegs, N);
     for (bool Changed = true; Changed;) {
@@ -92,10 +93,6 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
       for (size_t B = 0; B != NB; ++B) {
         O = DefIn[B];
         O |= MayDef[B];
-        if (O != DefOut[B]) {
-          DefOut[B] = O;
-          Changed = true;
-        }
         for (unsigned S : Succ[B]) {
           // DefIn[S] | O differs from DefIn[S] when O has a bit it lacks.
           if (O.test(DefIn[S])) {
@@ -107,7 +104,9 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
     }
     for (size_t B = 0; B != NB; ++B) {
       In[B] &= DefIn[B];
-      Out[B] &= DefOut[B];
+      O = DefIn[B];
+      O |= MayDef[B];
+      Out[B] &= O;
     }
   }
   // Segments: a value is live from the start of each block where it is

@@ -193,9 +193,14 @@ std::string codegen::destructSSA(MFunction &MF) {
         return E;
       Copies.push_back({R, W});
     }
-    B.Instrs.erase(B.Instrs.begin(), B.Instrs.begin() + K);
-    B.Instrs.insert(B.Instrs.begin(), std::make_move_iterator(Entry.begin()),
-                    std::make_move_iterator(Entry.end()));
+    if (!K && Entry.empty())
+      continue;
+    // The copies replace the PHIs: one new vector rather than an erase and
+    // an insert at the front, each moving the whole block.
+    Entry.reserve(Entry.size() + B.Instrs.size() - K);
+    Entry.insert(Entry.end(), std::make_move_iterator(B.Instrs.begin() + K),
+                 std::make_move_iterator(B.Instrs.end()));
+    B.Instrs = std::move(Entry);
   }
   for (size_t P = 0; P != MF.Blocks.size(); ++P) {
     auto &Is = MF.Blocks[P].Instrs;
