@@ -40,21 +40,29 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
                                                 const RegIndex &RI) {
   unsigned N = RI.size();
   size_t NB = MF.Blocks.size();
-  std::vector<llvm::BitVector> Use(NB, llvm::BitVector(N)),
-      Def(NB, llvm::BitVector(N)), In(NB, llvm::BitVector(N)),
+  // Per block, the registers read before any killing definition (Use),
+  // killed (Def) and written at all (MayDef), as lists: N-bit vectors for
+  // each block and each set were most of this function's time (and page
+  // faults) on large kernels. Duplicates in a list are harmless.
+  std::vector<llvm::BitVector> In(NB, llvm::BitVector(N)),
       Out(NB, llvm::BitVector(N));
-  // (MayDef feeds the definedness flow below; one walk fills all three.)
-  std::vector<llvm::BitVector> MayDef(NB, llvm::BitVector(N));
-  for (size_t B = 0; B != NB; ++B)
+  std::vector<llvm::SmallVector<unsigned, 8>> Use(NB), Def(NB), MayDef(NB);
+  llvm::BitVector Killed(N);
+  for (size_t B = 0; B != NB; ++B) {
     for (const MInstr &I : MF.Blocks[B].Instrs)
       forEachRegOf(RI, I, [&](unsigned R, bool IsDef, bool Kills) {
-        if (!IsDef && !Def[B].test(R))
-          Use[B].set(R);
-        if (IsDef && Kills)
-          Def[B].set(R);
+        if (!IsDef && !Killed.test(R))
+          Use[B].push_back(R);
+        if (IsDef && Kills && !Killed.test(R)) {
+          Killed.set(R);
+          Def[B].push_back(R);
+        }
         if (IsDef)
-          MayDef[B].set(R);
+          MayDef[B].push_back(R);
       });
+    for (unsigned R : Def[B])
+      Killed.reset(R);
+  }
   std::vector<llvm::SmallVector<unsigned, 2>> Succ(NB);
   for (size_t B = 0; B != NB; ++B)
     Succ[B] = successors(MF, unsigned(B));
@@ -68,8 +76,10 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
       for (unsigned S : Succ[B])
         O |= In[S];
       I = O;
-      I.reset(Def[B]);
-      I |= Use[B];
+      for (unsigned R : Def[B])
+        I.reset(R);
+      for (unsigned R : Use[B])
+        I.set(R);
       if (I != In[B] || O != Out[B]) {
         In[B] = I;
         Out[B] = O;
@@ -92,7 +102,8 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
       Changed = false;
       for (size_t B = 0; B != NB; ++B) {
         O = DefIn[B];
-        O |= MayDef[B];
+        for (unsigned R : MayDef[B])
+          O.set(R);
         for (unsigned S : Succ[B]) {
           // DefIn[S] | O differs from DefIn[S] when O has a bit it lacks.
           if (O.test(DefIn[S])) {
@@ -105,7 +116,8 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
     for (size_t B = 0; B != NB; ++B) {
       In[B] &= DefIn[B];
       O = DefIn[B];
-      O |= MayDef[B];
+      for (unsigned R : MayDef[B])
+        O.set(R);
       Out[B] &= O;
     }
   }
