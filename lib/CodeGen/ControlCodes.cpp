@@ -68,9 +68,31 @@ private:
   bool overwritesSourceLater(const MBlock &Bl, size_t Index,
                              llvm::ArrayRef<Access> Acc);
 
+  /// Regs[Idx], noted in Touched: the loops over every register
+  /// (scoreboard releases, resets at branch targets, drains) visit only
+  /// the registers whose state may differ from the default. They ran for
+  /// all 1280 registers per waited scoreboard and were most of this pass.
+  RegState &reg(unsigned Idx) {
+    if (!IsTouched[Idx]) {
+      IsTouched[Idx] = 1;
+      Touched.push_back(Idx);
+    }
+    return Regs[Idx];
+  }
+  /// Every register back to the default state.
+  void resetRegs() {
+    for (unsigned Idx : Touched) {
+      Regs[Idx] = RegState();
+      IsTouched[Idx] = 0;
+    }
+    Touched.clear();
+  }
+
   MFunction &MF;
   RegIndex RI;
   std::vector<RegState> Regs = std::vector<RegState>(5 * 256);
+  std::vector<char> IsTouched = std::vector<char>(5 * 256, 0);
+  std::vector<unsigned> Touched;
   std::array<bool, 6> SBBusy{};
   std::array<int64_t, 6> SBSetCycle{};
   std::array<int64_t, 6> SBAge{};
@@ -142,7 +164,8 @@ void ControlPass::addStall(std::vector<MInstr> &Done, int64_t Cycles) {
 
 void ControlPass::clearScoreboard(unsigned S) {
   SBBusy[S] = false;
-  for (RegState &R : Regs) {
+  for (unsigned Idx : Touched) {
+    RegState &R = Regs[Idx];
     if (R.WSB == int8_t(S))
       R.WSB = -1;
     R.RSBMask &= uint8_t(~(1u << S));
@@ -177,8 +200,7 @@ std::string ControlPass::run() {
     if (AtTarget) {
       // Every predecessor drained its fixed latencies; scoreboards may be
       // pending from any of them.
-      for (RegState &R : Regs)
-        R = RegState();
+      resetRegs();
       SBBusy = {};
     }
     for (size_t Index = 0; Index != Bl.Instrs.size(); ++Index) {
@@ -191,7 +213,7 @@ std::string ControlPass::run() {
       AtTarget = false;
       int64_t Req = Now;
       for (const Access &A : Acc) {
-        RegState &R = Regs[A.Idx];
+        const RegState &R = Regs[A.Idx];
         if (R.WSB >= 0)
           Wait |= uint8_t(1u << R.WSB);
         if (A.IsDef)
@@ -217,8 +239,8 @@ std::string ControlPass::run() {
       // The CALL also waits on every scoreboard in use: the code after
       // it (reached on return) must not see anything pending from before.
       if (llvm::StringRef(I.Op).starts_with("CALL")) {
-        for (RegState &R : Regs)
-          if (R.Prod)
+        for (unsigned Idx : Touched)
+          if (const RegState &R = Regs[Idx]; R.Prod)
             Req = std::max(Req, R.ProdCycle +
                                     int64_t(sass::maxFixedLatency(MF.A)));
         for (unsigned S = 0; S != 6; ++S)
@@ -276,7 +298,7 @@ std::string ControlPass::run() {
           }
         }
         for (const Access &A : Acc) {
-          RegState &R = Regs[A.Idx];
+          RegState &R = reg(A.Idx);
           if (A.IsDef) {
             // Some predicate results are tracked by the read scoreboard
             // (the latency table says which, for the checker too).
@@ -289,9 +311,10 @@ std::string ControlPass::run() {
       } else {
         for (const Access &A : Acc)
           if (A.IsDef) {
-            Regs[A.Idx].Prod = I.Enc.F;
-            Regs[A.Idx].ProdCycle = Now;
-            Regs[A.Idx].ProdWord = A.Word;
+            RegState &R = reg(A.Idx);
+            R.Prod = I.Enc.F;
+            R.ProdCycle = Now;
+            R.ProdWord = A.Word;
           }
       }
       Done.push_back(std::move(I));
@@ -304,8 +327,8 @@ std::string ControlPass::run() {
     bool EndsInBranch = !Done.empty() && isTerminator(Done.back().Op);
     if (NextIsTarget || EndsInBranch) {
       int64_t Ready = Now;
-      for (RegState &R : Regs)
-        if (R.Prod)
+      for (unsigned Idx : Touched)
+        if (const RegState &R = Regs[Idx]; R.Prod)
           Ready = std::max(Ready, R.ProdCycle +
                                       int64_t(sass::maxFixedLatency(MF.A)));
       if (Ready > Now) {
@@ -327,8 +350,8 @@ std::string ControlPass::run() {
           addStall(Done, Ready - Now);
         }
       }
-      for (RegState &R : Regs)
-        R.Prod = nullptr;
+      for (unsigned Idx : Touched)
+        Regs[Idx].Prod = nullptr;
     }
     Bl.Instrs = std::move(Done);
     Last = Bl.Instrs.empty() ? Last : &Bl.Instrs.back();

@@ -13,44 +13,7 @@ using namespace ptxas::codegen;
 void codegen::forEachReg(const MFunction &MF, const RegIndex &RI,
                          const MInstr &I,
                          const std::function<void(unsigned, bool, bool)> &Fn) {
-  auto Visit = [&](const MOperand &O, bool Def, bool Kills) {
-    if (!O.readsOrWritesReg())
-      return;
-    if (!O.Phys) {
-      Fn(O.Reg, Def, Kills);
-      return;
-    }
-    if (O.Reg == zeroReg(O.RC))
-      return;
-    unsigned W = O.Width ? O.Width : 1;
-    for (unsigned K = 0; K != W; ++K)
-      Fn(RI.physIndex(O.RC, O.Reg + O.Sub + K), Def, Kills);
-  };
-  if (I.hasGuard())
-    Visit(I.Guard, false, false);
-  bool Guarded = I.hasGuard();
-  auto Uses = [&](const MOperand &O) {
-    if (O.K == MOperand::Kind::Reg && O.IsDef) {
-      // A partial or guarded def keeps (reads) the rest of the old value.
-      bool Whole = O.Phys || O.Undef;
-      if (!Whole || Guarded)
-        Visit(O, false, false);
-      return;
-    }
-    Visit(O, false, false);
-  };
-  for (const MOperand &O : I.Ops)
-    Uses(O);
-  for (const MOperand &O : I.Implicit)
-    Uses(O);
-  auto Defs = [&](const MOperand &O) {
-    if (O.K == MOperand::Kind::Reg && O.IsDef)
-      Visit(O, true, (O.Phys || O.Undef) && !Guarded);
-  };
-  for (const MOperand &O : I.Ops)
-    Defs(O);
-  for (const MOperand &O : I.Implicit)
-    Defs(O);
+  forEachRegOf(RI, I, Fn);
 }
 
 llvm::SmallVector<unsigned, 2> codegen::successors(const MFunction &MF,
@@ -77,32 +40,49 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
                                                 const RegIndex &RI) {
   unsigned N = RI.size();
   size_t NB = MF.Blocks.size();
-  std::vector<llvm::BitVector> Use(NB, llvm::BitVector(N)),
-      Def(NB, llvm::BitVector(N)), In(NB, llvm::BitVector(N)),
+  // Per block, the registers read before any killing definition (Use),
+  // killed (Def) and written at all (MayDef), as lists: N-bit vectors for
+  // each block and each set were most of this function's time (and page
+  // faults) on large kernels. Duplicates in a list are harmless.
+  std::vector<llvm::BitVector> In(NB, llvm::BitVector(N)),
       Out(NB, llvm::BitVector(N));
-  for (size_t B = 0; B != NB; ++B)
+  std::vector<llvm::SmallVector<unsigned, 8>> Use(NB), Def(NB), MayDef(NB);
+  llvm::BitVector Killed(N);
+  for (size_t B = 0; B != NB; ++B) {
     for (const MInstr &I : MF.Blocks[B].Instrs)
-      forEachReg(MF, RI, I, [&](unsigned R, bool IsDef, bool Kills) {
-        if (!IsDef && !Def[B].test(R))
-          Use[B].set(R);
-        if (IsDef && Kills)
-          Def[B].set(R);
+      forEachRegOf(RI, I, [&](unsigned R, bool IsDef, bool Kills) {
+        if (!IsDef && !Killed.test(R))
+          Use[B].push_back(R);
+        if (IsDef && Kills && !Killed.test(R)) {
+          Killed.set(R);
+          Def[B].push_back(R);
+        }
+        if (IsDef)
+          MayDef[B].push_back(R);
       });
+    for (unsigned R : Def[B])
+      Killed.reset(R);
+  }
   std::vector<llvm::SmallVector<unsigned, 2>> Succ(NB);
   for (size_t B = 0; B != NB; ++B)
     Succ[B] = successors(MF, unsigned(B));
+  // (Scratch vectors live outside the loops: a fresh BitVector per block
+  // and round was most of this function's time on large kernels.)
+  llvm::BitVector O(N), I(N);
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (size_t B = NB; B-- > 0;) {
-      llvm::BitVector O(N);
+      O.reset();
       for (unsigned S : Succ[B])
         O |= In[S];
-      llvm::BitVector I = O;
-      I.reset(Def[B]);
-      I |= Use[B];
+      I = O;
+      for (unsigned R : Def[B])
+        I.reset(R);
+      for (unsigned R : Use[B])
+        I.set(R);
       if (I != In[B] || O != Out[B]) {
-        In[B] = std::move(I);
-        Out[B] = std::move(O);
+        In[B] = I;
+        Out[B] = O;
         Changed = true;
       }
     }
@@ -113,30 +93,21 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
   // from the kernel's entry). Physical registers count as defined on
   // entry (the caller's arguments, the stack pointer).
   {
-    std::vector<llvm::BitVector> MayDef(NB, llvm::BitVector(N)),
-        DefIn(NB, llvm::BitVector(N)), DefOut(NB, llvm::BitVector(N));
-    for (size_t B = 0; B != NB; ++B)
-      for (const MInstr &I : MF.Blocks[B].Instrs)
-        forEachReg(MF, RI, I, [&](unsigned R, bool IsDef, bool) {
-          if (IsDef)
-            MayDef[B].set(R);
-        });
+    // (DefOut[B] is DefIn[B] | MayDef[B], made when needed: it changes
+    // only when DefIn[B] does, which the successor updates already note.)
+    std::vector<llvm::BitVector> DefIn(NB, llvm::BitVector(N));
     if (NB)
       DefIn[0].set(RI.NumVRegs, N);
     for (bool Changed = true; Changed;) {
       Changed = false;
       for (size_t B = 0; B != NB; ++B) {
-        llvm::BitVector O = DefIn[B];
-        O |= MayDef[B];
-        if (O != DefOut[B]) {
-          DefOut[B] = O;
-          Changed = true;
-        }
+        O = DefIn[B];
+        for (unsigned R : MayDef[B])
+          O.set(R);
         for (unsigned S : Succ[B]) {
-          llvm::BitVector U = DefIn[S];
-          U |= O;
-          if (U != DefIn[S]) {
-            DefIn[S] = std::move(U);
+          // DefIn[S] | O differs from DefIn[S] when O has a bit it lacks.
+          if (O.test(DefIn[S])) {
+            DefIn[S] |= O;
             Changed = true;
           }
         }
@@ -144,7 +115,10 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
     }
     for (size_t B = 0; B != NB; ++B) {
       In[B] &= DefIn[B];
-      Out[B] &= DefOut[B];
+      O = DefIn[B];
+      for (unsigned R : MayDef[B])
+        O.set(R);
+      Out[B] &= O;
     }
   }
   // Segments: a value is live from the start of each block where it is
@@ -168,7 +142,7 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
     for (unsigned R : In[B].set_bits())
       OpenAt(R, Begin);
     for (const MInstr &I : MF.Blocks[B].Instrs) {
-      forEachReg(MF, RI, I, [&](unsigned R, bool IsDef, bool Kills) {
+      forEachRegOf(RI, I, [&](unsigned R, bool IsDef, bool Kills) {
         unsigned P = IsDef ? Pos + 1 : Pos;
         if (IsDef && Kills && Open[R] >= 0) {
           Segs[R].push_back({unsigned(Open[R]), Last[R]});

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/CodeGen/MIR.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include "fmt/format.h"
 
 #include <cstring>
@@ -237,9 +239,9 @@ static std::string normalizeSpelling(llvm::StringRef Text) {
   return S;
 }
 
-std::string codegen::checkRoundTrip(sass::Arch A, llvm::StringRef Text,
-                                    uint64_t Addr,
-                                    std::optional<sass::Instr> &Parsed) {
+static std::string checkRoundTripUncached(sass::Arch A, llvm::StringRef Text,
+                                          uint64_t Addr,
+                                          std::optional<sass::Instr> &Parsed) {
   std::string Err;
   Parsed = sass::parse(A, Text, Addr, Err);
   if (!Parsed)
@@ -255,6 +257,37 @@ std::string codegen::checkRoundTrip(sass::Arch A, llvm::StringRef Text,
   Back->Ctl = Parsed->Ctl;
   Parsed = Back;
   return "";
+}
+
+namespace {
+struct RoundTrip {
+  std::string Err;
+  std::optional<sass::Instr> Parsed;
+};
+} // namespace
+
+std::string codegen::checkRoundTrip(sass::Arch A, llvm::StringRef Text,
+                                    uint64_t Addr,
+                                    std::optional<sass::Instr> &Parsed) {
+  // The answer depends only on (arch, text, address), and form selection,
+  // the form checks of the optimizations (hasForm, with every virtual
+  // register printed as R8/P0) and the final encoding ask about the same
+  // few thousand texts again and again: parsing, encoding, decoding and
+  // printing each time was a fifth of a compile. Address 0 only (branches
+  // are parsed again at their final addresses); one cache per thread.
+  if (Addr != 0)
+    return checkRoundTripUncached(A, Text, Addr, Parsed);
+  thread_local llvm::StringMap<RoundTrip> Cache;
+  std::string Key;
+  Key.reserve(Text.size() + 1);
+  Key.push_back(char('0' + unsigned(A)));
+  Key.append(Text.begin(), Text.end());
+  auto [It, New] = Cache.try_emplace(Key);
+  if (New)
+    It->second.Err =
+        checkRoundTripUncached(A, Text, Addr, It->second.Parsed);
+  Parsed = It->second.Parsed;
+  return It->second.Err;
 }
 
 bool codegen::hasForm(const MFunction &MF, const MInstr &I) {

@@ -418,7 +418,22 @@ void dropConvergedWarpSyncs(MFunction &MF) {
     return X.K == MOperand::Kind::Reg && X.Phys == Y.Phys && X.Reg == Y.Reg &&
            X.Sub == Y.Sub;
   };
+  // A block without BSSY, BSYNC, CALL or WARPSYNC passes C through and
+  // changes nothing: Walk skips it (the fixed point walked every
+  // instruction of every block on each round).
+  std::vector<char> Plain(N, 1);
+  for (unsigned B = 0; B != N; ++B)
+    for (const MInstr &I : MF.Blocks[B].Instrs) {
+      llvm::StringRef Op = I.Op;
+      if (Op == "BSSY" || Op == "BSYNC" || Op.starts_with("CALL") ||
+          Op.starts_with("WARPSYNC")) {
+        Plain[B] = 0;
+        break;
+      }
+    }
   auto Walk = [&](unsigned B, bool C, bool Rewrite) {
+    if (Plain[B])
+      return C;
     std::vector<MInstr> Keep;
     auto &Is = MF.Blocks[B].Instrs;
     std::optional<MInstr> Last; // the last WARPSYNC still in force

@@ -215,20 +215,16 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
     O.Reg = unsigned(MF.VRegs[O.Reg].Phys);
     O.Phys = true;
   };
-  for (MBlock &B : MF.Blocks) {
-    std::vector<MInstr> Keep;
-    Keep.reserve(B.Instrs.size());
-    for (MInstr &I : B.Instrs) {
+  // (erase_if moves only what follows a dropped copy, not every
+  // instruction into a new vector.)
+  for (MBlock &B : MF.Blocks)
+    llvm::erase_if(B.Instrs, [&](MInstr &I) {
       forEachOperand(I, Rewrite);
       // Copies the allocator coalesced.
-      if (I.Op == "MOV" && I.Ops.size() == 2 && I.Ops[1].isReg() &&
-          I.Ops[0].RC == I.Ops[1].RC && !I.Ops[1].Not &&
-          I.Ops[0].Reg + I.Ops[0].Sub == I.Ops[1].Reg + I.Ops[1].Sub)
-        continue;
-      Keep.push_back(std::move(I));
-    }
-    B.Instrs = std::move(Keep);
-  }
+      return I.Op == "MOV" && I.Ops.size() == 2 && I.Ops[1].isReg() &&
+             I.Ops[0].RC == I.Ops[1].RC && !I.Ops[1].Not &&
+             I.Ops[0].Reg + I.Ops[0].Sub == I.Ops[1].Reg + I.Ops[1].Sub;
+    });
 }
 
 std::string codegen::allocateRegisters(MFunction &MF) {

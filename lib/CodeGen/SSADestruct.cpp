@@ -148,7 +148,14 @@ std::string codegen::destructSSA(MFunction &MF) {
   std::vector<std::pair<unsigned, unsigned>> Copies; // (dst, src) to merge
 
   // Ties: the old value is copied into the new register first.
+  auto IsTie = [](const MOperand &O) { return O.TiedTo >= 0; };
   for (MBlock &B : MF.Blocks) {
+    // Most blocks have no tie: moving every instruction to a new vector
+    // anyway was a visible share of this pass.
+    if (llvm::none_of(B.Instrs, [&](const MInstr &I) {
+          return llvm::any_of(I.Implicit, IsTie);
+        }))
+      continue;
     std::vector<MInstr> Out;
     Out.reserve(B.Instrs.size());
     for (MInstr &I : B.Instrs) {
@@ -186,9 +193,14 @@ std::string codegen::destructSSA(MFunction &MF) {
         return E;
       Copies.push_back({R, W});
     }
-    B.Instrs.erase(B.Instrs.begin(), B.Instrs.begin() + K);
-    B.Instrs.insert(B.Instrs.begin(), std::make_move_iterator(Entry.begin()),
-                    std::make_move_iterator(Entry.end()));
+    if (!K && Entry.empty())
+      continue;
+    // The copies replace the PHIs: one new vector rather than an erase and
+    // an insert at the front, each moving the whole block.
+    Entry.reserve(Entry.size() + B.Instrs.size() - K);
+    Entry.insert(Entry.end(), std::make_move_iterator(B.Instrs.begin() + K),
+                 std::make_move_iterator(B.Instrs.end()));
+    B.Instrs = std::move(Entry);
   }
   for (size_t P = 0; P != MF.Blocks.size(); ++P) {
     auto &Is = MF.Blocks[P].Instrs;

@@ -123,6 +123,16 @@ MOperand label(unsigned Block);
 /// PHI (SSA only): Ops = {def result, then value, label(predecessor) per
 /// incoming edge}; an edge that brings no value (undefined) is left out.
 struct MInstr {
+  // Moves are declared noexcept (SmallVector's are not): std::vector
+  // copies elements whose move may throw when it grows, and every
+  // push_back into a block's instruction list that reallocated copied all
+  // of its instructions.
+  MInstr() = default;
+  MInstr(const MInstr &) = default;
+  MInstr(MInstr &&) noexcept = default;
+  MInstr &operator=(const MInstr &) = default;
+  MInstr &operator=(MInstr &&) noexcept = default;
+
   std::string Op;                     ///< "IMAD.WIDE.U32"
   llvm::SmallVector<MOperand, 6> Ops; ///< in printed order
   /// Guard predicate (RC Pred/UPred); K == Kind::Text means "none".
@@ -155,6 +165,14 @@ struct MInstr {
 };
 
 struct MBlock {
+  // noexcept moves, as for MInstr: growing MFunction::Blocks copied every
+  // block with all its instructions.
+  MBlock() = default;
+  MBlock(const MBlock &) = default;
+  MBlock(MBlock &&) noexcept = default;
+  MBlock &operator=(const MBlock &) = default;
+  MBlock &operator=(MBlock &&) noexcept = default;
+
   std::vector<MInstr> Instrs;
   std::string Label;         ///< PTX label (for printing)
   bool IsBranchTarget = false;
