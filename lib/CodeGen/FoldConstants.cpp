@@ -91,7 +91,65 @@ static bool placeConstant(const MFunction &MF, MInstr &I, unsigned K,
   return false;
 }
 
+/// In SSA form, a word of a tuple whose one definition is `MOV d:k, RZ`
+/// (the high word of a zero-extended value) reads as RZ where an
+/// instruction reads that word alone: `IADD3.X R5, RZ, c[..]`, not a
+/// register that holds zero, as ptxas writes it. The MOV dies in DCE when
+/// nothing reads the tuple as a whole.
+static void foldZeroWords(MFunction &MF) {
+  // Per register: a bit per word defined by `MOV d:k, RZ`/`MOV d:k, 0x0`,
+  // and a bit per word defined otherwise (or more than once).
+  std::vector<std::pair<unsigned, unsigned>> Words(MF.VRegs.size());
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs) {
+      for (unsigned N = 0; N != I.Ops.size(); ++N) {
+        const MOperand &O = I.Ops[N];
+        if (O.K != MOperand::Kind::Reg || !O.IsDef || !O.isVirtualReg())
+          continue;
+        auto &[Zero, Other] = Words[O.Reg];
+        bool Tied = llvm::any_of(I.Implicit, [&](const MOperand &T) {
+          return T.TiedTo == int(N);
+        });
+        const MOperand *S = I.Ops.size() == 2 ? &I.Ops[1] : nullptr;
+        bool ZeroMov = I.Op == "MOV" && !I.hasGuard() && !Tied && S &&
+                       O.Width == 1 && !I.RelocType &&
+                       ((S->K == MOperand::Kind::Imm && S->Imm == 0) ||
+                        (S->K == MOperand::Kind::Reg && S->Phys &&
+                         S->Reg == zeroReg(RegClass::GPR)));
+        unsigned M = Tied ? ~0u : O.wordMask();
+        if (ZeroMov && !((Zero | Other) & M))
+          Zero |= M;
+        else
+          Other |= M | (Zero & M);
+      }
+      for (const MOperand &O : I.Implicit)
+        if (O.IsDef && O.isVirtualReg())
+          Words[O.Reg].second = ~0u;
+    }
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs) {
+      if (I.Op == "PHI" || I.Op == "MOV")
+        continue;
+      for (unsigned K = 0; K != I.Ops.size(); ++K) {
+        MOperand &O = I.Ops[K];
+        if (O.K != MOperand::Kind::Reg || O.IsDef || !O.isVirtualReg() ||
+            O.Width != 1 || MF.VRegs[O.Reg].Size < 2 || O.Neg || O.Not ||
+            O.Abs || O.Inv || !O.Text.empty())
+          continue;
+        auto [Zero, Other] = Words[O.Reg];
+        if (!(Zero & ~Other & O.wordMask()))
+          continue;
+        MOperand Old = O;
+        O = RZ();
+        if (!hasForm(MF, I))
+          I.Ops[K] = Old;
+      }
+    }
+}
+
 void codegen::foldConstantOperands(MFunction &MF) {
+  if (MF.InSSA)
+    foldZeroWords(MF);
   std::vector<ConstValue> CV(MF.VRegs.size());
   for (const MBlock &B : MF.Blocks)
     for (const MInstr &I : B.Instrs) {
