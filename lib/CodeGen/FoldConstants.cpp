@@ -128,13 +128,25 @@ static void foldZeroWords(MFunction &MF) {
     }
   for (MBlock &B : MF.Blocks)
     for (MInstr &I : B.Instrs) {
-      if (I.Op == "PHI" || I.Op == "MOV")
+      // (nvdisasm names an IMAD by RZ IMAD.MOV: kept in a register, as for
+      // immediates below.)
+      if (I.Op == "PHI" || I.Op == "MOV" ||
+          llvm::StringRef(I.Op).starts_with("IMAD"))
         continue;
       for (unsigned K = 0; K != I.Ops.size(); ++K) {
         MOperand &O = I.Ops[K];
         if (O.K != MOperand::Kind::Reg || O.IsDef || !O.isVirtualReg() ||
             O.Width != 1 || MF.VRegs[O.Reg].Size < 2 || O.Neg || O.Not ||
             O.Abs || O.Inv || !O.Text.empty())
+          continue;
+        // Two words of one tuple read side by side are often one encoded
+        // register pair (CAS's compare and swap values: `R12, R13`).
+        bool PairRead = false;
+        for (unsigned J = 0; J != I.Ops.size(); ++J)
+          PairRead |= J != K && I.Ops[J].K == MOperand::Kind::Reg &&
+                      !I.Ops[J].IsDef && I.Ops[J].Reg == O.Reg &&
+                      !I.Ops[J].Phys;
+        if (PairRead)
           continue;
         auto [Zero, Other] = Words[O.Reg];
         if (!(Zero & ~Other & O.wordMask()))
