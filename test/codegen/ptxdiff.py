@@ -17,20 +17,26 @@ def retarget(text, arch):
     return re.sub(r'^\.target \S+', '.target ' + arch, text, flags=re.M)
 
 
+def _classify(cmd, timeout, ok, failed):
+    """Runs CMD; returns (status, output): OK or FAILED by the exit code,
+    'crash' when killed by a signal, 'timeout' past TIMEOUT seconds."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 'timeout', f'{os.path.basename(cmd[0])} ran over {timeout} s'
+    text = (p.stdout + p.stderr).strip()
+    if p.returncode < 0 or p.returncode > 128:
+        return 'crash', text
+    return (ok if p.returncode == 0 else failed), text
+
+
 def compile_ptx(tool, arch, ptx, out, opts=('-O3',), timeout=300):
     """Compile PTX with TOOL (ptxas or ptxas-alt) for ARCH into OUT.
 
     Returns (status, text): status is 'ok', 'error' (non-zero exit with a
     diagnostic), 'crash' (killed by a signal) or 'timeout'."""
-    try:
-        p = subprocess.run([tool, '-arch=' + arch] + list(opts) + [ptx, '-o', out],
-                           capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return 'timeout', f'{os.path.basename(tool)} ran over {timeout} s'
-    text = (p.stdout + p.stderr).strip()
-    if p.returncode < 0 or p.returncode > 128:
-        return 'crash', text
-    return ('ok' if p.returncode == 0 else 'error'), text
+    return _classify([tool, '-arch=' + arch] + list(opts) + [ptx, '-o', out],
+                     timeout, 'ok', 'error')
 
 
 def run_compare(sass_run, ours, spec, ref, timeout=600, hazards=True):
@@ -38,16 +44,9 @@ def run_compare(sass_run, ours, spec, ref, timeout=600, hazards=True):
 
     Returns (status, text): 'equal', 'differ' (outputs, hazards or a
     failed launch: exit 1), 'crash' or 'timeout'."""
-    try:
-        p = subprocess.run([sass_run, ours, '--spec', spec, '--compare', ref] +
-                           (['--check-hazards'] if hazards else []),
-                           capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return 'timeout', f'sass-run ran over {timeout} s'
-    text = (p.stdout + p.stderr).strip()
-    if p.returncode < 0 or p.returncode > 128:
-        return 'crash', text
-    return ('equal' if p.returncode == 0 else 'differ'), text
+    return _classify([sass_run, ours, '--spec', spec, '--compare', ref] +
+                     (['--check-hazards'] if hazards else []),
+                     timeout, 'equal', 'differ')
 
 
 def hazards(sass_hazards, cubin, timeout=300):
