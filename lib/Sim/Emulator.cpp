@@ -151,15 +151,24 @@ void Machine::setupBanks() {
   }
   // Driver-written slots of bank 0.
   uint32_t ParamBase = isSM90(P.A) ? 0x210 : 0x160;
-  uint32_t Frame = 0;
-  for (const InfoRecord &R : K.Info) {
+  for (const InfoRecord &R : K.Info)
     if (R.is(EIAttr::PARAM_CBANK))
       ParamBase = R.u16At(4);
-    if ((R.is(EIAttr::FRAME_SIZE) || R.is(EIAttr::MIN_STACK_SIZE) ||
-         R.is(EIAttr::MAX_STACK_SIZE)) &&
-        R.numU32() >= 2)
-      Frame += R.u32(1);
-  }
+  // Per-thread local memory: the frame and stack sizes live in the global
+  // .nv.info section (one record per function symbol). Their sum bounds
+  // what any call chain of this module can use, plus 1 KB of slack as the
+  // driver reserves; a frame over 1 KB ran out of stack before.
+  uint32_t Frame = 0;
+  auto AddFrames = [&](llvm::ArrayRef<InfoRecord> Records) {
+    for (const InfoRecord &R : Records)
+      if ((R.is(EIAttr::FRAME_SIZE) || R.is(EIAttr::MIN_STACK_SIZE) ||
+           R.is(EIAttr::MAX_STACK_SIZE)) &&
+          R.numU32() >= 2)
+        Frame += R.u32(1);
+  };
+  AddFrames(K.Info);
+  if (unsigned GI = Cb.findSection(".nv.info"))
+    AddFrames(Cb.info(Cb.Sections[GI]));
   LocalSize = (Frame + 1024 + 15) & ~15u;
   std::vector<uint8_t> &B0 = Banks[0];
   uint32_t Need = std::max<uint32_t>(ParamBase + uint32_t(C.Params.size()), 0x220);
