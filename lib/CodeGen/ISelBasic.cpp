@@ -130,12 +130,58 @@ static SelResult movHalves(ISel &S, const ptx::Instruction &I, bool Pack,
   return SelResult::Done;
 }
 
+/// mov.v2/.v4: element by element, as one parallel copy (`mov.v2.u32
+/// {%a, %b}, {%b, %a}` swaps): sources that a destination overwrites are
+/// read into temporaries first.
+static SelResult movVector(ISel &S, const ptx::Instruction &I) {
+  Type T = I.Types[0];
+  const Operand &Dst = I.Ops[0], &Src = I.Ops[1];
+  if (Dst.K != Operand::Kind::Vector || Src.K != Operand::Kind::Vector ||
+      Dst.Elems.size() != Src.Elems.size())
+    return S.unsupported(I, "vector mov operands");
+  unsigned Words = ptx::typeBits(T) > 32 ? 2 : 1;
+  llvm::SmallVector<MOperand, 4> Dsts, Srcs;
+  for (size_t K = 0; K != Dst.Elems.size(); ++K) {
+    const Operand &E = Dst.Elems[K];
+    Dsts.push_back(E.K == Operand::Kind::Sink ? MOperand() : S.defOf(E));
+    Srcs.push_back(S.src(Src.Elems[K], T));
+  }
+  for (size_t K = 0; K != Srcs.size(); ++K) {
+    if (Srcs[K].K != MOperand::Kind::Reg)
+      continue;
+    bool Overwritten = false;
+    for (size_t J = 0; J != Dsts.size(); ++J)
+      Overwritten |= J != K && Dsts[J].K == MOperand::Kind::Reg &&
+                     !Dsts[J].Phys && Dsts[J].Reg == Srcs[K].Reg;
+    if (!Overwritten)
+      continue;
+    MOperand Tmp = vreg(S.tmp(RegClass::GPR, Words), RegClass::GPR, Words);
+    copyWords(S, def(Tmp), Srcs[K], Words);
+    Srcs[K] = Tmp;
+  }
+  for (size_t K = 0; K != Dsts.size(); ++K) {
+    if (Dsts[K].K != MOperand::Kind::Reg)
+      continue;
+    MOperand From = Srcs[K];
+    if (From.K == MOperand::Kind::FImm) {
+      From = valueWord(From, 0);
+      if (Words == 2)
+        From = imm(int64_t(uint64_t(uint32_t(From.Imm)) |
+                           uint64_t(valueWord(Srcs[K], 1).Imm) << 32));
+    }
+    copyWords(S, Dsts[K], From, Words);
+  }
+  return SelResult::Done;
+}
+
 static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
   Type T = I.Types.empty() ? Type::B32 : I.Types[0];
   const Operand &Dst = I.Ops[0], &Src = I.Ops[1];
   if (T == Type::Pred || (Dst.K == Operand::Kind::Reg && Dst.Var &&
                           Dst.Var->isPredicate()))
     return movPred(S, I);
+  if (I.VectorWidth > 1)
+    return movVector(S, I);
   // Vector forms: mov.b64 %rd, {%r1, %r2} / mov.b64 {%r1, %r2}, %rd.
   if (Src.K == Operand::Kind::Vector || Dst.K == Operand::Kind::Vector) {
     unsigned Bits = ptx::typeBits(T);

@@ -146,6 +146,10 @@ private:
       return IsDst ? true
                    : fail(Op, "expected a source operand, found '_' (the "
                               "sink '_' is only allowed as a destination)");
+    if (Op.K == Operand::Kind::Vector && !Op.Name.empty())
+      return fail(Op, "type mismatch: vector register '" + Op.Name +
+                          "' used where a scalar is expected (select a "
+                          "component, e.g. " + Op.Name + ".x)");
     if (Op.K == Operand::Kind::Vector)
       return fail(Op, "unexpected vector operand: operand " +
                           llvm::Twine(K + 1) + " of '" + fullName() +
@@ -252,15 +256,6 @@ private:
       Scalar.Kind = Dst ? OperandKind::Dst : OperandKind::Src;
       return Dst ? checkReg(Scalar, One, true, K) : checkSrc(Scalar, One, K);
     }
-    // A vector register of the right width stands for the whole vector.
-    if (Op.K == Operand::Kind::Reg && Op.Var && !Op.Component &&
-        Op.Var->Space == StateSpace::Reg && Op.Var->VecWidth == Count) {
-      OperandSpec Scalar = S;
-      Scalar.Kind = Dst ? OperandKind::Dst : OperandKind::Src;
-      Operand Elem = Op;
-      Elem.Component = 'x';
-      return Dst ? checkReg(Scalar, Elem, true, K) : checkSrc(Scalar, Elem, K);
-    }
     if (Op.K != Operand::Kind::Vector)
       return fail(Op, "expected a vector operand {..} of " +
                           llvm::Twine(Count) + " elements for '" +
@@ -293,6 +288,25 @@ private:
     return true;
   }
 
+  /// `%r + imm` is a value: a scalar source (also of a form whose vector
+  /// slot has no width modifier) of an integer register. ptxas crashes on
+  /// float registers and takes neither vectors nor predicates.
+  bool checkAddend(const OperandSpec &S, const Operand &Op) {
+    bool ScalarSrc = S.Kind == OperandKind::Src ||
+                     S.Kind == OperandKind::RegSrc ||
+                     (S.Kind == OperandKind::VecSrc && VecWidth <= 1);
+    if (!ScalarSrc)
+      return fail(Op, "'" + Op.Name + "+" + llvm::Twine(Op.Value) +
+                          "' (a register plus a constant) is only allowed "
+                          "as a source value of '" + fullName() + "'");
+    Type R = regType(Op);
+    if (Op.Var->VecWidth > 1 || R == Type::Pred || isFloat(R))
+      return fail(Op, "'" + Op.Name + "+" + llvm::Twine(Op.Value) +
+                          "': a register plus a constant needs a scalar "
+                          "integer register, not ." + typeName(R));
+    return true;
+  }
+
   bool check(const OperandSpec &S, Operand &Op, unsigned K) {
     if (Op.Negated && S.Kind != OperandKind::Any &&
         (Op.K != Operand::Kind::Reg || !Op.Var || !Op.Var->isPredicate()))
@@ -302,6 +316,8 @@ private:
           !S.AllowPredPair)
         return fail(Op, "'|' destination pairs are only allowed on setp-like "
                         "instructions");
+    if (Op.HasAddend && !checkAddend(S, Op))
+      return false;
     switch (S.Kind) {
     case OperandKind::Dst:
       if (Op.PairVar && !Op.PairVar->isPredicate())
