@@ -100,6 +100,40 @@ static SelResult movSharedAddress(ISel &S, const ptx::Instruction &I,
 /// mov.b32 / mov.b64 between a register and 16-bit halves: PRMT packs two
 /// halves into a word (selector 0x5410) and extracts one, zero-extended
 /// (0x7710 low, 0x7732 high).
+/// mov.b16 / mov.b32 between a register and bytes (`.v2/.v4 .b8`
+/// registers or brace lists). Unpacking extracts byte K zero-extended
+/// (PRMT 0x777K, as ptxas); packing reads only byte 0 of each element
+/// (PRMT 0x0040 joins two, 0x5410 two pairs), so elements need not be
+/// normalized, and a 16-bit result is zero-extended.
+static SelResult movBytes(ISel &S, bool Pack, const Operand &Vec,
+                          const Operand &Whole, unsigned Parts) {
+  auto Elem = [&](unsigned K) {
+    const Operand &E = Vec.Elems[K];
+    return E.K == Operand::Kind::Sink ? RZ() : S.srcReg(E, Type::B8);
+  };
+  if (!Pack) {
+    MOperand From = S.srcReg(Whole, Parts == 2 ? Type::B16 : Type::B32);
+    for (unsigned K = 0; K != Parts; ++K) {
+      const Operand &E = Vec.Elems[K];
+      if (E.K != Operand::Kind::Sink)
+        S.emit("PRMT", {S.defOf(E), From, imm(0x7770 + K), RZ()});
+    }
+    return SelResult::Done;
+  }
+  auto Pair = [&](unsigned K) {
+    MOperand T = vreg(S.tmp(), RegClass::GPR);
+    S.emit("PRMT", {def(T), Elem(K), imm(0x0040), Elem(K + 1)});
+    return T;
+  };
+  MOperand D = S.defOf(Whole);
+  MOperand Lo = Pair(0);
+  if (Parts == 2)
+    S.emit("PRMT", {D, Lo, imm(0x7710), RZ()});
+  else
+    S.emit("PRMT", {D, Lo, imm(0x5410), Pair(2)});
+  return SelResult::Done;
+}
+
 static SelResult movHalves(ISel &S, const ptx::Instruction &I, bool Pack,
                            const Operand &Vec, const Operand &Whole,
                            unsigned Parts) {
@@ -191,6 +225,8 @@ static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
     unsigned PartBits = Bits / Parts;
     if (PartBits == 16)
       return movHalves(S, I, Pack, Vec, Pack ? Dst : Src, Parts);
+    if (PartBits == 8 && (Bits == 16 || Bits == 32))
+      return movBytes(S, Pack, Vec, Pack ? Dst : Src, Parts);
     if (PartBits < 32)
       return S.unsupported(I, "byte vector pack/unpack");
     unsigned PartWords = PartBits / 32;
