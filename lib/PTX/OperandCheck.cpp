@@ -292,18 +292,19 @@ private:
   /// slot has no width modifier) of an integer register. ptxas crashes on
   /// float registers and takes neither vectors nor predicates.
   bool checkAddend(const OperandSpec &S, const Operand &Op) {
+    Type R = regType(Op);
+    if (Op.Var->VecWidth > 1 || R == Type::Pred || isFloat(R))
+      return fail(Op, "'" + Op.Name + "+" + llvm::Twine(Op.Value) +
+                          "': a register plus a constant needs a scalar "
+                          "integer register, not " +
+                          (Op.Var->VecWidth > 1 ? "a vector" : "." + typeName(R)));
     bool ScalarSrc = S.Kind == OperandKind::Src ||
                      S.Kind == OperandKind::RegSrc ||
                      (S.Kind == OperandKind::VecSrc && VecWidth <= 1);
     if (!ScalarSrc)
       return fail(Op, "'" + Op.Name + "+" + llvm::Twine(Op.Value) +
-                          "' (a register plus a constant) is only allowed "
-                          "as a source value of '" + fullName() + "'");
-    Type R = regType(Op);
-    if (Op.Var->VecWidth > 1 || R == Type::Pred || isFloat(R))
-      return fail(Op, "'" + Op.Name + "+" + llvm::Twine(Op.Value) +
-                          "': a register plus a constant needs a scalar "
-                          "integer register, not ." + typeName(R));
+                          "' (a register plus a constant) is not allowed "
+                          "here, only as a source value of '" + fullName() + "'");
     return true;
   }
 
@@ -326,6 +327,8 @@ private:
       return checkReg(S, Op, true, K);
     case OperandKind::Src:
     case OperandKind::RegSrc:
+      if (Op.K == Operand::Kind::Vector && !Op.Name.empty())
+        return checkReg(S, Op, false, K); // names the vector register
       if (Op.K == Operand::Kind::Vector || Op.K == Operand::Kind::Address)
         return fail(Op, "operand " + llvm::Twine(K + 1) + " of '" +
                             fullName() + "' must be a scalar");
