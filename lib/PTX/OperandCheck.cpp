@@ -187,6 +187,9 @@ private:
       if (typeBits(T) == 32 && N == "%gridid")
         return true;
     }
+    if (LaxFloatElems && (T == Type::F32 || T == Type::F64) &&
+        isInteger(R) && typeBits(R) == typeBits(T))
+      return true;
     if (!regFits(T, R, S.Wide))
       return fail(Op, "type mismatch: operand '" + Op.Name + "' has type ." +
                           typeName(R) + ", not compatible with ." +
@@ -266,10 +269,19 @@ private:
                           llvm::Twine(Count));
     OperandSpec Scalar = S;
     Scalar.Kind = Dst ? OperandKind::Dst : OperandKind::Src;
+    // ptxas checks the elements of a whole vector register, and of any
+    // mov.vN operand, by size against a float type (ld.global.v2.f32 into
+    // a .v2 .u32 register, mov.v2.f32 {%r1, %r2}), not of brace lists of
+    // other instructions (measured).
+    LaxFloatElems = !Op.Name.empty() || I.Mnemonic == "mov";
+    bool Ok = true;
     for (const Operand &E : Op.Elems)
-      if (!(Dst ? checkReg(Scalar, E, true, K) : checkSrc(Scalar, E, K)))
-        return false;
-    return true;
+      if (!(Dst ? checkReg(Scalar, E, true, K) : checkSrc(Scalar, E, K))) {
+        Ok = false;
+        break;
+      }
+    LaxFloatElems = false;
+    return Ok;
   }
 
   bool checkPred(const Operand &Op, bool AllowNeg, bool IsDst) {
@@ -387,6 +399,8 @@ private:
   bool Report;
   int FailedAt = -1;
   bool ShapeMatches = false;
+  /// Checking the elements of a vector operand ptxas types by size.
+  bool LaxFloatElems = false;
 };
 } // namespace
 

@@ -206,6 +206,15 @@ def vector_kernel(t, w):
         off = K.slot(b''.join(U), vb)
         L.append(f'st.global{vmt} [%out+{off}], %u;')
 
+    # ptxas types a whole integer vector register by size against .f32/.f64
+    # (ld, st, mov.vN).
+    if kind in 'us' and bits in (32, 64):
+        ft = f'.v{w}.f{bits}'
+        L.append(f'ld.global{ft} %d, [%in+{vb}];')
+        L.append('mov%s %%u, {%s};' % (ft, ', '.join(f'%d.{comp(k)}' for k in rev)))
+        off = K.slot(b''.join(B[::-1]), vb)
+        L.append(f'st.global{ft} [%out+{off}], %u;')
+
     # Brace-list store of components in reverse order.
     off = K.slot(b''.join(A[::-1]), vb)
     L.append('st.global%s [%%out+%d], {%s};' % (vmt, off, ', '.join(f'%a.{comp(k)}' for k in rev)))
