@@ -276,6 +276,7 @@ def addend_kernel():
     st32('shl.b32 %r7, %r3, %r3+-4;', r3 << 1)
     st32('mov.u32 %r7, %r1+4294967297;', r1 + 1)
     st32('mov.u32 %r7, %r1+(2*3);', r1 + 6)
+    st32('mov.u32 %r7, %laneid+-5;', -5)  # a special register (lane 0)
     L.append('setp.eq.u32 %p1, %r1+2, 0;')
     st32('selp.u32 %r7, 11, 22, %p1;', 11)
     st32('selp.u32 %r7, %r3+1, 0, %p1;', r3 + 1)
