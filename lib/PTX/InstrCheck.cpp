@@ -509,10 +509,11 @@ bool ParserImpl::checkSemantics(Instruction &I) {
     return error(I.Ops[0].Loc, "discarding the result with '_' is not allowed "
                                "for '" + Name + "'");
   // Special registers are read with mov or cvt only ("Special register
-  // argument not allowed for instruction").
+  // argument not allowed for instruction"); a special register plus a
+  // constant is a value ptxas takes anywhere (`add.u32 %r, %clock+2, 0`).
   if (Mn != "mov" && Mn != "cvt") {
     auto IsSReg = [](const Operand &Op) {
-      return Op.K == Operand::Kind::Reg && Op.Var &&
+      return Op.K == Operand::Kind::Reg && Op.Var && !Op.HasAddend &&
              Op.Var->Space == StateSpace::SReg;
     };
     for (const Operand &Op : I.Ops) {
