@@ -358,6 +358,20 @@ def component_ops_kernel():
     L += ['cvt.f64.f32 %d.x, %f.b;', f'st.global.f64 [%out+{off}], %d.x;']
     off = out32(int(f[2]))
     L += ['cvt.rzi.u32.f32 %t.x, %f.z;', f'st.global.u32 [%out+{off}], %t.x;']
+    # Whole vector registers through shared and local memory.
+    K.regs += ['.shared .align 16 .b8 sh[32];', '.local .align 16 .b8 lo[32];',
+               '.reg .v4 .u32 %w;', '.reg .v2 .f64 %e;']
+    L += ['st.shared.v4.u32 [sh], %q;', 'ld.shared.v4.u32 %w, [sh];',
+          'st.shared.v2.f64 [sh+16], %d;', 'ld.shared.v2.f64 %e, [sh+16];']
+    off = K.slot(b''.join(v.to_bytes(4, 'little') for v in q), 16)
+    L.append(f'st.global.v4.u32 [%out+{off}], %w;')
+    L += ['st.local.v4.u32 [lo], {%w.w, %w.z, %w.y, %w.x};',
+          'ld.local.v2.u32 {%t.x, %t.y}, [lo+8];', 'ld.local.v2.u32 {%t.z, %t.w}, [lo];']
+    off = K.slot(b''.join(v.to_bytes(4, 'little') for v in [q[1], q[0], q[3], q[2]]), 16)
+    L.append(f'st.global.v4.u32 [%out+{off}], %t;')
+    L += ['st.local.v2.f64 [lo+16], %e;', 'ld.local.v2.f64 %d, [lo+16];']
+    off = K.slot(b''.join(struct.pack('<d', v) for v in [f[2], d[0] * d[1] + d[0]]), 16)
+    L.append(f'st.global.v2.f64 [%out+{off}], %e;')
     # (No atomic: ptxas writes ATOMG ... desc[URZ][..] for one here, which
     # the sm_80-89 SASS tables do not decode yet.)
     # A vector load with `_` keeps the component it skips.
