@@ -372,6 +372,12 @@ def component_ops_kernel():
     L += ['st.local.v2.f64 [lo+16], %e;', 'ld.local.v2.f64 %d, [lo+16];']
     off = K.slot(b''.join(struct.pack('<d', v) for v in [f[2], d[0] * d[1] + d[0]]), 16)
     L.append(f'st.global.v2.f64 [%out+{off}], %e;')
+    # A kernel parameter loaded into a vector register and packed back.
+    K.regs.append('.reg .v2 .u32 %pv;')
+    off = out32(1)
+    L += ['ld.param.v2.u32 %pv, [pout];', 'mov.b64 %rd6, %pv;',
+          'setp.eq.u64 %p3, %rd6, %out;', 'selp.u32 %r6, 1, 0, %p3;',
+          f'st.global.u32 [%out+{off}], %r6;']
     # (No atomic: ptxas writes ATOMG ... desc[URZ][..] for one here, which
     # the sm_80-89 SASS tables do not decode yet.)
     # A vector load with `_` keeps the component it skips.
