@@ -18,7 +18,9 @@ on its own output slots:
     scalar into a vector,
   * stores brace lists of components in another order,
 
-and one more kernel uses `%r + imm` value operands in several instructions.
+one kernel uses components as operands of other instruction families and
+moves whole vector registers through shared/local memory and ld.param,
+and one more uses `%r + imm` value operands in several instructions.
 The expected output bytes are computed here (CPU model); each kernel is
 built by ptxas and by ptxas-alt for all six targets and both cubins must
 produce exactly the expected bytes in the emulator.
