@@ -108,8 +108,14 @@ static unsigned regWords(Type T) {
   return Bits > 64 ? 4 : Bits > 32 ? 2 : 1;
 }
 
+/// The PTX register an operand names: (variable, member of a `%r<N>`
+/// range or ~0u), with a vector component in the top byte. A plain
+/// register's index is ~0u, which would swallow the component bits, so
+/// components key on the index's low 24 bits.
 static std::pair<const ptx::Variable *, uint32_t> regKey(const Operand &O) {
-  return {O.Var, O.Component ? uint32_t(O.Component) << 24 | O.Index : O.Index};
+  if (!O.Component)
+    return {O.Var, O.Index};
+  return {O.Var, uint32_t(uint8_t(O.Component)) << 24 | (O.Index & 0xffffff)};
 }
 
 void ISel::countDefinitions() {
@@ -325,7 +331,34 @@ bool codegen::isTerminator(llvm::StringRef Op) {
          Op.starts_with("JMP") || Op == "BPT.TRAP";
 }
 
+ptx::Operand ISel::addendValue(const Operand &O) {
+  Operand Plain = O;
+  Plain.HasAddend = false;
+  Plain.Value = 0;
+  unsigned R = emitRegPlusImm(*this, Plain, O.Value, O.Var->ElemType);
+  ptx::Variable &V = AddendVars.emplace_back(*O.Var);
+  V.Space = ptx::StateSpace::Reg;
+  V.VecWidth = 1;
+  Operand N;
+  N.K = Operand::Kind::Reg;
+  N.Var = &V;
+  N.Name = O.Name;
+  N.Loc = O.Loc;
+  Regs[regKey(N)] = R;
+  DefCount[regKey(N)] = 1;
+  return N;
+}
+
 bool ISel::selectOne(const ptx::Instruction &I) {
+  // `%r + imm` sources are computed first (unguarded: the sum has no
+  // effect of its own), so that no selector sees an addend.
+  if (llvm::any_of(I.Ops, [](const Operand &O) { return O.HasAddend; })) {
+    ptx::Instruction Plain = I;
+    for (Operand &O : Plain.Ops)
+      if (O.HasAddend)
+        O = addendValue(O);
+    return selectOne(Plain);
+  }
   using Selector = SelResult (*)(ISel &, const ptx::Instruction &);
   static const Selector Families[] = {selectBasic,   selectInteger,
                                       selectFloat,   selectConvert,

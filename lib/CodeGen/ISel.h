@@ -29,6 +29,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <deque>
 #include <initializer_list>
 
 namespace ptxas::codegen {
@@ -111,6 +112,9 @@ public:
 
 private:
   bool selectOne(const ptx::Instruction &I);
+  /// `%r + imm` source: emits the sum and returns a plain register operand
+  /// (of a hidden register) that holds it.
+  ptx::Operand addendValue(const ptx::Operand &O);
   void emitPrologue();
   void resolveLabels();
 
@@ -128,7 +132,16 @@ private:
   bool Failed = false;
   /// The statement being selected: every emitted instruction records it.
   llvm::SMLoc CurSrc;
+  /// Hidden registers holding `%r + imm` sums (stable addresses: keys of
+  /// Regs).
+  std::deque<ptx::Variable> AddendVars;
 };
+
+/// Emits \p Plain + \p Addend in the width of \p T (a register's type:
+/// 64-bit with carry, 8/16-bit normalized as defined) into a fresh virtual
+/// register and returns it (ISelIntegerUtil.cpp).
+unsigned emitRegPlusImm(ISel &S, const ptx::Operand &Plain, int64_t Addend,
+                        ptx::Type T);
 
 /// Word \p W of a value operand for a 32-bit move: that word of a register
 /// tuple (decorations kept), or the low/high 32 bits of an integer or

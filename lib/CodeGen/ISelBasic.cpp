@@ -100,6 +100,40 @@ static SelResult movSharedAddress(ISel &S, const ptx::Instruction &I,
 /// mov.b32 / mov.b64 between a register and 16-bit halves: PRMT packs two
 /// halves into a word (selector 0x5410) and extracts one, zero-extended
 /// (0x7710 low, 0x7732 high).
+/// mov.b16 / mov.b32 between a register and bytes (`.v2/.v4 .b8`
+/// registers or brace lists). Unpacking extracts byte K zero-extended
+/// (PRMT 0x777K, as ptxas); packing reads only byte 0 of each element
+/// (PRMT 0x0040 joins two, 0x5410 two pairs), so elements need not be
+/// normalized, and a 16-bit result is zero-extended.
+static SelResult movBytes(ISel &S, bool Pack, const Operand &Vec,
+                          const Operand &Whole, unsigned Parts) {
+  auto Elem = [&](unsigned K) {
+    const Operand &E = Vec.Elems[K];
+    return E.K == Operand::Kind::Sink ? RZ() : S.srcReg(E, Type::B8);
+  };
+  if (!Pack) {
+    MOperand From = S.srcReg(Whole, Parts == 2 ? Type::B16 : Type::B32);
+    for (unsigned K = 0; K != Parts; ++K) {
+      const Operand &E = Vec.Elems[K];
+      if (E.K != Operand::Kind::Sink)
+        S.emit("PRMT", {S.defOf(E), From, imm(0x7770 + K), RZ()});
+    }
+    return SelResult::Done;
+  }
+  auto Pair = [&](unsigned K) {
+    MOperand T = vreg(S.tmp(), RegClass::GPR);
+    S.emit("PRMT", {def(T), Elem(K), imm(0x0040), Elem(K + 1)});
+    return T;
+  };
+  MOperand D = S.defOf(Whole);
+  MOperand Lo = Pair(0);
+  if (Parts == 2)
+    S.emit("PRMT", {D, Lo, imm(0x7710), RZ()});
+  else
+    S.emit("PRMT", {D, Lo, imm(0x5410), Pair(2)});
+  return SelResult::Done;
+}
+
 static SelResult movHalves(ISel &S, const ptx::Instruction &I, bool Pack,
                            const Operand &Vec, const Operand &Whole,
                            unsigned Parts) {
@@ -130,12 +164,58 @@ static SelResult movHalves(ISel &S, const ptx::Instruction &I, bool Pack,
   return SelResult::Done;
 }
 
+/// mov.v2/.v4: element by element, as one parallel copy (`mov.v2.u32
+/// {%a, %b}, {%b, %a}` swaps): sources that a destination overwrites are
+/// read into temporaries first.
+static SelResult movVector(ISel &S, const ptx::Instruction &I) {
+  Type T = I.Types[0];
+  const Operand &Dst = I.Ops[0], &Src = I.Ops[1];
+  if (Dst.K != Operand::Kind::Vector || Src.K != Operand::Kind::Vector ||
+      Dst.Elems.size() != Src.Elems.size())
+    return S.unsupported(I, "vector mov operands");
+  unsigned Words = ptx::typeBits(T) > 32 ? 2 : 1;
+  llvm::SmallVector<MOperand, 4> Dsts, Srcs;
+  for (size_t K = 0; K != Dst.Elems.size(); ++K) {
+    const Operand &E = Dst.Elems[K];
+    Dsts.push_back(E.K == Operand::Kind::Sink ? MOperand() : S.defOf(E));
+    Srcs.push_back(S.src(Src.Elems[K], T));
+  }
+  for (size_t K = 0; K != Srcs.size(); ++K) {
+    if (Srcs[K].K != MOperand::Kind::Reg)
+      continue;
+    bool Overwritten = false;
+    for (size_t J = 0; J != Dsts.size(); ++J)
+      Overwritten |= J != K && Dsts[J].K == MOperand::Kind::Reg &&
+                     !Dsts[J].Phys && Dsts[J].Reg == Srcs[K].Reg;
+    if (!Overwritten)
+      continue;
+    MOperand Tmp = vreg(S.tmp(RegClass::GPR, Words), RegClass::GPR, Words);
+    copyWords(S, def(Tmp), Srcs[K], Words);
+    Srcs[K] = Tmp;
+  }
+  for (size_t K = 0; K != Dsts.size(); ++K) {
+    if (Dsts[K].K != MOperand::Kind::Reg)
+      continue;
+    MOperand From = Srcs[K];
+    if (From.K == MOperand::Kind::FImm) {
+      From = valueWord(From, 0);
+      if (Words == 2)
+        From = imm(int64_t(uint64_t(uint32_t(From.Imm)) |
+                           uint64_t(valueWord(Srcs[K], 1).Imm) << 32));
+    }
+    copyWords(S, Dsts[K], From, Words);
+  }
+  return SelResult::Done;
+}
+
 static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
   Type T = I.Types.empty() ? Type::B32 : I.Types[0];
   const Operand &Dst = I.Ops[0], &Src = I.Ops[1];
   if (T == Type::Pred || (Dst.K == Operand::Kind::Reg && Dst.Var &&
                           Dst.Var->isPredicate()))
     return movPred(S, I);
+  if (I.VectorWidth > 1)
+    return movVector(S, I);
   // Vector forms: mov.b64 %rd, {%r1, %r2} / mov.b64 {%r1, %r2}, %rd.
   if (Src.K == Operand::Kind::Vector || Dst.K == Operand::Kind::Vector) {
     unsigned Bits = ptx::typeBits(T);
@@ -145,6 +225,8 @@ static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
     unsigned PartBits = Bits / Parts;
     if (PartBits == 16)
       return movHalves(S, I, Pack, Vec, Pack ? Dst : Src, Parts);
+    if (PartBits == 8 && (Bits == 16 || Bits == 32))
+      return movBytes(S, Pack, Vec, Pack ? Dst : Src, Parts);
     if (PartBits < 32)
       return S.unsupported(I, "byte vector pack/unpack");
     unsigned PartWords = PartBits / 32;

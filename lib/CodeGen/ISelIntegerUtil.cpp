@@ -449,3 +449,26 @@ bool intsel::emitSeq(ISel &S, llvm::StringRef Text,
   }
   return true;
 }
+
+unsigned codegen::emitRegPlusImm(ISel &S, const Operand &Plain, int64_t Addend,
+                                 Type T) {
+  MOperand A = S.srcReg(Plain, T);
+  if (bitsOf(T) == 64) {
+    MOperand R = newReg(S, 2);
+    MOperand P = newPred(S);
+    uint64_t V = uint64_t(Addend);
+    MOperand Hi = (V >> 32) ? sImm(V >> 32) : RZ();
+    S.emit("IADD3", {defWord(R, 0, true), def(P), word(A, 0),
+                     sImm(V & 0xffffffff), RZ()});
+    S.emit("IADD3.X", {defWord(R, 1, false), word(A, 1), Hi, RZ(), P,
+                       notPT()});
+    return R.Reg;
+  }
+  MOperand Sum = newReg(S);
+  S.emit("IADD3", {dst(Sum), A, sImm(Addend), RZ()});
+  if (bitsOf(T) == 32)
+    return Sum.Reg;
+  MOperand R = newReg(S);
+  setResult(S, dst(R), Sum, T);
+  return R.Reg;
+}

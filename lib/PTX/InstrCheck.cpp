@@ -84,9 +84,40 @@ ParserImpl::candidatesFor(llvm::StringRef Head,
   return Cands;
 }
 
+/// PTX ISA 5.4.2: a vector register named without a component stands for
+/// all of its elements. It is rewritten here, before a form is chosen, into
+/// the vector operand `{%v.x, %v.y, ...}` (which keeps the register's name,
+/// so diagnostics and the printer still name it), so that every
+/// later layer sees one shape: ld/st/mov vector operands, mov packing to
+/// and from scalars, and whole-vector mov.vN. Call argument and result
+/// lists are the call ABI's and are left alone.
+static void expandVectorRegisters(Module &M, Instruction &I) {
+  for (Operand &Op : I.Ops) {
+    if (Op.K != Operand::Kind::Reg || !Op.Var || Op.Component ||
+        Op.Var->Space != StateSpace::Reg ||
+        (Op.Var->VecWidth != 2 && Op.Var->VecWidth != 4) || Op.HasAddend)
+      continue;
+    static constexpr char Components[] = {'x', 'y', 'z', 'w'};
+    llvm::SmallVector<Operand, 4> Elems;
+    for (unsigned K = 0; K != Op.Var->VecWidth; ++K) {
+      Operand E = Op;
+      E.Component = Components[K];
+      E.PairVar = nullptr;
+      E.PairIndex = ~0u;
+      E.PairName = {};
+      Elems.push_back(E);
+    }
+    Op.K = Operand::Kind::Vector;
+    Op.Elems = M.copyArray<Operand>(Elems);
+    Op.Var = nullptr;
+    Op.Index = ~0u;
+  }
+}
+
 bool ParserImpl::checkInstruction(Instruction &I,
                                   llvm::ArrayRef<llvm::StringRef> Chain) {
   llvm::StringRef Head = I.Mnemonic;
+  expandVectorRegisters(M, I);
   const std::vector<FormCandidate> &Cands = candidatesFor(Head, Chain);
   if (Cands.empty()) {
     error(I.Loc, "unknown instruction '" + joinChain(Head, Chain) + "'");
@@ -478,10 +509,11 @@ bool ParserImpl::checkSemantics(Instruction &I) {
     return error(I.Ops[0].Loc, "discarding the result with '_' is not allowed "
                                "for '" + Name + "'");
   // Special registers are read with mov or cvt only ("Special register
-  // argument not allowed for instruction").
+  // argument not allowed for instruction"); a special register plus a
+  // constant is a value ptxas takes anywhere (`add.u32 %r, %clock+2, 0`).
   if (Mn != "mov" && Mn != "cvt") {
     auto IsSReg = [](const Operand &Op) {
-      return Op.K == Operand::Kind::Reg && Op.Var &&
+      return Op.K == Operand::Kind::Reg && Op.Var && !Op.HasAddend &&
              Op.Var->Space == StateSpace::SReg;
     };
     for (const Operand &Op : I.Ops) {

@@ -23,7 +23,7 @@ public:
 
   bool operands(const Operand &A, const Operand &B) {
     if (A.K != B.K || A.Negated != B.Negated || A.Minus != B.Minus ||
-        A.Component != B.Component ||
+        A.Component != B.Component || A.HasAddend != B.HasAddend ||
         A.Selector != B.Selector ||
         A.Value != B.Value || A.Name != B.Name || A.PairName != B.PairName ||
         A.Index != B.Index || (A.K == Operand::Kind::FImm && A.FloatIsSingle != B.FloatIsSingle) ||

@@ -146,6 +146,10 @@ private:
       return IsDst ? true
                    : fail(Op, "expected a source operand, found '_' (the "
                               "sink '_' is only allowed as a destination)");
+    if (Op.K == Operand::Kind::Vector && !Op.Name.empty())
+      return fail(Op, "type mismatch: vector register '" + Op.Name +
+                          "' used where a scalar is expected (select a "
+                          "component, e.g. " + Op.Name + ".x)");
     if (Op.K == Operand::Kind::Vector)
       return fail(Op, "unexpected vector operand: operand " +
                           llvm::Twine(K + 1) + " of '" + fullName() +
@@ -183,6 +187,9 @@ private:
       if (typeBits(T) == 32 && N == "%gridid")
         return true;
     }
+    if (LaxFloatElems && (T == Type::F32 || T == Type::F64) &&
+        isInteger(R) && typeBits(R) == typeBits(T))
+      return true;
     if (!regFits(T, R, S.Wide))
       return fail(Op, "type mismatch: operand '" + Op.Name + "' has type ." +
                           typeName(R) + ", not compatible with ." +
@@ -252,15 +259,6 @@ private:
       Scalar.Kind = Dst ? OperandKind::Dst : OperandKind::Src;
       return Dst ? checkReg(Scalar, One, true, K) : checkSrc(Scalar, One, K);
     }
-    // A vector register of the right width stands for the whole vector.
-    if (Op.K == Operand::Kind::Reg && Op.Var && !Op.Component &&
-        Op.Var->Space == StateSpace::Reg && Op.Var->VecWidth == Count) {
-      OperandSpec Scalar = S;
-      Scalar.Kind = Dst ? OperandKind::Dst : OperandKind::Src;
-      Operand Elem = Op;
-      Elem.Component = 'x';
-      return Dst ? checkReg(Scalar, Elem, true, K) : checkSrc(Scalar, Elem, K);
-    }
     if (Op.K != Operand::Kind::Vector)
       return fail(Op, "expected a vector operand {..} of " +
                           llvm::Twine(Count) + " elements for '" +
@@ -271,10 +269,19 @@ private:
                           llvm::Twine(Count));
     OperandSpec Scalar = S;
     Scalar.Kind = Dst ? OperandKind::Dst : OperandKind::Src;
+    // ptxas checks the elements of a whole vector register, and of any
+    // mov.vN operand, by size against a float type (ld.global.v2.f32 into
+    // a .v2 .u32 register, mov.v2.f32 {%r1, %r2}), not of brace lists of
+    // other instructions (measured).
+    LaxFloatElems = !Op.Name.empty() || I.Mnemonic == "mov";
+    bool Ok = true;
     for (const Operand &E : Op.Elems)
-      if (!(Dst ? checkReg(Scalar, E, true, K) : checkSrc(Scalar, E, K)))
-        return false;
-    return true;
+      if (!(Dst ? checkReg(Scalar, E, true, K) : checkSrc(Scalar, E, K))) {
+        Ok = false;
+        break;
+      }
+    LaxFloatElems = false;
+    return Ok;
   }
 
   bool checkPred(const Operand &Op, bool AllowNeg, bool IsDst) {
@@ -293,6 +300,26 @@ private:
     return true;
   }
 
+  /// `%r + imm` is a value: a scalar source (also of a form whose vector
+  /// slot has no width modifier) of an integer register. ptxas crashes on
+  /// float registers and takes neither vectors nor predicates.
+  bool checkAddend(const OperandSpec &S, const Operand &Op) {
+    Type R = regType(Op);
+    if (Op.Var->VecWidth > 1 || R == Type::Pred || isFloat(R))
+      return fail(Op, "'" + Op.Name + "+" + llvm::Twine(Op.Value) +
+                          "': a register plus a constant needs a scalar "
+                          "integer register, not " +
+                          (Op.Var->VecWidth > 1 ? "a vector" : "." + typeName(R)));
+    bool ScalarSrc = S.Kind == OperandKind::Src ||
+                     S.Kind == OperandKind::RegSrc ||
+                     (S.Kind == OperandKind::VecSrc && VecWidth <= 1);
+    if (!ScalarSrc)
+      return fail(Op, "'" + Op.Name + "+" + llvm::Twine(Op.Value) +
+                          "' (a register plus a constant) is not allowed "
+                          "here, only as a source value of '" + fullName() + "'");
+    return true;
+  }
+
   bool check(const OperandSpec &S, Operand &Op, unsigned K) {
     if (Op.Negated && S.Kind != OperandKind::Any &&
         (Op.K != Operand::Kind::Reg || !Op.Var || !Op.Var->isPredicate()))
@@ -302,6 +329,8 @@ private:
           !S.AllowPredPair)
         return fail(Op, "'|' destination pairs are only allowed on setp-like "
                         "instructions");
+    if (Op.HasAddend && !checkAddend(S, Op))
+      return false;
     switch (S.Kind) {
     case OperandKind::Dst:
       if (Op.PairVar && !Op.PairVar->isPredicate())
@@ -310,6 +339,8 @@ private:
       return checkReg(S, Op, true, K);
     case OperandKind::Src:
     case OperandKind::RegSrc:
+      if (Op.K == Operand::Kind::Vector && !Op.Name.empty())
+        return checkReg(S, Op, false, K); // names the vector register
       if (Op.K == Operand::Kind::Vector || Op.K == Operand::Kind::Address)
         return fail(Op, "operand " + llvm::Twine(K + 1) + " of '" +
                             fullName() + "' must be a scalar");
@@ -368,6 +399,8 @@ private:
   bool Report;
   int FailedAt = -1;
   bool ShapeMatches = false;
+  /// Checking the elements of a vector operand ptxas types by size.
+  bool LaxFloatElems = false;
 };
 } // namespace
 

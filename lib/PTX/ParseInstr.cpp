@@ -462,6 +462,19 @@ bool ParserImpl::parseInstruction(Function &F, llvm::SMLoc GuardLoc) {
       Operand Op;
       if (!parseOperand(*I, Op, InCall))
         return false;
+      // `%r + imm` as a value (ptxas takes it for a scalar register, not
+      // for a vector component nor inside braces): the register plus a
+      // constant; OperandCheck decides where it is allowed.
+      if (Op.K == Operand::Kind::Reg && !Op.Component && Op.Selector.empty() &&
+          Op.PairName.empty() && !Op.Negated && !Op.Minus &&
+          Tok.is(TokKind::Plus)) {
+        consume();
+        int64_t Addend;
+        if (!parseIntConstExpr(Addend, "an integer constant after '+'"))
+          return false;
+        Op.HasAddend = true;
+        Op.Value = Addend;
+      }
       I->Ops.push_back(Op);
     } while (consumeIf(TokKind::Comma));
   }

@@ -43,6 +43,8 @@ void ptxas::ptx::printOperand(const Operand &Op, llvm::raw_ostream &OS) {
     if (Op.Component)
       OS << '.' << Op.Component;
     OS << Op.Selector;
+    if (Op.HasAddend)
+      OS << '+' << Op.Value;
     if (!Op.PairName.empty())
       OS << '|' << Op.PairName;
     return;
@@ -85,6 +87,12 @@ void ptxas::ptx::printOperand(const Operand &Op, llvm::raw_ostream &OS) {
     OS << ']';
     return;
   case Operand::Kind::Vector:
+    if (!Op.Name.empty()) {
+      // A vector register standing for all its elements, as written.
+      OS << Op.Name;
+      return;
+    }
+    [[fallthrough]];
   case Operand::Kind::List:
     OS << (Op.K == Operand::Kind::Vector ? '{' : '(');
     for (size_t I = 0; I != Op.Elems.size(); ++I) {

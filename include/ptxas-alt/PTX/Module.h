@@ -152,11 +152,17 @@ struct Operand {
   char Component = 0;     ///< 'x','y','z','w' or 0
   llvm::StringRef Selector; ///< video byte/half selector: ".b0", ".h1", ".b3210"
   bool FloatIsSingle = false;
+  /// `%r + imm` as a source value (Value is the constant): the register's
+  /// value plus the constant, in the register's width (ptxas accepts it
+  /// for integer registers in any scalar source position).
+  bool HasAddend = false;
   Variable *Var = nullptr;      ///< Reg / Symbol / Address base
+
   Function *Func = nullptr;     ///< Symbol naming a function
   uint32_t Index = ~0u;         ///< member of a `%r<N>` range
   int64_t Value = 0;            ///< Imm value, FImm bits, Address offset
-  llvm::StringRef Name;         ///< as written (symbols, labels, registers)
+  llvm::StringRef Name;         ///< as written (symbols, labels, registers;
+                                ///< a Vector expanded from a vector register)
   llvm::ArrayRef<Operand> Elems; ///< Vector/List; Address with several parts
   llvm::SMLoc Loc;
   /// Second destination of `p|q`.
