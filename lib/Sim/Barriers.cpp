@@ -80,6 +80,7 @@ bool Machine::execBarrier(const DecodedInstr &D, uint32_t M, uint32_t G,
   if (!G) // a predicated-off barrier: nobody arrives
     return true;
   // Operands: id, optional count, and BAR.RED's predicate.
+  // One register for both (printed twice) holds (count << 16) | id.
   uint32_t Id = 0, Count = 0;
   unsigned N = 0;
   const Operand *PredOp = nullptr;
@@ -94,6 +95,11 @@ bool Machine::execBarrier(const DecodedInstr &D, uint32_t M, uint32_t G,
     else if (N == 1)
       Count = V;
     ++N;
+  }
+  if (N >= 2 && O[0].Kind == OpKind::R && O[1].Kind == OpKind::R &&
+      O[0].Reg == O[1].Reg) {
+    Count = Id >> 16;
+    Id &= 0xf;
   }
   if (Id > 15)
     return fail(D, fmt::format("barrier id {} out of range", Id));

@@ -111,6 +111,24 @@ std::vector<Case> casesC() {
         Out[B * Block + T] = In[B * Block + (T & 64) + 63 - (T & 63)] + 7 * B;
     X.expect("out", Out);
   }});
+  C.push_back({"barriers.reg_bars", [](const Ctx &X) {
+    auto In = X.in<uint32_t>("in");
+    std::vector<uint32_t> Out(In.size());
+    for (unsigned B = 0; B < 2; ++B) {
+      const uint32_t *V = &In[B * Block];
+      uint32_t Popc = 0;
+      bool Or = false, And = true;
+      for (unsigned T = 0; T < Block; ++T) {
+        Popc += V[T] & 1;
+        Or |= V[T] == 7;
+        And &= V[T] < 7;
+      }
+      uint32_t R = Popc + 100 * Or + 1000 * And;
+      for (unsigned T = 0; T < Block; ++T)
+        Out[B * Block + T] = V[T ^ 127] * 10000 + R;
+    }
+    X.expect("out", Out);
+  }});
   {
     Case W{"barriers.warpsync_bad", [](const Ctx &) {}};
     W.ExpectError = "illegal instruction: lane 1 is not in its WARPSYNC mask";
