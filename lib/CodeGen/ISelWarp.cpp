@@ -16,6 +16,7 @@
 //   redux.sync.<op> d, a, m              REDUX.<OP> URd, Ra ; MOV Rd, URd
 //     (register m: per group of equal masks, WARPSYNC.EXCLUSIVE; below)
 //   elect.sync d|p, m                    ELECT P, URd, PT ; MOV Rd, URd
+//     (register m: per group, WARPSYNC.EXCLUSIVE, as redux.sync)
 //   bar.warp.sync m                      WARPSYNC m
 //
 // Each .sync instruction is preceded by an automatic WARPSYNC of its member
@@ -281,7 +282,17 @@ static SelResult selectElect(ISel &S, const ptx::Instruction &I) {
   // the active threads are the mask, which ELECT picks from (ptxas emits
   // the same ELECT for every mask).
   Mask M = memberMask(S, I.Ops[1]);
-  emitWarpSync(S, M.M, /*Auto=*/true);
+  // A register mask may differ across the warp: each group of equal masks
+  // elects its own leader (ptxas: WARPSYNC.EXCLUSIVE, as for redux.sync).
+  bool PerGroup = M.M.K != MOperand::Kind::Imm;
+  unsigned Act = 0;
+  if (PerGroup) {
+    Act = S.tmp();
+    S.emit("VOTE.ANY", {def(gpr(Act)), PT(), PT()});
+    S.emit("WARPSYNC.EXCLUSIVE", {M.M});
+  } else {
+    emitWarpSync(S, M.M, /*Auto=*/true);
+  }
   const Operand &D = I.Ops[0];
   std::optional<MOperand> P;
   if (D.K == Operand::Kind::Sink) {
@@ -293,8 +304,13 @@ static SelResult selectElect(ISel &S, const ptx::Instruction &I) {
   unsigned U = S.tmp(RegClass::UGPR);
   MOperand PD = P ? *P : def(vreg(S.tmp(RegClass::Pred), RegClass::Pred));
   S.emit("ELECT", {PD, def(vreg(U, RegClass::UGPR)), PT()});
-  if (D.K == Operand::Kind::Reg)
-    S.emit("MOV", {S.defOf(D), vreg(U, RegClass::UGPR)});
+  if (D.K == Operand::Kind::Reg) {
+    MInstr &Copy = S.emit("MOV", {S.defOf(D), vreg(U, RegClass::UGPR)});
+    if (PerGroup) // inside the exclusive region (see selectRedux)
+      Copy.Implicit.push_back(text("$exclusive-region"));
+  }
+  if (PerGroup)
+    emitWarpSync(S, gpr(Act), /*Auto=*/false);
   return SelResult::Done;
 }
 

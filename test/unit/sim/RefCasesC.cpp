@@ -194,6 +194,23 @@ std::vector<Case> casesC() {
     C.push_back(V);
   }
   {
+    // The emulator's ELECT picks the lowest lane of the group; PTX leaves
+    // the choice open (a GPU may pick another and still be right).
+    Case E{"warp_groups_sm90.elect_groups", [](const Ctx &X) {
+      auto In = X.in<uint32_t>("in");
+      auto G = groupMasks(In.size(), [&](size_t I) { return In[I] & 3; });
+      std::vector<uint32_t> Out(In.size());
+      for (size_t I = 0; I < In.size(); ++I) {
+        unsigned Leader = std::countr_zero(G[I]);
+        Out[I] = Leader + (I % 32 == Leader ? 1000 : 0);
+      }
+      X.expect("out", Out);
+    }};
+    E.MinArch = "sm_90";
+    E.Ours = true;
+    C.push_back(E);
+  }
+  {
     Case F{"fp8_cvt.fp8_cvt", [](const Ctx &X) {
       auto In = X.in<float>("in");
       std::vector<uint32_t> Out(In.size() / 2 * 6);
