@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """Builds the hazard-checker calibration set: every program of this folder
+and the launch specs' own PTX (spec_*.cubin)
 to PTX (nvcc; raytrace_clang.cu with clang, no CUDA headers) for the six
 targets, then ptxas 13 at -O0, -O3 and -O3 --maxrregcount=32 into
 cubins/<arch>/<name>.<opt>.cubin, their data sections zeroed. The cubins
@@ -85,5 +86,26 @@ for f in sorted(os.listdir(HERE)):
                            check=True, stderr=subprocess.DEVNULL)
             zero_data(out)
             n += 1
+        os.remove(ptx)
+# The launch specs' own PTX (test/sim/specs/ptx), retargeted; targets
+# whose ptxas rejects a file (instructions too new) are skipped.
+SPECS = os.path.join(HERE, '..', 'specs', 'ptx')
+for f in sorted(os.listdir(SPECS)):
+    if not f.endswith('.ptx'):
+        continue
+    text = open(os.path.join(SPECS, f)).read()
+    for arch in ARCHS:
+        ptx = os.path.join('/tmp', f'calib-{os.getpid()}-{f[:-4]}-{arch}.ptx')
+        open(ptx, 'w').write(re.sub(r'^\.target \S+', '.target ' + arch, text,
+                                    flags=re.M))
+        d = os.path.join(a.out, 'cubins', arch)
+        os.makedirs(d, exist_ok=True)
+        for opt, flags in OPTS.items():
+            out = os.path.join(d, f'spec_{f[:-4]}.{opt}.cubin')
+            r = subprocess.run(['ptxas', f'-arch={arch}'] + flags + [ptx, '-o', out],
+                               stderr=subprocess.DEVNULL)
+            if r.returncode == 0:
+                zero_data(out)
+                n += 1
         os.remove(ptx)
 print(f'{n} cubins')
