@@ -88,6 +88,18 @@ void Emulator::loadGlobals() {
   }
 }
 
+std::optional<std::pair<uint64_t, uint64_t>>
+Emulator::globalAddress(StringRef Name) const {
+  for (const Symbol &Sym : P.C.Symbols) {
+    if (Sym.Name != Name)
+      continue;
+    auto A = SectionAddr.find(Sym.Shndx);
+    if (A != SectionAddr.end())
+      return std::make_pair(A->second + Sym.Value, uint64_t(Sym.Size));
+  }
+  return std::nullopt;
+}
+
 std::vector<std::pair<uint32_t, uint32_t>>
 Emulator::paramLayout(const Function &K) const {
   std::map<unsigned, std::pair<uint32_t, uint32_t>> ByOrd;
