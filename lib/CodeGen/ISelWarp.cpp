@@ -14,7 +14,9 @@
 //   match.any.sync.b32/b64 d, a, m       MATCH.ANY[.U64] Rd, Ra
 //   match.all.sync.b32/b64 d|p, a, m     MATCH.ALL[.U64] P|PT, Rd, Ra (sm_80+)
 //   redux.sync.<op> d, a, m              REDUX.<OP> URd, Ra ; MOV Rd, URd
+//     (register m: per group of equal masks, WARPSYNC.EXCLUSIVE; below)
 //   elect.sync d|p, m                    ELECT P, URd, PT ; MOV Rd, URd
+//     (register m: per group, WARPSYNC.EXCLUSIVE, as redux.sync)
 //   bar.warp.sync m                      WARPSYNC m
 //
 // Each .sync instruction is preceded by an automatic WARPSYNC of its member
@@ -242,10 +244,32 @@ static SelResult selectRedux(ISel &S, const ptx::Instruction &I) {
     return S.unsupported(I);
   MOperand A = S.srcReg(I.Ops[1], Type::B32);
   Mask M = memberMask(S, I.Ops[2]);
-  emitWarpSync(S, M.M, /*Auto=*/true);
   unsigned U = S.tmp(RegClass::UGPR);
+  if (M.M.K == MOperand::Kind::Imm) {
+    // One mask for every thread that runs it: after the WARPSYNC the
+    // active threads are the mask.
+    emitWarpSync(S, M.M, /*Auto=*/true);
+    S.emit(Op, {def(vreg(U, RegClass::UGPR)), A});
+    S.emit("MOV", {S.defOf(I.Ops[0]), vreg(U, RegClass::UGPR)});
+    return SelResult::Done;
+  }
+  // A register mask may differ across the warp (match.any's groups, which
+  // reduce separately). REDUX reduces over the active threads, so, as
+  // ptxas does, WARPSYNC.EXCLUSIVE runs the groups of equal masks one after
+  // another; each copies the (warp-wide) uniform result into its threads'
+  // registers before the next group's REDUX overwrites it, and the warp
+  // reconverges on the threads that were active before.
+  //   VOTE.ANY Ract, PT, PT ; WARPSYNC.EXCLUSIVE Rmask
+  //   REDUX URd, Ra ; MOV Rd, URd ; WARPSYNC Ract
+  // The copy is marked (an implicit operand) so that no pass moves it out
+  // of the exclusive region, folds it into its readers or makes it uniform.
+  unsigned Act = S.tmp();
+  S.emit("VOTE.ANY", {def(gpr(Act)), PT(), PT()});
+  S.emit("WARPSYNC.EXCLUSIVE", {M.M});
   S.emit(Op, {def(vreg(U, RegClass::UGPR)), A});
-  S.emit("MOV", {S.defOf(I.Ops[0]), vreg(U, RegClass::UGPR)});
+  MInstr &Copy = S.emit("MOV", {S.defOf(I.Ops[0]), vreg(U, RegClass::UGPR)});
+  Copy.Implicit.push_back(text("$exclusive-region"));
+  emitWarpSync(S, gpr(Act), /*Auto=*/false);
   return SelResult::Done;
 }
 
@@ -258,7 +282,17 @@ static SelResult selectElect(ISel &S, const ptx::Instruction &I) {
   // the active threads are the mask, which ELECT picks from (ptxas emits
   // the same ELECT for every mask).
   Mask M = memberMask(S, I.Ops[1]);
-  emitWarpSync(S, M.M, /*Auto=*/true);
+  // A register mask may differ across the warp: each group of equal masks
+  // elects its own leader (ptxas: WARPSYNC.EXCLUSIVE, as for redux.sync).
+  bool PerGroup = M.M.K != MOperand::Kind::Imm;
+  unsigned Act = 0;
+  if (PerGroup) {
+    Act = S.tmp();
+    S.emit("VOTE.ANY", {def(gpr(Act)), PT(), PT()});
+    S.emit("WARPSYNC.EXCLUSIVE", {M.M});
+  } else {
+    emitWarpSync(S, M.M, /*Auto=*/true);
+  }
   const Operand &D = I.Ops[0];
   std::optional<MOperand> P;
   if (D.K == Operand::Kind::Sink) {
@@ -270,8 +304,13 @@ static SelResult selectElect(ISel &S, const ptx::Instruction &I) {
   unsigned U = S.tmp(RegClass::UGPR);
   MOperand PD = P ? *P : def(vreg(S.tmp(RegClass::Pred), RegClass::Pred));
   S.emit("ELECT", {PD, def(vreg(U, RegClass::UGPR)), PT()});
-  if (D.K == Operand::Kind::Reg)
-    S.emit("MOV", {S.defOf(D), vreg(U, RegClass::UGPR)});
+  if (D.K == Operand::Kind::Reg) {
+    MInstr &Copy = S.emit("MOV", {S.defOf(D), vreg(U, RegClass::UGPR)});
+    if (PerGroup) // inside the exclusive region (see selectRedux)
+      Copy.Implicit.push_back(text("$exclusive-region"));
+  }
+  if (PerGroup)
+    emitWarpSync(S, gpr(Act), /*Auto=*/false);
   return SelResult::Done;
 }
 

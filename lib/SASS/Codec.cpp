@@ -242,6 +242,10 @@ std::optional<uint64_t> branchTarget(const Instr &I) {
 std::string print(const Instr &I) { return print(I, PrintOptions{}); }
 
 std::string print(const Instr &I, const PrintOptions &Opts) {
+  // An instruction with no form (a word no table form decodes, as the
+  // emulator and hazard checker keep them) prints as such, not as a crash.
+  if (!I.F)
+    return "<undecodable>";
   const Form &F = *I.F;
   std::string O;
   O.reserve(64);

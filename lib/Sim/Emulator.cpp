@@ -88,6 +88,18 @@ void Emulator::loadGlobals() {
   }
 }
 
+std::optional<std::pair<uint64_t, uint64_t>>
+Emulator::globalAddress(StringRef Name) const {
+  for (const Symbol &Sym : P.C.Symbols) {
+    if (Sym.Name != Name)
+      continue;
+    auto A = SectionAddr.find(Sym.Shndx);
+    if (A != SectionAddr.end())
+      return std::make_pair(A->second + Sym.Value, uint64_t(Sym.Size));
+  }
+  return std::nullopt;
+}
+
 std::vector<std::pair<uint32_t, uint32_t>>
 Emulator::paramLayout(const Function &K) const {
   std::map<unsigned, std::pair<uint32_t, uint32_t>> ByOrd;
@@ -241,13 +253,12 @@ bool Machine::runCta(Cta &T, RunStats *Stats, uint64_t &Budget) {
   constexpr unsigned Quantum = 256;
   for (;;) {
     bool AllDone = true, Progress = false;
-    unsigned AtBar = 0, Live = 0;
     for (auto &Wp : T.Warps) {
       if ((Wp->Exited & Wp->Valid) == Wp->Valid)
         continue;
       AllDone = false;
-      ++Live;
-      for (unsigned Q = 0; Q < Quantum && !Wp->AtBar; ++Q) {
+      Wp->AtBar = false;
+      for (unsigned Q = 0; Q < Quantum; ++Q) {
         if ((Wp->Exited & Wp->Valid) == Wp->Valid)
           break;
         if (!Budget--) {
@@ -256,29 +267,18 @@ bool Machine::runCta(Cta &T, RunStats *Stats, uint64_t &Budget) {
         }
         if (!stepWarp(T, *Wp, Stats))
           return false;
+        if (Wp->AtBar)
+          break;
         Progress = true;
       }
-      AtBar += Wp->AtBar;
     }
     if (AllDone)
       return true;
-    // bar.sync: released when every live warp has arrived.
-    unsigned Waiting = 0;
-    Live = 0;
-    for (auto &Wp : T.Warps)
-      if ((Wp->Exited & Wp->Valid) != Wp->Valid) {
-        ++Live;
-        Waiting += Wp->AtBar;
-      }
-    if (Live && Waiting == Live) {
-      for (auto &Wp : T.Warps) {
-        if (!Wp->AtBar)
-          continue;
-        Wp->AtBar = false;
-        FOR_LANES(Wp->Blocked, L) Wp->PC[L] += 16;
-        Wp->Blocked = 0;
-      }
-    } else if (!Progress) {
+    // Barriers complete when their threads have arrived (warps that
+    // exited meanwhile no longer count for a barrier without a count).
+    for (unsigned Id = 0; Id < 16; ++Id)
+      Progress |= tryReleaseBarrier(T, Id);
+    if (!Progress) {
       Err = "deadlock: warps wait at a barrier that cannot complete in " +
             K.Name;
       return false;
@@ -288,14 +288,25 @@ bool Machine::runCta(Cta &T, RunStats *Stats, uint64_t &Budget) {
 
 bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
   W = &Wp;
-  if (Wp.AtBar)
-    return true;
   uint32_t Live = Wp.Valid & ~Wp.Exited;
-  uint32_t Ready = Live & ~Wp.Blocked;
+  uint32_t Ready = Live & ~Wp.Blocked & ~Wp.BarWait & ~Wp.Deferred;
+  if (!Ready && Wp.Deferred) {
+    // The running group of a WARPSYNC.EXCLUSIVE is done or waits for the
+    // others: the next group (that of the lowest lane) runs.
+    uint32_t Mk = Wp.ExclMask[firstLane(Wp.Deferred)];
+    uint32_t Next = 0;
+    FOR_LANES(Wp.Deferred, L) if (Wp.ExclMask[L] == Mk) Next |= 1u << L;
+    Wp.Deferred &= ~Next;
+    Ready = Live & ~Wp.Blocked & ~Wp.BarWait & ~Wp.Deferred;
+  }
+  if (!Ready && Wp.BarWait) {
+    Wp.AtBar = true; // until tryReleaseBarrier lets it go
+    return true;
+  }
   if (!Ready) {
     // Cannot happen with structured code; recover by letting all go.
     Wp.Blocked = 0;
-    Ready = Live;
+    Ready = Live & ~Wp.BarWait;
   }
   // Branch-free over all 32 lanes: the compiler vectorizes these.
   uint32_t PC = ~0u;
@@ -398,6 +409,25 @@ static uint32_t lanesAt(const Warp &Wp, uint32_t PC) {
   return M;
 }
 
+bool Machine::syncOn(uint32_t M, uint32_t Need, bool &Advance) {
+  Warp &Wp = *W;
+  uint32_t PC = Wp.PC[firstLane(M)];
+  uint32_t Here = lanesAt(Wp, PC);
+  Need &= Wp.Valid & ~Wp.Exited;
+  // Nobody else can run: partners wait elsewhere (unstructured code);
+  // let this group through rather than deadlock. Lanes at a CTA barrier
+  // or waiting for their WARPSYNC.EXCLUSIVE turn will run again.
+  bool Stuck = ((Wp.Valid & ~Wp.Exited) & ~Wp.Blocked & ~Here) == 0;
+  if ((Need & ~Here) == 0 || Stuck) {
+    Wp.Blocked &= ~Here;
+    FOR_LANES(Here & ~M, L) Wp.PC[L] += 16;
+    return true;
+  }
+  Wp.Blocked |= M;
+  Advance = false;
+  return false;
+}
+
 bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
                           bool &Handled, bool &Advance) {
   StringRef Mn = D.Mnemonic;
@@ -409,22 +439,7 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
         return O.Imm;
     return -1;
   };
-  // Block lanes until `Need` lanes (not exited) have all arrived here.
-  auto syncOn = [&](uint32_t Need) {
-    uint32_t PC = Wp.PC[firstLane(M)];
-    uint32_t Here = lanesAt(Wp, PC);
-    Need &= Wp.Valid & ~Wp.Exited;
-    // Nobody else can run: partners wait elsewhere (unstructured code);
-    // let this group through rather than deadlock.
-    bool Stuck = ((Wp.Valid & ~Wp.Exited) & ~Wp.Blocked & ~Here) == 0;
-    if ((Need & ~Here) == 0 || Stuck) {
-      Wp.Blocked &= ~Here;
-      FOR_LANES(Here & ~M, L) Wp.PC[L] += 16;
-    } else {
-      Wp.Blocked |= M;
-      Advance = false;
-    }
-  };
+  auto syncOn = [&](uint32_t Need) { this->syncOn(M, Need, Advance); };
   if (Mn == "NOP" || Mn == "DEPBAR" || Mn == "MEMBAR" || Mn == "ERRBAR" ||
       Mn == "CGAERRBAR" || Mn == "CCTL" || Mn == "CCTLL" || Mn == "NANOSLEEP" ||
       Mn == "PMTRIG" ||
@@ -450,8 +465,17 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
     bool Div = D.has("DIV") || D.has("CONV");
     if (Div) {
       // BRA.DIV: taken when the warp is not converged.
-      uint32_t Live = Wp.Valid & ~Wp.Exited;
-      bool Taken = (M != Live) != D.has("CONV");
+      // Converged: the lanes whose guard holds are every live lane (of the
+      // mask operand, if any: ptxas's `@!P0 BRA.DIV UR4` before a
+      // collective of a varying member mask). The guard takes part: after
+      // `R2UR P0, URZ, Rmask` (P0: the lane's mask is the one moved), the
+      // lanes of other groups branch to the general path as diverged,
+      // while the first group takes the fast path on its own.
+      uint32_t Want = Wp.Valid & ~Wp.Exited;
+      for (const Operand &O : D.Ops)
+        if (O.Kind == OpKind::UR || O.Kind == OpKind::R)
+          Want &= src(O, firstLane(M), D);
+      bool Taken = ((Want & ~G) != 0) != D.has("CONV");
       if (Taken && G) {
         FOR_LANES(G, L) Wp.PC[L] = uint32_t(T);
         FOR_LANES(M & ~G, L) Wp.PC[L] += 16;
@@ -515,27 +539,10 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
     }
     return true;
   }
-  if (Mn == "WARPSYNC") {
-    uint32_t Need = ~0u;
-    if (!D.Ops.empty() && D.Ops[0].Kind != OpKind::Target)
-      Need = src(D.Ops[0], firstLane(M), D);
-    syncOn(Need | M);
-    return true;
-  }
-  if (Mn == "BAR") {
-    if (D.has("ARV"))
-      return true;
-    if (D.has("RED"))
-      return unsupported(D);
-    uint32_t Live = Wp.Valid & ~Wp.Exited;
-    uint32_t PC = Wp.PC[firstLane(M)];
-    uint32_t Here = lanesAt(Wp, PC);
-    Wp.Blocked |= M;
-    Advance = false;
-    if ((Live & ~Here) == 0)
-      Wp.AtBar = true; // the CTA loop releases it
-    return true;
-  }
+  if (Mn == "WARPSYNC")
+    return execWarpSync(D, M, G, Advance);
+  if (Mn == "BAR" || Mn == "B2R")
+    return execBarrier(D, M, G, Advance);
   if (Mn == "CALL") {
     uint64_t T;
     // CALL.REL.NOINC R, base (ptxas's indirect call): the register holds

@@ -83,6 +83,54 @@ uint16_t f2hMode(float F) {
   }
   return f2h(float(R));
 }
+/// An fp8 format (OCP / PTX): E4M3 (bias 7, no infinities, largest
+/// finite 448, NaN S.1111.111) or E5M2 (bias 15, IEEE-like, 57344).
+struct Fp8 {
+  int ExpBits, ManBits, Bias;
+  double Max;
+};
+constexpr Fp8 E4M3{4, 3, 7, 448.0}, E5M2{5, 2, 15, 57344.0};
+/// Round to nearest even with .SATFINITE (cvt's only mode for fp8): a
+/// value beyond the largest finite (infinities too) becomes it, NaN the
+/// NaN 0x7f. .RELU: negatives (and -0) to +0.
+uint8_t toFp8(double X, const Fp8 &F, bool Relu) {
+  if (std::isnan(X))
+    return 0x7f;
+  uint8_t Sign = std::signbit(X) ? 0x80 : 0;
+  if (Relu && Sign)
+    return 0;
+  double A = std::fabs(X);
+  if (A == 0)
+    return Sign;
+  int E;
+  std::frexp(A, &E); // A = m * 2^E, m in [0.5, 1): unbiased exponent E-1
+  int MinExp = 1 - F.Bias;
+  int Exp = std::max(E - 1, MinExp);
+  double Q = std::ldexp(1.0, Exp - F.ManBits);
+  double R = std::nearbyint(A / Q) * Q; // the caller sets round-to-nearest
+  if (R > F.Max)
+    R = F.Max;
+  if (R < std::ldexp(1.0, MinExp)) // subnormal (or 0)
+    return uint8_t(Sign | unsigned(R / std::ldexp(1.0, MinExp - F.ManBits)));
+  std::frexp(R, &E);
+  unsigned BE = unsigned(E - 1 + F.Bias);
+  unsigned Man =
+      unsigned(R / std::ldexp(1.0, E - 1 - F.ManBits)) - (1u << F.ManBits);
+  return uint8_t(Sign | BE << F.ManBits | Man);
+}
+/// fp8 -> f16 (exact: every fp8 value is an f16).
+uint16_t fp8ToF16(uint8_t V, const Fp8 &F) {
+  unsigned Sign = V >> 7, E = (V >> F.ManBits) & ((1u << F.ExpBits) - 1),
+           Man = V & ((1u << F.ManBits) - 1);
+  uint16_t S = uint16_t(Sign << 15);
+  if (F.ExpBits == 5) // E5M2 is the top byte of an f16
+    return uint16_t(V << 8);
+  if (E == 15 && Man == 7)
+    return uint16_t(S | 0x7fff);
+  double X = E ? std::ldexp(double(Man | 8), int(E) - F.Bias - 3)
+               : std::ldexp(double(Man), 1 - F.Bias - 3);
+  return uint16_t(S | f2h(float(X)));
+}
 float bf2f(uint16_t H) { return f32(uint32_t(H) << 16); }
 uint16_t f2bf(float F) {
   uint32_t B = bits(F);
@@ -557,11 +605,34 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     return true;
   }
   if (Mn == "F2FP") {
-    // FP8 formats are not modelled.
-    if (D.has("UNPACK_B") || D.has("E4M3") || D.has("E5M2") ||
-        D.has("PACK_AB_MERGE_C") || D.has("UNPACK_B_MERGE_C"))
-      return unsupported(D);
     bool BF = D.has("BF16"), Relu = D.has("RELU"), Satf = D.has("SATFINITE");
+    if (D.has("E4M3") || D.has("E5M2")) {
+      // FP8 (cvt ...e4m3x2/e5m2x2): F32 pairs packed as (a << 8 | b), F16x2
+      // packed high half to the high byte; C's upper half merged above;
+      // unpacks to F16x2, the low byte to the low half (.H1: the source's
+      // upper 16 bits).
+      const Fp8 &F = D.has("E4M3") ? E4M3 : E5M2;
+      RoundScope RS(FE_TONEAREST);
+      FOR_LANES(G, L) {
+        uint32_t R;
+        if (D.has("UNPACK_B") && !D.has("UNPACK_B_MERGE_C")) {
+          uint32_t V = src(O[1], L, D) >> (D.has("H1") ? 16 : 0);
+          R = fp8ToF16(uint8_t(V), F) |
+              uint32_t(fp8ToF16(uint8_t(V >> 8), F)) << 16;
+        } else if (D.has("F16")) { // F16x2 -> FP8x2, merged into C
+          uint32_t V = src(O[1], L, D);
+          R = toFp8(h2f(uint16_t(V)), F, Relu) |
+              uint32_t(toFp8(h2f(uint16_t(V >> 16)), F, Relu)) << 8 |
+              (src(O[2], L, D) & 0xffff0000u);
+        } else { // F32 a, b -> FP8x2, merged into C
+          R = uint32_t(toFp8(f32(src(O[1], L, D)), F, Relu)) << 8 |
+              toFp8(f32(src(O[2], L, D)), F, Relu) |
+              (src(O[3], L, D) & 0xffff0000u);
+        }
+        setR(O[0].Reg, L, R);
+      }
+      return true;
+    }
     RoundScope RS(D.has("RZ") ? FE_TOWARDZERO : FE_TONEAREST);
     if (D.has("TF32")) {
       // Round to tf32 (10 mantissa bits) in f32, low 13 bits clear; .RELU:

@@ -547,6 +547,12 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
     unsigned L0 = firstLane(G);
     if (G)
       setUR(O[1].Reg, src(O[2], L0, D));
+    // R2UR P, UR, R: per lane, whether its R is the value moved (that of
+    // the first active lane), as for a loop over the distinct values of
+    // R. ptxas tests a varying member mask with it (the lanes of the first
+    // group take a collective's fast path; see BRA.DIV).
+    if (O.size() == 3 && O[0].Kind == OpKind::P)
+      FOR_LANES(G, L) setP(O[0], L, src(O[2], L, D) == src(O[2], L0, D));
     return true;
   }
   case IOp::ELECT: {

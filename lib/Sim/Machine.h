@@ -43,14 +43,37 @@ struct Warp {
   uint32_t PC[32];
   uint32_t Valid = 0;   ///< lanes that exist
   uint32_t Exited = 0;
-  uint32_t Blocked = 0; ///< lanes waiting at BSYNC/WARPSYNC/BAR
-  bool AtBar = false;
+  uint32_t Blocked = 0; ///< lanes waiting at BSYNC/WARPSYNC
+  /// Lanes waiting at a CTA barrier (BAR.SYNC/BAR.RED), and which one.
+  uint32_t BarWait = 0;
+  uint8_t BarOf[32] = {};
+  /// The last completed BAR.RED this warp took part in (B2R.RESULT).
+  uint32_t BarResult = 0;
+  bool BarPred = false;
+  /// WARPSYNC.EXCLUSIVE: lanes past it that wait for their group's turn
+  /// (the groups of a split warp run one after another), with the mask
+  /// each lane synchronized on (its group).
+  uint32_t Deferred = 0;
+  uint32_t ExclMask[32] = {};
+  bool AtBar = false; ///< nothing to issue until a barrier completes
   unsigned Id = 0;
   std::vector<uint8_t> Local; ///< LocalSize bytes per lane
 };
 
+/// One of the 16 CTA barriers of a phase in progress: the threads that
+/// arrived, the expected count (0: every thread of the CTA not exited)
+/// and BAR.RED's reductions over the arrived threads' predicates.
+struct NamedBarrier {
+  uint32_t Arrived = 0;
+  uint32_t Count = 0;
+  uint32_t Popc = 0;
+  bool And = true, Or = false;
+  uint8_t Mode = 0; ///< BAR.RED's operation: POPC 0, AND 1, OR 2
+};
+
 struct Cta {
   uint32_t Id[3];
+  NamedBarrier Bars[16];
   std::vector<uint8_t> Shared;
   std::vector<std::unique_ptr<Warp>> Warps;
 };
@@ -230,6 +253,19 @@ private:
   bool stepWarp(Cta &T, Warp &Wp, RunStats *Stats);
   bool execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
                    bool &Handled, bool &Advance);
+  // Barriers.cpp: BAR.SYNC/ARV/RED with ids and counts, B2R.
+  bool execBarrier(const DecodedInstr &D, uint32_t M, uint32_t G,
+                   bool &Advance);
+  /// Completes barrier \p Id of \p T if enough threads arrived; true if it
+  /// released any.
+  bool tryReleaseBarrier(Cta &T, unsigned Id);
+  /// Blocks the issuing lanes \p M until the lanes of \p Need (not
+  /// exited) have all arrived at this PC; true when they have (the lanes
+  /// blocked here are released, and \p M advances with the instruction).
+  bool syncOn(uint32_t M, uint32_t Need, bool &Advance);
+  /// WARPSYNC[.EXCLUSIVE] (Barriers.cpp).
+  bool execWarpSync(const DecodedInstr &D, uint32_t M, uint32_t G,
+                    bool &Advance);
 };
 
 } // namespace ptxas::sim

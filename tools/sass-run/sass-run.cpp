@@ -16,9 +16,19 @@
 // run. With --gpu, the spec also runs on a GPU through the CUDA driver and
 // the outputs are compared with the emulator's.
 //
+// A spec ending in .json is a JSON launch spec (../shared/docs/
+// launch-spec-json.md): the cubin comes from the command line or the spec's
+// `cubin` (and `variants`, each a run of its own), --out-dir DIR writes
+// DIR/outputs/<run>/<buffer>.bin and DIR/results.tsv, --compare diffs
+// under each buffer's compare mode. Exit 0 when every run is ok, 1 when a
+// run failed or outputs differ, 2 for an unusable spec.
+//
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/Sim/Hazards.h"
+#include "ptxas-alt/Sim/JsonSpec.h"
 #include "ptxas-alt/Sim/Spec.h"
+
+#include "llvm/Support/Path.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -92,6 +102,85 @@ int runOne(const std::string &Path, const LaunchSpec &S,
   }
   return 0;
 }
+/// One JSON-spec run of a cubin; prints its status.
+int runJsonOne(const std::string &Path, const std::string &Run,
+               const JsonSpec &S, const std::string &SpecPath,
+               const std::string &OutDir, JsonRun &R) {
+  auto P = loadProgramFile(Path);
+  if (!P) {
+    errs() << Path << ": " << toString(P.takeError()) << "\n";
+    return 2;
+  }
+  const Function *K = (*P)->find(S.Kernel);
+  Emulator E(**P);
+  if (!K) {
+    R = JsonRun();
+    R.Status = "spec_mismatch";
+    R.Detail = "no kernel " + S.Kernel;
+  } else if (Error Er = runJsonSpec(E, *K, S, R)) {
+    errs() << SpecPath << ": " << toString(std::move(Er)) << "\n";
+    return 2;
+  }
+  outs() << Run << ": " << R.Status << (R.Detail.empty() ? "" : ": ")
+         << R.Detail << "\n";
+  if (!OutDir.empty())
+    if (Error Er = writeJsonResults(OutDir, Run, S, SpecPath, Path, R)) {
+      errs() << toString(std::move(Er)) << "\n";
+      return 2;
+    }
+  return R.Status == "ok" ? 0 : 1;
+}
+
+int runJson(std::string Cubin, const std::string &SpecPath,
+            const std::string &Other, const std::string &OutDir) {
+  auto MB = MemoryBuffer::getFile(SpecPath);
+  if (!MB) {
+    errs() << SpecPath << ": cannot read\n";
+    return 2;
+  }
+  auto S = parseJsonSpec((*MB)->getBuffer());
+  if (!S) {
+    errs() << SpecPath << ": " << toString(S.takeError()) << "\n";
+    return 2;
+  }
+  auto rel = [&](const std::string &F) {
+    SmallString<256> P(sys::path::parent_path(SpecPath));
+    sys::path::append(P, F);
+    return std::string(P);
+  };
+  if (Cubin.empty()) {
+    if (S->Cubin.empty()) {
+      errs() << SpecPath << ": no cubin given and none in the spec\n";
+      return 2;
+    }
+    Cubin = rel(S->Cubin);
+  }
+  JsonRun A;
+  int Rc = runJsonOne(Cubin, S->Name, *S, SpecPath, OutDir, A);
+  if (Rc == 2)
+    return 2;
+  for (const std::string &V : S->Variants) {
+    JsonRun R;
+    std::string Run = S->Name + "@" + sys::path::stem(V).str();
+    int Rv = runJsonOne(rel(V), Run, *S, SpecPath, OutDir, R);
+    if (Rv == 2)
+      return 2;
+    Rc = std::max(Rc, Rv);
+  }
+  if (!Other.empty()) {
+    JsonRun B;
+    int Rb = runJsonOne(Other, S->Name + "@compare", *S, SpecPath, "", B);
+    if (Rb == 2)
+      return 2;
+    std::string D = compareJsonRuns(*S, A, B);
+    if (!D.empty() || Rb || A.Status != "ok") {
+      outs() << "outputs differ:\n" << D;
+      return 1;
+    }
+    outs() << "outputs equal\n";
+  }
+  return Rc;
+}
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -100,7 +189,10 @@ int main(int Argc, char **Argv) {
   std::string Hazards;
   bool Stats = false;
   unsigned PrintN = 16;
-  App.add_option("cubin", Cubin, "cubin file")->required();
+  App.add_option("cubin", Cubin, "cubin file (a JSON spec may name it)");
+  std::string OutDir;
+  App.add_option("--out-dir", OutDir,
+                 "JSON specs: write outputs/<run>/*.bin and results.tsv here");
   App.add_option("--kernel", Kernel, "kernel (mangled name); default: the spec's");
   App.add_option("--spec", SpecPath, "launch spec")->required();
   App.add_option("--compare", Other, "second cubin to run and diff against");
@@ -118,6 +210,12 @@ int main(int Argc, char **Argv) {
                "emulator");
   CLI11_PARSE(App, Argc, Argv);
 
+  if (StringRef(SpecPath).ends_with(".json"))
+    return runJson(Cubin, SpecPath, Other, OutDir);
+  if (Cubin.empty()) {
+    errs() << "sass-run: no cubin\n";
+    return 2;
+  }
   auto S = parseSpecFile(SpecPath);
   if (!S) {
     errs() << SpecPath << ": " << toString(S.takeError()) << "\n";

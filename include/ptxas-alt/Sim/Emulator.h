@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace ptxas::sim {
@@ -67,6 +68,10 @@ public:
   explicit Emulator(const Program &P);
   ~Emulator();
   GlobalMemory &mem() { return Mem; }
+  /// Device address and size of module variable \p Name (a symbol in a
+  /// .nv.global* or .nv.constantN section); nullopt if there is none.
+  std::optional<std::pair<uint64_t, uint64_t>>
+  globalAddress(llvm::StringRef Name) const;
   /// Offsets and sizes of the kernel's parameters in bank 0 (from
   /// .nv.info KPARAM_INFO), in ordinal order.
   std::vector<std::pair<uint32_t, uint32_t>> paramLayout(const Function &K) const;

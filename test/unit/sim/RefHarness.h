@@ -104,11 +104,20 @@ private:
 struct Case {
   const char *Spec; ///< file name under test/sim/specs, without .spec
   std::function<void(const Ctx &)> Check;
+  /// The first target that has the kernel's instructions (older ones are
+  /// not run).
+  const char *MinArch = nullptr;
+  /// Also run on the cubin our ptxas-alt builds (a regression test of the
+  /// code generator as well as of the emulator).
+  bool Ours = false;
+  /// The run must stop with an error containing this (a trap).
+  const char *ExpectError = nullptr;
 };
 
 /// The reference cases (RefCases*.cpp).
 std::vector<Case> casesA();
 std::vector<Case> casesB();
+std::vector<Case> casesC();
 
 } // namespace simref
 

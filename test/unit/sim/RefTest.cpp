@@ -38,6 +38,52 @@ std::string readFile(const std::string &P) {
   return S.str();
 }
 
+const std::string &tmpDir() {
+  static std::string Dir = [] {
+    SmallString<128> D;
+    sys::fs::createUniqueDirectory("sim-ref", D);
+    return std::string(D);
+  }();
+  return Dir;
+}
+
+/// The PTX of SOURCE for ARCH: the corpus file, or a spec's own PTX
+/// (test/sim/specs/ptx/SOURCE.ptx) retargeted to ARCH. "" if neither.
+std::string ptxFor(const std::string &Source, const std::string &Arch) {
+  std::string Corpus =
+      std::string(SIM_CORPUS_DIR) + "/" + Arch + "/" + Source + ".ptx";
+  if (sys::fs::exists(Corpus))
+    return Corpus;
+  std::string Own = std::string(SIM_SPECS_DIR) + "/ptx/" + Source + ".ptx";
+  if (!sys::fs::exists(Own))
+    return "";
+  std::string Text = std::regex_replace(readFile(Own),
+                                        std::regex("\\n\\.target \\S+"),
+                                        "\n.target " + Arch);
+  std::string Dst = tmpDir() + "/" + Source + "." + Arch + ".ptx";
+  std::ofstream(Dst, std::ios::binary) << Text;
+  return Dst;
+}
+
+/// Our cubin of SOURCE for ARCH (ptxas-alt, default options); "" when it
+/// cannot be built.
+std::string oursFor(const std::string &Source, const std::string &Arch) {
+  std::string Ptx = ptxFor(Source, Arch);
+  if (Ptx.empty())
+    return "";
+  std::string Dst = tmpDir() + "/" + Source + "." + Arch + ".ours.cubin";
+  std::string ArchOpt = "-arch=" + Arch;
+  StringRef Args[] = {SIM_PTXAS_ALT, ArchOpt, Ptx, "-o", Dst};
+  return sys::ExecuteAndWait(SIM_PTXAS_ALT, Args) == 0 ? Dst : "";
+}
+
+bool archAtLeast(const std::string &A, const char *Min) {
+  if (!Min)
+    return true;
+  auto Num = [](const std::string &S) { return std::stoi(S.substr(3, 2)); };
+  return Num(A) >= Num(Min) && !(Num(A) == Num(Min) && A < std::string(Min));
+}
+
 /// The cubin of SOURCE for ARCH: built by ptxas into a per-process
 /// directory, or the golden one. "" when neither exists.
 std::string cubinFor(const std::string &Source, const std::string &Arch) {
@@ -48,14 +94,9 @@ std::string cubinFor(const std::string &Source, const std::string &Arch) {
     return It->second;
   std::string Out;
   auto Ptxas = sys::findProgramByName("ptxas");
-  std::string Ptx = std::string(SIM_CORPUS_DIR) + "/" + Arch + "/" + Source + ".ptx";
-  if (Ptxas && sys::fs::exists(Ptx)) {
-    static std::string Dir = [] {
-      SmallString<128> D;
-      sys::fs::createUniqueDirectory("sim-ref", D);
-      return std::string(D);
-    }();
-    std::string Dst = Dir + "/" + Key + ".cubin";
+  std::string Ptx = ptxFor(Source, Arch);
+  if (Ptxas && !Ptx.empty()) {
+    std::string Dst = tmpDir() + "/" + Key + ".cubin";
     std::string ArchOpt = "-arch=" + Arch;
     StringRef Args[] = {*Ptxas, ArchOpt, "-O3", Ptx, "-o", Dst};
     if (sys::ExecuteAndWait(*Ptxas, Args) == 0)
@@ -82,12 +123,7 @@ TEST_P(RefTest, MatchesCpuReference) {
   ASSERT_TRUE(bool(S)) << toString(S.takeError());
   unsigned Ran = 0;
   std::string Skipped;
-  for (const char *A : Archs) {
-    std::string Cubin = cubinFor(Source, A);
-    if (Cubin.empty()) {
-      Skipped += std::string(" ") + A;
-      continue;
-    }
+  auto runOne = [&](const std::string &Cubin, const std::string &What) {
     auto P = loadProgramFile(Cubin);
     ASSERT_TRUE(bool(P)) << toString(P.takeError());
     const Function *K = (*P)->find(S->Kernel);
@@ -95,12 +131,36 @@ TEST_P(RefTest, MatchesCpuReference) {
     Emulator E(**P);
     RunBuffers B;
     Error Er = runSpec(E, *K, *S, B);
-    ASSERT_FALSE(bool(Er)) << A << ": " << toString(std::move(Er));
+    if (C.ExpectError) {
+      std::string Msg = Er ? toString(std::move(Er)) : "";
+      EXPECT_NE(Msg.find(C.ExpectError), std::string::npos)
+          << C.Spec << " on " << What << ": want an error with '"
+          << C.ExpectError << "', got '" << Msg << "'";
+      ++Ran;
+      return;
+    }
+    ASSERT_FALSE(bool(Er)) << What << ": " << toString(std::move(Er));
     simref::Ctx X(*S, B);
     C.Check(X);
     for (const std::string &Msg : X.Errors)
-      ADD_FAILURE() << C.Spec << " on " << A << ": " << Msg;
+      ADD_FAILURE() << C.Spec << " on " << What << ": " << Msg;
     ++Ran;
+  };
+  for (const char *A : Archs) {
+    if (!archAtLeast(A, C.MinArch))
+      continue;
+    if (C.Ours) {
+      std::string Ours = oursFor(Source, A);
+      EXPECT_FALSE(Ours.empty()) << "ptxas-alt failed on " << Source << " " << A;
+      if (!Ours.empty())
+        runOne(Ours, std::string(A) + " (ptxas-alt)");
+    }
+    std::string Cubin = cubinFor(Source, A);
+    if (Cubin.empty()) {
+      Skipped += std::string(" ") + A;
+      continue;
+    }
+    runOne(Cubin, A);
   }
   if (!Skipped.empty())
     std::printf("SKIPPED: %s on%s (no ptxas and no golden cubin)\n", C.Spec,
@@ -110,8 +170,9 @@ TEST_P(RefTest, MatchesCpuReference) {
 }
 
 std::vector<simref::Case> allCases() {
-  auto A = simref::casesA(), B = simref::casesB();
+  auto A = simref::casesA(), B = simref::casesB(), C = simref::casesC();
   A.insert(A.end(), B.begin(), B.end());
+  A.insert(A.end(), C.begin(), C.end());
   return A;
 }
 
