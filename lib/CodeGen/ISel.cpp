@@ -109,7 +109,10 @@ static unsigned regWords(Type T) {
 }
 
 static std::pair<const ptx::Variable *, uint32_t> regKey(const Operand &O) {
-  return {O.Var, O.Component ? uint32_t(O.Component) << 24 | O.Index : O.Index};
+  // A component of a vector register is a register of its own (Index is
+  // ~0u outside %r<N> ranges, so it must not swallow the component).
+  return {O.Var, O.Component ? uint32_t(O.Component) << 24 | (O.Index & 0xffffff)
+                             : O.Index};
 }
 
 void ISel::countDefinitions() {
@@ -408,6 +411,8 @@ void ISel::emitPrologue() {
   }
   if (Req.AsSubfunction && !Req.Kernel)
     emitABIEntry(*this);
+  else if (Req.AsSubfunction)
+    copyRegParamsIn(*this);
 }
 
 bool ISel::run() {
