@@ -32,6 +32,10 @@ llvm::SmallVector<MOperand, 4> regParamVRegs(ISel &S, const ptx::Variable *V);
 /// The pieces of register operand \p O: the components of a whole vector
 /// register (read through their component operands), else \p O itself.
 llvm::SmallVector<MOperand, 4> regPieces(ISel &S, const ptx::Operand &O);
+/// The pieces of call argument \p A for parameter \p P: a register's
+/// (regPieces), or an immediate's value in a new register of \p P's class.
+llvm::SmallVector<MOperand, 4> argPieces(ISel &S, const ptx::Operand &A,
+                                         const ptx::Variable *P);
 /// The pieces of .reg variable \p V (a function's parameter or result).
 llvm::SmallVector<MOperand, 4> regPiecesOf(ISel &S, const ptx::Variable *V);
 /// Copies \p From to \p To piece by piece: MOV per word, PLOP3 for a

@@ -245,15 +245,17 @@ static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
                       "stack arguments of this call");
   // The value operand of each argument / the result: a .param variable
   // (its chunk registers) or a register.
-  auto ValueOf = [&](const Operand &A, const ptx::Variable *&V,
+  auto ValueOf = [&](const Operand &A, const ptx::Variable *P,
+                     const ptx::Variable *&V,
                      std::optional<RegWords> &Reg) -> bool {
     if (A.K == Operand::Kind::Symbol && isFuncParam(S, A.Var)) {
       V = A.Var;
       return true;
     }
-    if (A.K == Operand::Kind::Reg) {
+    if (A.K == Operand::Kind::Reg || A.K == Operand::Kind::Imm ||
+        A.K == Operand::Kind::FImm) {
       V = nullptr;
-      Reg = flatWords(regPieces(S, A));
+      Reg = flatWords(argPieces(S, A, P));
       return true;
     }
     return false;
@@ -262,7 +264,7 @@ static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
   for (size_t K = 0; K != NArgs; ++K) {
     const ptx::Variable *V;
     std::optional<RegWords> Reg;
-    if (!ValueOf(Args->Elems[K], V, Reg))
+    if (!ValueOf(Args->Elems[K], F->Params[K], V, Reg))
       return S.unsupported(I, "this call argument");
     const ABISlot &Sl = L.Params[K];
     for (unsigned J = 0; J != Sl.Words; ++J) {
@@ -366,7 +368,10 @@ static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
   if (NRets) {
     const ptx::Variable *V;
     std::optional<RegWords> Reg;
-    if (!ValueOf(Rets->Elems[0], V, Reg))
+    if (Rets->Elems[0].K != Operand::Kind::Symbol &&
+        Rets->Elems[0].K != Operand::Kind::Reg)
+      return S.unsupported(I, "this call result");
+    if (!ValueOf(Rets->Elems[0], F->Returns[0], V, Reg))
       return S.unsupported(I, "this call result");
     for (unsigned J = 0; J != L.Ret.Words; ++J) {
       if (L.RetInMemory) {

@@ -267,6 +267,22 @@ llvm::SmallVector<MOperand, 4> codegen::regPieces(ISel &S, const Operand &O) {
   return P;
 }
 
+llvm::SmallVector<MOperand, 4> codegen::argPieces(ISel &S, const Operand &A,
+                                                  const ptx::Variable *P) {
+  if (A.K == Operand::Kind::Reg)
+    return regPieces(S, A);
+  if (P->isPredicate()) {
+    unsigned T = S.tmp(RegClass::Pred);
+    MOperand V = PT();
+    V.Not = A.Value == 0;
+    S.emit("PLOP3.LUT", {def(vreg(T, RegClass::Pred)), PT(), V, PT(), PT(),
+                         imm(0xf0), imm(0)});
+    return {vreg(T, RegClass::Pred)};
+  }
+  // `call f, (1)`: the literal as the parameter's type has it.
+  return {S.srcReg(A, P->ElemType)};
+}
+
 llvm::SmallVector<MOperand, 4> codegen::regPiecesOf(ISel &S,
                                                     const ptx::Variable *V) {
   Operand O;
@@ -278,26 +294,51 @@ llvm::SmallVector<MOperand, 4> codegen::regPiecesOf(ISel &S,
 
 void codegen::copyPieces(ISel &S, llvm::ArrayRef<MOperand> To,
                          llvm::ArrayRef<MOperand> From) {
-  for (size_t K = 0; K != std::min(To.size(), From.size()); ++K) {
-    const MOperand &T = To[K], &F = From[K];
+  // Predicates piece by piece; registers word by word (the two sides may
+  // be cut differently: a .param variable's chunks against a vector
+  // register's components).
+  llvm::SmallVector<MOperand, 8> TW, FW;
+  auto Words = [](llvm::ArrayRef<MOperand> Ps,
+                  llvm::SmallVectorImpl<MOperand> &Out) {
+    for (const MOperand &P : Ps) {
+      if (P.RC == RegClass::Pred) {
+        Out.push_back(P);
+        continue;
+      }
+      for (unsigned W = 0; W != P.Width; ++W) {
+        MOperand M = P;
+        M.Sub = uint8_t(P.Sub + W);
+        M.Width = 1;
+        M.IsDef = M.Undef = M.Not = false;
+        Out.push_back(M);
+      }
+    }
+  };
+  Words(To, TW);
+  Words(From, FW);
+  size_t N = std::min(TW.size(), FW.size());
+  for (size_t K = 0; K != N; ++K) {
+    const MOperand &T = TW[K], &F = FW[K];
     if (T.RC == RegClass::Pred || F.RC == RegClass::Pred) {
-      if (T.RC != F.RC)
-        continue; // PTX types the call: never mixed
-      S.emit("PLOP3.LUT", {def(T), PT(), F, PT(), PT(), imm(0xf0), imm(0)});
-      continue;
+      if (T.RC == F.RC)
+        S.emit("PLOP3.LUT", {def(T), PT(), F, PT(), PT(), imm(0xf0), imm(0)});
+      continue; // PTX types the call: never a predicate against a word
     }
-    unsigned Words = std::min<unsigned>(T.Width, F.Width);
-    for (unsigned W = 0; W != Words; ++W) {
-      MOperand D = T;
-      D.Sub = uint8_t(T.Sub + W);
-      D.Width = 1;
-      D = def(D, W == 0 && T.Sub == 0 && S.mf().VRegs[T.Reg].Size == Words);
-      MOperand Src = F;
-      Src.Sub = uint8_t(F.Sub + W);
-      Src.Width = 1;
-      S.emit("MOV", {D, Src});
-    }
+    // A register written whole by this copy starts a new value.
+    unsigned Size = S.mf().VRegs[T.Reg].Size;
+    S.emit("MOV", {def(T, T.Sub == 0 && K + Size <= N), F});
   }
+}
+
+/// The chunk registers of .param variable \p V.
+static llvm::SmallVector<MOperand, 4> paramPieces(ISel &S,
+                                                  const ptx::Variable *V) {
+  llvm::SmallVector<MOperand, 4> P;
+  for (unsigned C = 0; C != numChunks(V); ++C) {
+    unsigned R = paramVReg(S, V, C);
+    P.push_back(vreg(R, RegClass::GPR, S.mf().VRegs[R].Size));
+  }
+  return P;
 }
 
 void codegen::copyRegParamsIn(ISel &S) {
@@ -513,10 +554,14 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
     const Operand &A = Args->Elems[K];
     if (PVar->Space == ptx::StateSpace::Reg) {
       // A .reg parameter: component by component, predicates included.
-      if (A.K != Operand::Kind::Reg)
-        return S.unsupported(I, "this call argument");
       llvm::SmallVector<MOperand, 4> To = regParamVRegs(S, PVar);
-      copyPieces(S, To, regPieces(S, A));
+      if (A.K == Operand::Kind::Symbol && isFuncParam(S, A.Var))
+        copyPieces(S, To, paramPieces(S, A.Var));
+      else if (A.K == Operand::Kind::Reg || A.K == Operand::Kind::Imm ||
+               A.K == Operand::Kind::FImm)
+        copyPieces(S, To, argPieces(S, A, PVar));
+      else
+        return S.unsupported(I, "this call argument");
       for (const MOperand &T : To)
         CalleeParams.push_back(T.Reg);
       continue;
@@ -525,8 +570,9 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
       CalleeParams.push_back(paramVReg(S, PVar, C));
     if (A.K == Operand::Kind::Symbol && isFuncParam(S, A.Var)) {
       CopyParam(PVar, A.Var);
-    } else if (A.K == Operand::Kind::Reg) {
-      MOperand R = S.use(A);
+    } else if (A.K == Operand::Kind::Reg || A.K == Operand::Kind::Imm ||
+               A.K == Operand::Kind::FImm) {
+      MOperand R = argPieces(S, A, PVar)[0];
       unsigned P = paramVReg(S, PVar, 0);
       copyVReg(S, P, R,
                std::min<unsigned>(MF.VRegs[P].Size, MF.VRegs[R.Reg].Size));
@@ -686,9 +732,12 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
     const Operand &R = Rets->Elems[K];
     const ptx::Variable *RVar = F->Returns[K];
     if (RVar->Space == ptx::StateSpace::Reg) {
-      if (R.K != Operand::Kind::Reg)
+      if (R.K == Operand::Kind::Symbol && isFuncParam(S, R.Var))
+        copyPieces(S, paramPieces(S, R.Var), regParamVRegs(S, RVar));
+      else if (R.K == Operand::Kind::Reg)
+        copyPieces(S, regPieces(S, R), regParamVRegs(S, RVar));
+      else
         return S.unsupported(I, "this call result");
-      copyPieces(S, regPieces(S, R), regParamVRegs(S, RVar));
       continue;
     }
     if (R.K == Operand::Kind::Symbol && isFuncParam(S, R.Var)) {

@@ -326,10 +326,20 @@ void Builder::addDataRelocs() {
         continue;
       }
       Rl.Sym = It->second;
-      // R_CUDA_G64 for every address word, generic or not and even in a
-      // .u32 variable; R_CUDA_G8_<8k> for mask() bytes (both measured).
-      Rl.Type = R.HasMask ? uint32_t(rcuda::G8_0) + R.MaskByte
-                          : uint32_t(rcuda::G64);
+      // R_CUDA_G64 for every address word of a .global variable or of
+      // generic(), even in a .u32 variable; R_CUDA_G8_<8k> for mask()
+      // bytes (both measured). A .const variable without generic() is its
+      // bank offset: resolved by the layout, under -c R_CUDA_64 (also in a
+      // .u32) / R_CUDA_8_<8k> (measured, sm_80 and sm_90).
+      bool ConstOffset = !R.Generic && M.Globals.count(R.Symbol) &&
+                         M.Globals.lookup(R.Symbol)->Space ==
+                             ptx::StateSpace::Const;
+      if (ConstOffset)
+        Rl.Type = R.HasMask ? uint32_t(rcuda::R8_0) + R.MaskByte
+                            : uint32_t(rcuda::R64);
+      else
+        Rl.Type = R.HasMask ? uint32_t(rcuda::G8_0) + R.MaskByte
+                            : uint32_t(rcuda::G64);
       PendingRelocs.push_back({Sec, Rl});
     }
   }

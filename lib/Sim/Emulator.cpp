@@ -80,8 +80,20 @@ void Emulator::loadGlobals() {
         // A function's address (Machine.h).
         V = FuncPtrBase + (uint64_t(Sym.Shndx) << 32) + Sym.Value +
             uint64_t(R.Addend);
+      // R_CUDA_8_<8k> (76..83) and R_CUDA_G8_<8k> (84..91), mask() in an
+      // initializer: byte k of the value.
+      bool Byte = R.Type >= 76 && R.Type <= 91;
+      // Against a constant-bank variable, R_CUDA_32/64 and R_CUDA_8_<8k>
+      // (ptxas -c: a .const variable named without generic()) give its
+      // offset in the bank; the G forms its address.
+      if ((R.Type == 1 || R.Type == 2 || (R.Type >= 76 && R.Type <= 83)) &&
+          Sym.Shndx && llvm::StringRef(C.Sections[Sym.Shndx].Name)
+                           .starts_with(".nv.constant"))
+        V = Sym.Value + uint64_t(R.Addend);
+      if (Byte)
+        V >>= 8 * ((R.Type - 76) % 8);
       // R_CUDA_32 (1) writes 32 bits; R_CUDA_64 (2), R_CUDA_G64 (4) 64.
-      unsigned N = R.Type == 1 ? 4 : 8;
+      unsigned N = Byte ? 1 : R.Type == 1 ? 4 : 8;
       if (uint8_t *D = Mem.translate(T->second + R.Offset, N))
         std::memcpy(D, &V, N);
     }
