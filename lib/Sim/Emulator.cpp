@@ -192,6 +192,15 @@ void Machine::setupBanks() {
   put32(0x20, uint32_t(LocalWindow));
   put32(0x24, uint32_t(LocalWindow >> 32));
   put32(0x28, LocalSize);
+  // The generic address of bank 3 (cvta.const adds c[0x0][0x50], sm_90:
+  // c[0x0][0xd0]): where the emulator put .nv.constant3, which generic()
+  // relocations against .const variables point into too.
+  if (unsigned S3 = Cb.findSection(".nv.constant3")) {
+    uint64_t A = SecAddr.at(S3);
+    uint32_t At = isSM90(P.A) ? 0xd0 : 0x50;
+    put32(At, uint32_t(A));
+    put32(At + 4, uint32_t(A >> 32));
+  }
   std::copy(C.Params.begin(), C.Params.end(), B0.begin() + ParamBase);
 }
 

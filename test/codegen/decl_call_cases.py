@@ -140,8 +140,11 @@ def init_cases():
         ('global {gb+8}: ld.global [it]', f'{A} ld.global.u64 %a, [g_addrs+16]; ld.global.u64 %res, [%a];', 12, ''),
         ('global {generic(ga)} == cvta.global ga', f'{A} ld.global.u64 %a, [g_addrs+24]; mov.u64 %b, ga; cvta.global.u64 %b, %b; {_eq("%a", "%b")}', 1, ''),
         ('global {generic(ga)}: ld [it]', f'{A} ld.global.u64 %a, [g_addrs+24]; ld.u64 %res, [%a];', 5, ''),
-        # (cvta.const is c[0x0][0x50] + offset in ptxas's code; the emulator
-        # leaves that bank-0 word zero, so no comparison with it here.)
+        # cvta.const adds the bank's generic base (c[0x0][0x50], sm_90
+        # c[0x0][0xd0]), which generic() relocations point into too.
+        ('global {generic(cb)+8} == cvta.const cb + 8', f'{A} ld.global.u64 %a, [g_addrs+32]; cvta.const.u64 %b, cb; add.u64 %b, %b, 8; {_eq("%a", "%b")}', 1, ''),
+        ('cvta.const in place == generic(cb)+8 - 8', f'{A} ld.global.u64 %a, [g_addrs+32]; mov.u64 %b, cb; cvta.const.u64 %b, %b; add.u64 %b, %b, 8; {_eq("%a", "%b")}', 1, ''),
+        ('cvta.to.const in place of generic(cb)+8 == cb + 8', f'{A} ld.global.u64 %a, [g_addrs+32]; cvta.to.const.u64 %a, %a; mov.u64 %b, cb; add.u64 %b, %b, 8; {_eq("%a", "%b")}', 1, ''),
         ('global {generic(cb)+8}: ld [it]', f'{A} ld.global.u64 %a, [g_addrs+32]; ld.u64 %res, [%a];', 2, ''),
         ('global .u32 {cb+16}: ld.const [it]', f'.reg .u32 %w; ld.global.u32 %w, [g_addr32]; ld.const.u64 %res, [%w];', 3, ''),
         # mask(): the bytes of an address, put back together.
