@@ -59,6 +59,10 @@ INIT_DECLS = r"""
 .global .align 4 .v4 .u8 v4b = {1, 2, 3, 4};
 .global .align 16 .v4 .f32 v4f = {1.5, 2.5, 0f40490FDB, -4.0};
 .const .align 8 .f64 darr[2] = {2.5, 0d400921FB54442D18};
+.const .align 16 .v2 .f64 vd = {1.5, -2.0};
+.const .align 1 .u8 t3[2][2][2] = {{{1, 2}, {3}}, {{5}}};
+.global .align 1 .b8 str[6] = {72, 105, 0x21};
+.global .align 8 .u16 t6[3][2] = {{1}, {3}, {5}};
 """
 
 # Scalars of every type in both spaces: (type, literal, expected u64 after
@@ -123,6 +127,16 @@ def init_cases():
         ('global .v4 .u8 v4b as .u32', _load_scalar('global', 'u32', 'v4b'), 0x04030201, ''),
         ('global .v4 .f32 v4f: .z', _load_scalar('global', 'f32', 'v4f+8'), 0x40490FDB, ''),
         ('global .v4 .f32 v4f: .w = -4', _load_scalar('global', 'f32', 'v4f+12'), f32bits(-4.0), ''),
+        ('const .v2 .f64 vd: .y', _load_scalar('const', 'f64', 'vd+8'), f64bits(-2.0), ''),
+        # ptxas stores the leaves one after another, not padding an
+        # incomplete inner list (unlike C): t3 = 1,2,3,5,0,0,0,0.
+        ('const .u8 t3[2][2][2] = {{{1,2},{3}},{{5}}}: byte 2', _load_scalar('const', 'u8', 't3+2'), 3, ''),
+        ('const .u8 t3: byte 3 (leaves unpadded)', _load_scalar('const', 'u8', 't3+3'), 5, ''),
+        ('const .u8 t3: byte 4 (zero)', _load_scalar('const', 'u8', 't3+4'), 0, ''),
+        ('global .u16 t6[3][2] = {{1},{3},{5}}: as .u64', _load_scalar('global', 'u64', 't6'), 0x0005_0003_0001, ''),
+        ('global .b8 str[6] = {72,105,0x21}: as .u32', _load_scalar('global', 'u32', 'str'), 0x216948, ''),
+        ('mov.u32 of a .const variable', '.reg .u32 %w; .reg .u64 %b; mov.u32 %w, cb; mov.u64 %b, cb; '
+         'cvt.u64.u32 %res, %w; sub.u64 %res, %res, %b; add.u64 %res, %res, 1;', 1, ''),
         ('const .f64 darr: [1]', _load_scalar('const', 'f64', 'darr+8'), 0x400921FB54442D18, ''),
         # .const variables in initializers: their bank offsets.
         ('const {ca} == mov ca', f'{A} ld.const.u64 %a, [c_addrs]; mov.u64 %b, ca; {_eq("%a", "%b")}', 1, ''),
