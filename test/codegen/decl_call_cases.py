@@ -8,7 +8,9 @@ A case is (name, body, expected, flags): BODY is PTX run inside its own
 result in `%res` (.u64), which the kernel stores to out[i]. EXPECTED is the
 u64 the CPU computes. FLAGS: 'noref' when ptxas's own cubin is not a valid
 reference (ptxas 13.0 reads a .reg .pred parameter of a non-ABI .func from
-the first argument's register).
+the first argument's register); 'noref:ARCH' only on ARCH (sm_75: ptxas
+materializes these constants with `HADD2 .. c[..][..].F32`, whose .F32 the
+emulator ignores on sm_75, issue 14 item 8).
 
 Python 3 standard library only.
 """
@@ -270,6 +272,11 @@ WHOLE_FUNCS = r"""
 .func (.reg .pred q, .reg .v2 .u32 v) vpred(.reg .v2 .u32 a, .reg .pred c)
 { not.pred q, c; @c add.u32 v.x, a.x, a.y; @!c sub.u32 v.x, a.x, a.y; mov.u32 v.y, 9; ret; }
 .func (.reg .u16 r) h16(.reg .u16 a, .reg .u16 b) { mul.lo.u16 r, a, b; ret; }
+.func (.reg .f16 r) hf(.reg .f16 a, .reg .f16 b) { add.rn.f16 r, a, b; ret; }
+.func (.param .b32 r) bytes4(.param .align 4 .b8 a[6])
+{ .reg .b32 %t, %u; ld.param.u8 %t, [a+5]; ld.param.u8 %u, [a+1]; shl.b32 %t, %t, 8;
+  or.b32 %t, %t, %u; ld.param.u16 %u, [a+2]; shl.b32 %u, %u, 16; or.b32 %t, %t, %u;
+  st.param.b32 [r], %t; ret; }
 """
 
 
@@ -407,4 +414,13 @@ def whole_call_cases():
         cases.append((f'vpred(.pred {c}): v.y', vb + ' cvt.u64.u32 %res, %v.y;', 9, 'noref'))
     cases.append(('h16(.u16 x + 300, 300)', '.reg .u16 %a, %r; cvt.u16.u32 %a, %xin; add.u16 %a, %a, 300; '
                   'call (%r), h16, (%a, 300); cvt.u64.u16 %res, %r;', ((x + 300) * 300) & 0xffff, ''))
+    # 1.5 + 2.25 = 3.75 (f16 0x4380); x + 0.5 as f16 is exact for x = 5.
+    cases.append(('hf(.f16 1.5, .f16 2.25)', '.reg .f16 %a, %b, %r; .reg .b16 %h; mov.b16 %a, 0x3e00; '
+                  'mov.b16 %b, 0x4080; call (%r), hf, (%a, %b); mov.b16 %h, %r; cvt.u64.u16 %res, %h;',
+                  0x4380, 'noref:sm_75'))
+    cases.append(('bytes4(.b8[6] stored bytewise)', '.param .align 4 .b8 a[6]; .param .b32 r; .reg .b32 %t; '
+                  'st.param.b8 [a], 1; add.u32 %t, %xin, 0x10; st.param.b8 [a+1], %t; st.param.b16 [a+2], 0x3344; '
+                  'st.param.b8 [a+4], 5; st.param.b8 [a+5], 0x66; call (r), bytes4, (a); '
+                  'ld.param.b32 %t, [r]; cvt.u64.u32 %res, %t;', 0x3344_6600 | (x + 0x10),
+                  'noref:sm_75'))
     return WHOLE_FUNCS, cases
