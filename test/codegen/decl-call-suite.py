@@ -135,7 +135,6 @@ def main():
     args = ap.parse_args()
     args.ptxas = shutil.which('ptxas')
 
-    init_funcs, _ = '', None
     idecls, ifuncs, icases = cases.init_cases()
     afuncs, acases = cases.abi_call_cases()
     wfuncs, wcases = cases.whole_call_cases()
