@@ -441,6 +441,8 @@ void ISel::emitPrologue() {
   }
   if (Req.AsSubfunction && !Req.Kernel)
     emitABIEntry(*this);
+  else if (Req.AsSubfunction)
+    copyRegParamsIn(*this);
 }
 
 bool ISel::run() {

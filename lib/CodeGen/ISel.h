@@ -157,6 +157,11 @@ void emitABIReturn(ISel &S);
 /// Bytes the function's ABI calls need at the bottom of its frame (stack
 /// arguments, results returned in memory); 0 in whole-program mode.
 uint32_t abiOutgoingArea(ISel &S);
+/// Entry and return of a .func selected into its caller (whole program,
+/// ISelControlCall.cpp): its .reg parameters come from, and its .reg
+/// results go to, the registers the call sites exchange them in.
+void copyRegParamsIn(ISel &S);
+void copyRegResultsOut(ISel &S);
 
 //===-- Family selectors (one file each) --------------------------------===//
 SelResult selectBasic(ISel &S, const ptx::Instruction &I);   // ISelBasic.cpp

@@ -24,6 +24,24 @@ unsigned paramVReg(ISel &S, const ptx::Variable *V, unsigned Chunk = 0);
 /// Whether \p V is a .func parameter or a call's .param variable (not a
 /// kernel parameter).
 bool isFuncParam(ISel &S, const ptx::Variable *V);
+/// The registers in which a call site and a selected callee exchange .reg
+/// parameter or result \p V: one virtual register per vector component
+/// (one for a scalar), of the component's class (a predicate's is a
+/// predicate register) and size.
+llvm::SmallVector<MOperand, 4> regParamVRegs(ISel &S, const ptx::Variable *V);
+/// The pieces of register operand \p O: the components of a whole vector
+/// register (read through their component operands), else \p O itself.
+llvm::SmallVector<MOperand, 4> regPieces(ISel &S, const ptx::Operand &O);
+/// The pieces of call argument \p A for parameter \p P: a register's
+/// (regPieces), or an immediate's value in a new register of \p P's class.
+llvm::SmallVector<MOperand, 4> argPieces(ISel &S, const ptx::Operand &A,
+                                         const ptx::Variable *P);
+/// The pieces of .reg variable \p V (a function's parameter or result).
+llvm::SmallVector<MOperand, 4> regPiecesOf(ISel &S, const ptx::Variable *V);
+/// Copies \p From to \p To piece by piece: MOV per word, PLOP3 for a
+/// predicate.
+void copyPieces(ISel &S, llvm::ArrayRef<MOperand> To,
+                llvm::ArrayRef<MOperand> From);
 /// Copies \p Words words of register operand \p From to vreg \p To.
 void copyVReg(ISel &S, unsigned To, const MOperand &From, unsigned Words);
 /// A call of \p F through the ABI (ISelControlABI.cpp): a system call, or

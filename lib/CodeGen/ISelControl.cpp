@@ -61,6 +61,7 @@ void ISel::emitReturn() {
   // Selected into its caller's machine function (ISelControlCall.cpp): a
   // branch to the dispatch over the call sites (fixed up by the caller).
   if (returnAddressVReg(MF, Req.F->Name) >= 0) {
+    copyRegResultsOut(*this);
     MInstr &B = emit("BRA", {label(0)});
     B.Implicit.push_back(text("$return"));
     return;

@@ -112,20 +112,31 @@ static MOperand stackSlot(int64_t Off) {
   return M;
 }
 
+/// The 32-bit words of a .reg value, in order: a vector register's
+/// components one after another (its pieces, ISelControlCall.cpp).
+using RegWords = llvm::SmallVector<MOperand, 8>;
+static RegWords flatWords(llvm::ArrayRef<MOperand> Pieces) {
+  RegWords Ws;
+  for (const MOperand &P : Pieces)
+    for (unsigned W = 0; W != P.Width; ++W) {
+      MOperand M = P;
+      M.Sub = uint8_t(P.Sub + W);
+      M.Width = 1;
+      M.Not = false;
+      M.IsDef = false;
+      M.Undef = false;
+      Ws.push_back(M);
+    }
+  return Ws;
+}
+
 /// Word \p J of the value of \p V, a .param variable (its chunk virtual
-/// registers, ISelControlCall.cpp) or a .reg one (\p Reg: its register).
+/// registers, ISelControlCall.cpp) or a .reg one (\p Reg: its words).
 /// Words past a register's end read as RZ.
 static MOperand valueWordOf(ISel &S, const ptx::Variable *V,
-                            const MOperand *Reg, unsigned J) {
-  if (Reg) {
-    if (J >= Reg->Width)
-      return RZ();
-    MOperand W = *Reg;
-    W.Sub = uint8_t(Reg->Sub + J);
-    W.Width = 1;
-    W.Not = false;
-    return W;
-  }
+                            const RegWords *Reg, unsigned J) {
+  if (Reg)
+    return J < Reg->size() ? (*Reg)[J] : RZ();
   unsigned P = paramVReg(S, V, J / 4);
   if (J % 4 >= S.mf().VRegs[P].Size)
     return RZ();
@@ -133,16 +144,16 @@ static MOperand valueWordOf(ISel &S, const ptx::Variable *V,
 }
 
 /// Writes word \p J (of \p Words) of the value of \p V from \p Src.
-static void setValueWord(ISel &S, const ptx::Variable *V, const MOperand *Reg,
+static void setValueWord(ISel &S, const ptx::Variable *V, const RegWords *Reg,
                          unsigned J, unsigned Words, const MOperand &Src) {
   if (Reg) {
-    if (J >= Reg->Width)
+    if (J >= Reg->size())
       return;
-    unsigned Size = S.mf().VRegs[Reg->Reg].Size;
-    MOperand D = *Reg;
-    D.Sub = uint8_t(Reg->Sub + J);
-    D.Width = 1;
-    S.emit("MOV", {def(D, J == 0 && Reg->Sub == 0 && Size <= Words), Src});
+    MOperand D = (*Reg)[J];
+    unsigned Size = S.mf().VRegs[D.Reg].Size;
+    // A register written whole by this sequence starts a new value.
+    bool Whole = D.Sub == 0 && J + Size <= std::min<size_t>(Words, Reg->size());
+    S.emit("MOV", {def(D, Whole), Src});
     return;
   }
   unsigned P = paramVReg(S, V, J / 4);
@@ -234,17 +245,17 @@ static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
                       "stack arguments of this call");
   // The value operand of each argument / the result: a .param variable
   // (its chunk registers) or a register.
-  auto ValueOf = [&](const Operand &A, const ptx::Variable *&V,
-                     std::optional<MOperand> &Reg, bool Def) -> bool {
+  auto ValueOf = [&](const Operand &A, const ptx::Variable *P,
+                     const ptx::Variable *&V,
+                     std::optional<RegWords> &Reg) -> bool {
     if (A.K == Operand::Kind::Symbol && isFuncParam(S, A.Var)) {
       V = A.Var;
       return true;
     }
-    if (A.K == Operand::Kind::Reg) {
+    if (A.K == Operand::Kind::Reg || A.K == Operand::Kind::Imm ||
+        A.K == Operand::Kind::FImm) {
       V = nullptr;
-      Reg = Def ? S.defOf(A) : S.use(A);
-      Reg->IsDef = false;
-      Reg->Undef = false;
+      Reg = flatWords(argPieces(S, A, P));
       return true;
     }
     return false;
@@ -252,8 +263,8 @@ static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
   llvm::SmallVector<MOperand, 16> Uses;
   for (size_t K = 0; K != NArgs; ++K) {
     const ptx::Variable *V;
-    std::optional<MOperand> Reg;
-    if (!ValueOf(Args->Elems[K], V, Reg, false))
+    std::optional<RegWords> Reg;
+    if (!ValueOf(Args->Elems[K], F->Params[K], V, Reg))
       return S.unsupported(I, "this call argument");
     const ABISlot &Sl = L.Params[K];
     for (unsigned J = 0; J != Sl.Words; ++J) {
@@ -356,8 +367,11 @@ static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
   }
   if (NRets) {
     const ptx::Variable *V;
-    std::optional<MOperand> Reg;
-    if (!ValueOf(Rets->Elems[0], V, Reg, true))
+    std::optional<RegWords> Reg;
+    if (Rets->Elems[0].K != Operand::Kind::Symbol &&
+        Rets->Elems[0].K != Operand::Kind::Reg)
+      return S.unsupported(I, "this call result");
+    if (!ValueOf(Rets->Elems[0], F->Returns[0], V, Reg))
       return S.unsupported(I, "this call result");
     for (unsigned J = 0; J != L.Ret.Words; ++J) {
       if (L.RetInMemory) {
@@ -456,19 +470,23 @@ uint32_t codegen::abiOutgoingArea(ISel &S) {
 static const char *const ABIReturnAddr = "$abi$ra";
 static const char *const ABIResultAddr = "$abi$sret";
 
-/// A .reg parameter's register.
-static MOperand regParam(ISel &S, const ptx::Variable *V) {
-  Operand O;
-  O.K = Operand::Kind::Reg;
-  O.Var = const_cast<ptx::Variable *>(V);
-  O.Name = V->Name;
-  return S.use(O);
+/// A .reg parameter's or result's words.
+static RegWords regParam(ISel &S, const ptx::Variable *V) {
+  return flatWords(regPiecesOf(S, V));
 }
 
 void codegen::emitABIEntry(ISel &S) {
   const ptx::Function &F = *S.request().F;
   MFunction &MF = S.mf();
   ABILayout L;
+  if (F.Returns.size() > 1) {
+    // ptxas: "Function 'f' with multiple return values found, disabling
+    // ABI", then "'Compile only(-c)' requires ABI" (fatal).
+    S.failAt(F.Loc, "function '" + F.Name.str() +
+                        "' has multiple return values, which the ABI does "
+                        "not allow; compile only (-c) requires the ABI");
+    return;
+  }
   if (std::string Why = abiLayout(F.Params, F.Returns, L); !Why.empty()) {
     S.failAt(F.Loc, "not yet supported: " + Why + " of '" + F.Name.str() +
                         "' in -c mode");
@@ -481,7 +499,7 @@ void codegen::emitABIEntry(ISel &S) {
   }
   for (size_t K = 0; K != F.Params.size(); ++K) {
     const ptx::Variable *V = F.Params[K];
-    std::optional<MOperand> Reg;
+    std::optional<RegWords> Reg;
     if (V->Space == ptx::StateSpace::Reg)
       Reg = regParam(S, V);
     const ABISlot &Sl = L.Params[K];
@@ -514,7 +532,7 @@ void codegen::emitABIReturn(ISel &S) {
   llvm::SmallVector<MOperand, 12> Results;
   if (!F.Returns.empty()) {
     const ptx::Variable *V = F.Returns[0];
-    std::optional<MOperand> Reg;
+    std::optional<RegWords> Reg;
     if (V->Space == ptx::StateSpace::Reg)
       Reg = regParam(S, V);
     int Buf = findVReg(MF, ABIResultAddr);

@@ -226,6 +226,133 @@ void codegen::copyVReg(ISel &S, unsigned To, const MOperand &From,
   }
 }
 
+/// Words of one register of type \p T (a vector register's component).
+static unsigned componentWords(const ptx::Variable *V) {
+  unsigned Bits = ptx::typeBits(V->ElemType);
+  return Bits > 64 ? 4 : Bits > 32 ? 2 : 1;
+}
+
+static unsigned numComponents(const ptx::Variable *V) {
+  return V->VecWidth > 1 ? std::min(V->VecWidth, 4u) : 1;
+}
+
+llvm::SmallVector<MOperand, 4> codegen::regParamVRegs(ISel &S,
+                                                      const ptx::Variable *V) {
+  llvm::SmallVector<MOperand, 4> R;
+  RegClass RC = V->isPredicate() ? RegClass::Pred : RegClass::GPR;
+  unsigned Words = V->isPredicate() ? 1 : componentWords(V);
+  for (unsigned C = 0; C != numComponents(V); ++C) {
+    std::string Name = fmt::format("$pv${}$r{}", fmt::ptr(V), C);
+    int N = findVReg(S.mf(), Name);
+    unsigned Reg = N >= 0 ? unsigned(N) : S.mf().newVReg(RC, Words, Name);
+    R.push_back(vreg(Reg, RC, Words));
+  }
+  return R;
+}
+
+llvm::SmallVector<MOperand, 4> codegen::regPieces(ISel &S, const Operand &O) {
+  static const char Comps[] = "xyzw";
+  llvm::SmallVector<MOperand, 4> P;
+  if (O.Var && O.Var->VecWidth > 1 && !O.Component) {
+    for (unsigned C = 0; C != numComponents(O.Var); ++C) {
+      Operand E = O;
+      E.Component = Comps[C];
+      P.push_back(S.use(E));
+    }
+  } else {
+    P.push_back(S.use(O));
+  }
+  for (MOperand &M : P)
+    M.Not = false;
+  return P;
+}
+
+llvm::SmallVector<MOperand, 4> codegen::argPieces(ISel &S, const Operand &A,
+                                                  const ptx::Variable *P) {
+  if (A.K == Operand::Kind::Reg)
+    return regPieces(S, A);
+  if (P->isPredicate()) {
+    unsigned T = S.tmp(RegClass::Pred);
+    MOperand V = PT();
+    V.Not = A.Value == 0;
+    S.emit("PLOP3.LUT", {def(vreg(T, RegClass::Pred)), PT(), V, PT(), PT(),
+                         imm(0xf0), imm(0)});
+    return {vreg(T, RegClass::Pred)};
+  }
+  // `call f, (1)`: the literal as the parameter's type has it.
+  return {S.srcReg(A, P->ElemType)};
+}
+
+llvm::SmallVector<MOperand, 4> codegen::regPiecesOf(ISel &S,
+                                                    const ptx::Variable *V) {
+  Operand O;
+  O.K = Operand::Kind::Reg;
+  O.Var = const_cast<ptx::Variable *>(V);
+  O.Name = V->Name;
+  return regPieces(S, O);
+}
+
+void codegen::copyPieces(ISel &S, llvm::ArrayRef<MOperand> To,
+                         llvm::ArrayRef<MOperand> From) {
+  // Predicates piece by piece; registers word by word (the two sides may
+  // be cut differently: a .param variable's chunks against a vector
+  // register's components).
+  llvm::SmallVector<MOperand, 8> TW, FW;
+  auto Words = [](llvm::ArrayRef<MOperand> Ps,
+                  llvm::SmallVectorImpl<MOperand> &Out) {
+    for (const MOperand &P : Ps) {
+      if (P.RC == RegClass::Pred) {
+        Out.push_back(P);
+        continue;
+      }
+      for (unsigned W = 0; W != P.Width; ++W) {
+        MOperand M = P;
+        M.Sub = uint8_t(P.Sub + W);
+        M.Width = 1;
+        M.IsDef = M.Undef = M.Not = false;
+        Out.push_back(M);
+      }
+    }
+  };
+  Words(To, TW);
+  Words(From, FW);
+  size_t N = std::min(TW.size(), FW.size());
+  for (size_t K = 0; K != N; ++K) {
+    const MOperand &T = TW[K], &F = FW[K];
+    if (T.RC == RegClass::Pred || F.RC == RegClass::Pred) {
+      if (T.RC == F.RC)
+        S.emit("PLOP3.LUT", {def(T), PT(), F, PT(), PT(), imm(0xf0), imm(0)});
+      continue; // PTX types the call: never a predicate against a word
+    }
+    // A register written whole by this copy starts a new value.
+    unsigned Size = S.mf().VRegs[T.Reg].Size;
+    S.emit("MOV", {def(T, T.Sub == 0 && K + Size <= N), F});
+  }
+}
+
+/// The chunk registers of .param variable \p V.
+static llvm::SmallVector<MOperand, 4> paramPieces(ISel &S,
+                                                  const ptx::Variable *V) {
+  llvm::SmallVector<MOperand, 4> P;
+  for (unsigned C = 0; C != numChunks(V); ++C) {
+    unsigned R = paramVReg(S, V, C);
+    P.push_back(vreg(R, RegClass::GPR, S.mf().VRegs[R].Size));
+  }
+  return P;
+}
+
+void codegen::copyRegParamsIn(ISel &S) {
+  for (const ptx::Variable *V : S.request().F->Params)
+    if (V->Space == ptx::StateSpace::Reg)
+      copyPieces(S, regPiecesOf(S, V), regParamVRegs(S, V));
+}
+
+void codegen::copyRegResultsOut(ISel &S) {
+  for (const ptx::Variable *V : S.request().F->Returns)
+    if (V->Space == ptx::StateSpace::Reg)
+      copyPieces(S, regParamVRegs(S, V), regPiecesOf(S, V));
+}
+
 static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
                                 const ptx::Function *F, const Operand *Rets,
                                 const Operand *Args);
@@ -424,13 +551,28 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
   };
   for (size_t K = 0; K != NArgs; ++K) {
     const ptx::Variable *PVar = F->Params[K];
+    const Operand &A = Args->Elems[K];
+    if (PVar->Space == ptx::StateSpace::Reg) {
+      // A .reg parameter: component by component, predicates included.
+      llvm::SmallVector<MOperand, 4> To = regParamVRegs(S, PVar);
+      if (A.K == Operand::Kind::Symbol && isFuncParam(S, A.Var))
+        copyPieces(S, To, paramPieces(S, A.Var));
+      else if (A.K == Operand::Kind::Reg || A.K == Operand::Kind::Imm ||
+               A.K == Operand::Kind::FImm)
+        copyPieces(S, To, argPieces(S, A, PVar));
+      else
+        return S.unsupported(I, "this call argument");
+      for (const MOperand &T : To)
+        CalleeParams.push_back(T.Reg);
+      continue;
+    }
     for (unsigned C = 0; C != numChunks(PVar); ++C)
       CalleeParams.push_back(paramVReg(S, PVar, C));
-    const Operand &A = Args->Elems[K];
     if (A.K == Operand::Kind::Symbol && isFuncParam(S, A.Var)) {
       CopyParam(PVar, A.Var);
-    } else if (A.K == Operand::Kind::Reg) {
-      MOperand R = S.use(A);
+    } else if (A.K == Operand::Kind::Reg || A.K == Operand::Kind::Imm ||
+               A.K == Operand::Kind::FImm) {
+      MOperand R = argPieces(S, A, PVar)[0];
       unsigned P = paramVReg(S, PVar, 0);
       copyVReg(S, P, R,
                std::min<unsigned>(MF.VRegs[P].Size, MF.VRegs[R.Reg].Size));
@@ -438,9 +580,14 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
       return S.unsupported(I, "this call argument");
     }
   }
-  for (size_t K = 0; K != NRets; ++K)
+  for (size_t K = 0; K != NRets; ++K) {
+    if (F->Returns[K]->Space == ptx::StateSpace::Reg) {
+      regParamVRegs(S, F->Returns[K]);
+      continue;
+    }
     for (unsigned C = 0; C != numChunks(F->Returns[K]); ++C)
       paramVReg(S, F->Returns[K], C);
+  }
 
   // The return-site number.
   int RA = returnAddressVReg(MF, F->Name);
@@ -469,7 +616,7 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
   }
   MInstr &Call = S.emit("CALL.REL.NOINC", {label(Entry)});
   for (unsigned P : CalleeParams)
-    Call.Implicit.push_back(vreg(P, RegClass::GPR, MF.VRegs[P].Size));
+    Call.Implicit.push_back(vreg(P, MF.VRegs[P].RC, MF.VRegs[P].Size));
   Call.Implicit.push_back(RAOp);
   if (Mutual)
     Call.Implicit.push_back(text("$entry$" + F->Name.str()));
@@ -486,7 +633,6 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
     SubReq.F = F;
     SubReq.AsSubfunction = true;
     Active.push_back(F);
-    size_t FirstVReg = MF.VRegs.size();
     bool Ok;
     {
       ISel Sub(MF, SubReq, S.options(), *Req.Diags);
@@ -525,57 +671,6 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
       for (unsigned &X : B.ExtraSuccs)
         X += Base;
       MF.Blocks.push_back(std::move(B));
-    }
-    // Parameters and results declared .reg: the callee's body uses its own
-    // register; copy from / to the .param virtual registers.
-    auto BodyReg = [&](const ptx::Variable *V) -> int {
-      for (size_t R = FirstVReg; R != MF.VRegs.size(); ++R)
-        if (MF.VRegs[R].Name == V->Name && MF.VRegs[R].RC == RegClass::GPR)
-          return int(R);
-      return -1;
-    };
-    std::vector<MInstr> In;
-    for (const ptx::Variable *V : F->Params) {
-      if (V->Space != ptx::StateSpace::Reg)
-        continue;
-      int R = BodyReg(V);
-      if (R < 0)
-        continue;
-      unsigned P = paramVReg(S, V, 0);
-      unsigned W = std::min<unsigned>(MF.VRegs[R].Size, MF.VRegs[P].Size);
-      for (unsigned J = 0; J != W; ++J) {
-        MInstr M;
-        M.Op = "MOV";
-        M.Ops = {def(vreg(unsigned(R), RegClass::GPR, 1, J),
-                     J == 0 && MF.VRegs[R].Size == W),
-                 vreg(P, RegClass::GPR, 1, J)};
-        In.push_back(std::move(M));
-      }
-    }
-    MBlock &EB = MF.Blocks[Base];
-    EB.Instrs.insert(EB.Instrs.begin(), In.begin(), In.end());
-    for (const ptx::Variable *V : F->Returns) {
-      if (V->Space != ptx::StateSpace::Reg)
-        continue;
-      int R = BodyReg(V);
-      if (R < 0)
-        continue;
-      unsigned P = paramVReg(S, V, 0);
-      unsigned W = std::min<unsigned>(MF.VRegs[R].Size, MF.VRegs[P].Size);
-      for (unsigned B = Base; B != MF.Blocks.size(); ++B) {
-        auto &Is = MF.Blocks[B].Instrs;
-        if (Is.empty() || Is.back().Op != "BRA" || Is.back().Ops.empty() ||
-            Is.back().Ops[0].Block != Disp)
-          continue;
-        for (unsigned J = 0; J != W; ++J) {
-          MInstr M;
-          M.Op = "MOV";
-          M.Ops = {def(vreg(P, RegClass::GPR, 1, J),
-                       J == 0 && MF.VRegs[P].Size == W),
-                   vreg(unsigned(R), RegClass::GPR, 1, J)};
-          Is.insert(Is.end() - 1, std::move(M));
-        }
-      }
     }
     MF.Blocks[Base].Label = entryName(F->Name);
     MF.Blocks[Base].IsBranchTarget = true;
@@ -623,13 +718,28 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
     MInstr &Rs = S.emit("$RECRESTORE", {imm(RecId)});
     Rs.Implicit.push_back(text(F->Name));
     // The results come back from the inner activation: never restored.
-    for (const ptx::Variable *V : F->Returns)
+    for (const ptx::Variable *V : F->Returns) {
+      if (V->Space == ptx::StateSpace::Reg) {
+        for (const MOperand &R : regParamVRegs(S, V))
+          Rs.Implicit.push_back(text("$result:" + std::to_string(R.Reg)));
+        continue;
+      }
       for (unsigned C = 0; C != numChunks(V); ++C)
         Rs.Implicit.push_back(text("$result:" + std::to_string(paramVReg(S, V, C))));
+    }
   }
   for (size_t K = 0; K != NRets; ++K) {
     const Operand &R = Rets->Elems[K];
     const ptx::Variable *RVar = F->Returns[K];
+    if (RVar->Space == ptx::StateSpace::Reg) {
+      if (R.K == Operand::Kind::Symbol && isFuncParam(S, R.Var))
+        copyPieces(S, paramPieces(S, R.Var), regParamVRegs(S, RVar));
+      else if (R.K == Operand::Kind::Reg)
+        copyPieces(S, regPieces(S, R), regParamVRegs(S, RVar));
+      else
+        return S.unsupported(I, "this call result");
+      continue;
+    }
     if (R.K == Operand::Kind::Symbol && isFuncParam(S, R.Var)) {
       CopyParam(R.Var, RVar);
     } else if (R.K == Operand::Kind::Reg) {

@@ -11,6 +11,11 @@
 //===----------------------------------------------------------------------===//
 #include "ISelMemory.h"
 
+namespace ptxas::codegen {
+/// `mov d, var` for a shared, local or const variable (ISelMemory.cpp).
+bool movSymbolAddress(ISel &S, const ptx::Variable *V, MOperand D);
+} // namespace ptxas::codegen
+
 using namespace ptxas;
 using namespace ptxas::codegen;
 using namespace ptxas::codegen::mem;
@@ -27,8 +32,11 @@ static void addWindow(ISel &S, MOperand D, MOperand X, unsigned BaseOff,
   MOperand BLo = cbank(0, BaseOff), BHi = cbank(0, BaseOff + 4);
   MOperand NotPT = PT();
   NotPT.Not = true;
+  // In place (`cvta.const.u64 %rd, %rd`): the low word's write must not
+  // start a new value, the high word is read after it.
+  bool InPlace = D.Reg == X.Reg;
   if (!Subtract) {
-    S.emit("IADD3", {def(vreg(D.Reg, RegClass::GPR, 1, 0)),
+    S.emit("IADD3", {def(vreg(D.Reg, RegClass::GPR, 1, 0), !InPlace),
                      def(vreg(C, RegClass::Pred)), Lo, BLo, RZ()});
     S.emit("IADD3.X", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), Hi, BHi,
                        RZ(), vreg(C, RegClass::Pred), NotPT});
@@ -36,7 +44,7 @@ static void addWindow(ISel &S, MOperand D, MOperand X, unsigned BaseOff,
     BLo.Neg = true;
     MOperand NHi = BHi;
     NHi.Inv = true;
-    S.emit("IADD3", {def(vreg(D.Reg, RegClass::GPR, 1, 0)),
+    S.emit("IADD3", {def(vreg(D.Reg, RegClass::GPR, 1, 0), !InPlace),
                      def(vreg(C, RegClass::Pred)), Lo, BLo, RZ()});
     S.emit("IADD3.X", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), Hi, NHi,
                        RZ(), vreg(C, RegClass::Pred), NotPT});
@@ -74,6 +82,15 @@ SelResult mem::selectCvta(ISel &S, const ptx::Instruction &I) {
     }
   } else if (Src.K == Operand::Kind::Reg) {
     X = S.use(Src);
+  } else if (Src.K == Operand::Kind::Symbol && Src.Var &&
+             Src.Var->Space == StateSpace::Const && Sp == Space::Const &&
+             !To) {
+    // cvta.const r, var: the variable's bank offset (as mov gives it) plus
+    // the bank's generic base, as ptxas computes it.
+    unsigned T = S.tmp(RegClass::GPR, 2);
+    if (!movSymbolAddress(S, Src.Var, def(vreg(T, RegClass::GPR, 2))))
+      return S.unsupported(I, "operand");
+    X = vreg(T, RegClass::GPR, 2);
   } else {
     return S.unsupported(I, "operand");
   }

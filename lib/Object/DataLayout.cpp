@@ -192,6 +192,44 @@ void object::forEachTakenFunctionName(
   }
 }
 
+/// A .const variable named in an initializer without generic() stands for
+/// its offset in the constant bank (PTX ISA 5.4.4: "the offset in the
+/// variable's state space", as `mov r, var` gives it). ptxas writes the
+/// offset (plus the addend; mask() takes its byte) into the data and no
+/// relocation, in .const and .global initializers alike; under -c, where
+/// the linker places the bank, it relocates with R_CUDA_64 / R_CUDA_8_<8k>
+/// (SymbolBuilder). .global variables and generic() keep their R_CUDA_G64
+/// / R_CUDA_G8_<8k> relocations.
+static void resolveConstOffsets(ModuleLayout &Out, bool Relocatable) {
+  if (Relocatable)
+    return;
+  llvm::StringMap<uint64_t> ConstOffset;
+  for (const VarPlacement &P : Out.Vars)
+    if (P.In == DataContainer::Const3)
+      ConstOffset[P.V->Name] = P.Offset;
+  for (VarPlacement &P : Out.Vars) {
+    if (P.In != DataContainer::Const3 && P.In != DataContainer::GlobalInit)
+      continue;
+    std::vector<uint8_t> &Bytes =
+        P.In == DataContainer::Const3 ? Out.Const3 : Out.GlobalInit;
+    llvm::erase_if(P.Relocs, [&](const ptx::InitReloc &R) {
+      auto It = ConstOffset.find(R.Symbol);
+      if (R.Generic || It == ConstOffset.end())
+        return false;
+      uint64_t V = It->second + uint64_t(R.Addend);
+      uint64_t At = P.Offset + R.Offset;
+      if (R.HasMask) {
+        if (At < Bytes.size())
+          Bytes[At] = uint8_t(V >> (8 * R.MaskByte));
+        return true;
+      }
+      for (unsigned I = 0; I != R.Size && I < 8 && At + I < Bytes.size(); ++I)
+        Bytes[At + I] = uint8_t(V >> (8 * I));
+      return true;
+    });
+  }
+}
+
 static bool isDynamicShared(const ptx::Variable &V) {
   return V.Link == ptx::Linkage::Extern;
 }
@@ -456,6 +494,7 @@ bool ptxas::object::layoutModule(const ptx::Module &M,
     }
   }
   Out.GlobalSize = GlobalEnd;
+  resolveConstOffsets(Out, Opts.Relocatable);
   if (Out.Const3.size() > ConstLimit) {
     Diags.error("File uses too much global constant data (" +
                 hex(Out.Const3.size()) + " bytes, " + hex(ConstLimit) +

@@ -50,6 +50,24 @@ void Builder::createSymbols() {
            : P.In == DataContainer::GlobalInit ? GlobalInit
                                                : Global;
   };
+  // The data sections' symbols and their local variables'.
+  auto DataSyms = [&](const std::vector<unsigned> &Secs) {
+    for (unsigned Sec : Secs) {
+      if (!Sec)
+        continue;
+      addSectionSym(Sec);
+      if (Sec == Const4)
+        continue;
+      for (const VarPlacement &P : B.L.Vars)
+        if (SecOf(P) == Sec && bindOf(P.V->Link) == stb::Local)
+          VarSym[P.V->Name] = addSym(VarSymbol(P, Sec));
+    }
+  };
+  // A module without functions (-c): after the notes, as ptxas writes them
+  // (.nv.constant3 then .nv.global.init, probed on sm_80); without this
+  // its local variables had no symbols and their relocations were lost.
+  if (B.Proc.empty())
+    DataSyms({Const3, GlobalInit, Global});
   std::vector<Symbol> Deferred; // GLOBAL/WEAK subfunction copies
   for (size_t I = 0; I != B.Proc.size(); ++I) {
     KernelCode &K = B.Proc[I];
@@ -79,18 +97,8 @@ void Builder::createSymbols() {
     if (I == 0)
       // With a bank-4 table ptxas writes .nv.global, .nv.constant4,
       // .nv.global.init, .nv.constant3 (probed on sm_86 and sm_90a).
-      for (unsigned Sec :
-           Const4 ? std::vector<unsigned>{Global, Const4, GlobalInit, Const3}
-                  : std::vector<unsigned>{GlobalInit, Global, Const3}) {
-        if (!Sec)
-          continue;
-        addSectionSym(Sec);
-        if (Sec == Const4)
-          continue;
-        for (const VarPlacement &P : B.L.Vars)
-          if (SecOf(P) == Sec && bindOf(P.V->Link) == stb::Local)
-            VarSym[P.V->Name] = addSym(VarSymbol(P, Sec));
-      }
+      DataSyms(Const4 ? std::vector<unsigned>{Global, Const4, GlobalInit, Const3}
+                      : std::vector<unsigned>{GlobalInit, Global, Const3});
     for (SubCode &S : K.Subs) {
       Symbol F;
       F.Name = ("$" + K.L->F->Name + "$" + S.F->Name).str();
@@ -326,10 +334,20 @@ void Builder::addDataRelocs() {
         continue;
       }
       Rl.Sym = It->second;
-      // R_CUDA_G64 for every address word, generic or not and even in a
-      // .u32 variable; R_CUDA_G8_<8k> for mask() bytes (both measured).
-      Rl.Type = R.HasMask ? uint32_t(rcuda::G8_0) + R.MaskByte
-                          : uint32_t(rcuda::G64);
+      // R_CUDA_G64 for every address word of a .global variable or of
+      // generic(), even in a .u32 variable; R_CUDA_G8_<8k> for mask()
+      // bytes (both measured). A .const variable without generic() is its
+      // bank offset: resolved by the layout, under -c R_CUDA_64 (also in a
+      // .u32) / R_CUDA_8_<8k> (measured, sm_80 and sm_90).
+      bool ConstOffset = !R.Generic && M.Globals.count(R.Symbol) &&
+                         M.Globals.lookup(R.Symbol)->Space ==
+                             ptx::StateSpace::Const;
+      if (ConstOffset)
+        Rl.Type = R.HasMask ? uint32_t(rcuda::R8_0) + R.MaskByte
+                            : uint32_t(rcuda::R64);
+      else
+        Rl.Type = R.HasMask ? uint32_t(rcuda::G8_0) + R.MaskByte
+                            : uint32_t(rcuda::G64);
       PendingRelocs.push_back({Sec, Rl});
     }
   }

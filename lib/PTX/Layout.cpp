@@ -43,25 +43,24 @@ unsigned Variable::alignment() const {
   return A ? A : 1;
 }
 
-static uint64_t strideOf(llvm::ArrayRef<uint64_t> Ext, unsigned Level) {
-  uint64_t S = 1;
-  for (unsigned I = Level + 1; I < Ext.size(); ++I)
-    S *= Ext[I];
-  return S;
-}
-
 namespace {
 /// ptxas's rules: the braces follow the declaration exactly (no C-style
 /// brace elision, no braces around a scalar), arrays may be incomplete, and
-/// a vector takes exactly its element count.
+/// a vector takes exactly its element count. The leaves are stored one
+/// after another in their order, whatever the braces: an incomplete inner
+/// list is not padded (ptxas 13.0: `.u8 t[3][2] = {{1}, {3}, {5}}` is
+/// 1,3,5,0,0,0, and `{{{1,2},{3}},{{5}}}` in [2][2][2] is 1,2,3,5,0,..),
+/// unlike C and the PTX ISA's "as in C"; the zeros come after the last
+/// leaf. Complete lists (nvcc's) are the same either way.
 struct Walker {
   llvm::ArrayRef<uint64_t> Ext;
   bool FirstInferred;
   unsigned VecLevel; // index of the vector extent in Ext, or ~0u
   llvm::function_ref<void(uint64_t, const InitValue &)> Leaf;
   llvm::function_ref<void(llvm::SMLoc, const llvm::Twine &)> Error;
+  uint64_t Next = 0; ///< the slot of the next leaf
 
-  bool walk(const InitValue &N, unsigned Level, uint64_t Base) {
+  bool walk(const InitValue &N, unsigned Level) {
     if (N.K != InitValue::Kind::List) {
       if (Level < Ext.size()) {
         Error(N.Loc, "initializer type mismatch: expected a brace list of " +
@@ -69,7 +68,7 @@ struct Walker {
                          (Level == VecLevel ? " vector elements" : " elements"));
         return false;
       }
-      Leaf(Base, N);
+      Leaf(Next++, N);
       return true;
     }
     if (Level >= Ext.size()) {
@@ -77,7 +76,6 @@ struct Walker {
                    "is expected");
       return false;
     }
-    uint64_t Stride = strideOf(Ext, Level);
     bool Unbounded = Level == 0 && FirstInferred;
     if (!Unbounded && N.Elems.size() > Ext[Level]) {
       Error(N.Elems[Ext[Level]]->Loc,
@@ -91,7 +89,7 @@ struct Walker {
       return false;
     }
     for (size_t I = 0; I != N.Elems.size(); ++I)
-      if (!walk(*N.Elems[I], Level + 1, Base + I * Stride))
+      if (!walk(*N.Elems[I], Level + 1))
         return false;
     return true;
   }
@@ -107,7 +105,7 @@ bool ptxas::ptx::walkInitializer(
   auto Ext = extentsOf(V);
   unsigned VecLevel = V.VecWidth > 1 ? unsigned(Ext.size() - 1) : ~0u;
   Walker W{Ext, V.FirstDimInferred, VecLevel, Leaf, Error};
-  return W.walk(*Init, 0, 0);
+  return W.walk(*Init, 0);
 }
 
 uint64_t ptxas::ptx::inferredFirstExtent(const Variable &V,

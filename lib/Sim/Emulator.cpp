@@ -80,8 +80,20 @@ void Emulator::loadGlobals() {
         // A function's address (Machine.h).
         V = FuncPtrBase + (uint64_t(Sym.Shndx) << 32) + Sym.Value +
             uint64_t(R.Addend);
+      // R_CUDA_8_<8k> (76..83) and R_CUDA_G8_<8k> (84..91), mask() in an
+      // initializer: byte k of the value.
+      bool Byte = R.Type >= 76 && R.Type <= 91;
+      // Against a constant-bank variable, R_CUDA_32/64 and R_CUDA_8_<8k>
+      // (ptxas -c: a .const variable named without generic()) give its
+      // offset in the bank; the G forms its address.
+      if ((R.Type == 1 || R.Type == 2 || (R.Type >= 76 && R.Type <= 83)) &&
+          Sym.Shndx && llvm::StringRef(C.Sections[Sym.Shndx].Name)
+                           .starts_with(".nv.constant"))
+        V = Sym.Value + uint64_t(R.Addend);
+      if (Byte)
+        V >>= 8 * ((R.Type - 76) % 8);
       // R_CUDA_32 (1) writes 32 bits; R_CUDA_64 (2), R_CUDA_G64 (4) 64.
-      unsigned N = R.Type == 1 ? 4 : 8;
+      unsigned N = Byte ? 1 : R.Type == 1 ? 4 : 8;
       if (uint8_t *D = Mem.translate(T->second + R.Offset, N))
         std::memcpy(D, &V, N);
     }
@@ -201,6 +213,15 @@ void Machine::setupBanks() {
   put32(0x20, uint32_t(LocalWindow));
   put32(0x24, uint32_t(LocalWindow >> 32));
   put32(0x28, LocalSize);
+  // The generic address of bank 3 (cvta.const adds c[0x0][0x50], sm_90:
+  // c[0x0][0xd0]): where the emulator put .nv.constant3, which generic()
+  // relocations against .const variables point into too.
+  if (unsigned S3 = Cb.findSection(".nv.constant3")) {
+    uint64_t A = SecAddr.at(S3);
+    uint32_t At = isSM90(P.A) ? 0xd0 : 0x50;
+    put32(At, uint32_t(A));
+    put32(At + 4, uint32_t(A >> 32));
+  }
   std::copy(C.Params.begin(), C.Params.end(), B0.begin() + ParamBase);
 }
 

@@ -112,6 +112,7 @@ enum : uint32_t {
   Abs32Lo32 = 56,
   Abs32Hi32 = 57,
   UnusedClear64 = 73,
+  R8_0 = 76, ///< .. R8_56 = 83: one byte of a bank offset (mask(), -c)
   G8_0 = 84, ///< .. G8_56 = 91: one byte of an address (mask())
   SampHeaderIndex0 = 101,
   Unified = 102,
