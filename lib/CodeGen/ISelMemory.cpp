@@ -294,22 +294,22 @@ static bool paramAddressTaken(const ptx::Function &F, const ptx::Variable *V) {
 static uint64_t frameBlock(const ptx::Function &F, const ptx::Variable *Find,
                            std::optional<uint64_t> &Found, unsigned &Align) {
   uint64_t Off = 0;
-  auto Place = [&](const ptx::Variable *V) {
+  auto Place = [&](const ptx::Variable *V, uint64_t Bytes) {
     uint64_t Al = std::max(1u, V->alignment());
     Align = std::max<unsigned>(Align, unsigned(Al));
     Off = (Off + Al - 1) / Al * Al;
     if (V == Find)
       Found = Off;
-    Off += V->sizeInBytes();
+    Off += Bytes;
   };
   for (const ptx::Stmt &St : F.Body)
     if (St.K == ptx::Stmt::Kind::Decl && St.Var &&
         St.Var->Space == StateSpace::Local)
-      Place(St.Var);
+      Place(St.Var, St.Var->sizeInBytes());
   for (const ptx::Variable *V : F.Params)
     if (V->Space == StateSpace::Param && V->sizeInBytes() != 0 &&
         paramAddressTaken(F, V))
-      Place(V);
+      Place(V, (V->sizeInBytes() + 3) / 4 * 4); // stored in whole words
   return Off;
 }
 
@@ -624,6 +624,11 @@ bool mem::genericLdStEncodes(ISel &S) {
 static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
   bool Load = I.Mnemonic != "st";
   Space Sp = I.Mnemonic == "ldu" ? Space::Global : spaceOf(I);
+  // In a .func, a parameter's address (mov of it: ISelBasic) is the local
+  // address of the parameter's frame slot; ld.param through it is LDL.
+  if (Sp == Space::Param && I.Mnemonic == "ld" && !S.request().F->IsEntry &&
+      I.Ops[1].K == Operand::Kind::Address && baseIsReg(I.Ops[1]))
+    Sp = Space::Local;
   if (Sp == Space::Param) {
     // A kernel parameter addressed through a register (its bank-0 offset,
     // as mov of the parameter gives it): LDC c[0x0][R+off]. Parameters
