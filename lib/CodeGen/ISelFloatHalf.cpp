@@ -125,8 +125,6 @@ SelResult minMax(ISel &S, const ptx::Instruction &I, bool Max) {
   std::string Op = "HMNMX2";
   if (isBF(T))
     Op += ".BF16_V2";
-  if (I.hasMod(".xorsign") && (I.hasMod(".ftz") || I.hasMod(".NaN")))
-    return S.unsupported(I);
   if (I.hasMod(".ftz"))
     Op += ".FTZ";
   if (I.hasMod(".NaN"))
@@ -136,7 +134,9 @@ SelResult minMax(ISel &S, const ptx::Instruction &I, bool Max) {
   if (I.hasMod(".xorsign")) {
     // ptxas: HMNMX2.XORSIGN, not in the SASS table. Per lane: min/max of
     // the magnitudes, then the XOR of the signs unless the lane is NaN.
-    // Both lanes are computed; a scalar uses the low one.
+    // Both lanes are computed; a scalar uses the low one. .FTZ and .NAN
+    // apply to the magnitudes' HMNMX2 (flushing keeps the sign the XOR
+    // reads; a .NaN lane is the canonical NaN, which keeps no sign).
     MOperand A = S.srcReg(I.Ops[1], Type::B32);
     MOperand B = S.srcReg(I.Ops[2], Type::B32);
     MOperand AA = A, AB = B;
