@@ -73,6 +73,7 @@
 #include "ptxas-alt/Object/DataLayout.h"
 #include "ptxas-alt/SASS/Instr.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace ptxas;
@@ -313,6 +314,29 @@ static uint64_t frameBlock(const ptx::Function &F, const ptx::Variable *Find,
   return Off;
 }
 
+/// Whether \p F can call itself (directly or through the functions it
+/// calls).
+static bool isRecursive(const ptx::Function &F) {
+  llvm::SmallVector<const ptx::Function *, 8> Work{&F};
+  llvm::SmallPtrSet<const ptx::Function *, 8> Seen;
+  while (!Work.empty()) {
+    const ptx::Function *G = Work.pop_back_val();
+    for (const ptx::Stmt &St : G->Body) {
+      if (St.K != ptx::Stmt::Kind::Instr || St.I->Mnemonic != "call")
+        continue;
+      for (const Operand &O : St.I->Ops) {
+        if (O.K != Operand::Kind::Symbol || !O.Func)
+          continue;
+        if (O.Func == &F)
+          return true;
+        if (Seen.insert(O.Func).second)
+          Work.push_back(O.Func);
+      }
+    }
+  }
+  return false;
+}
+
 /// Offset of a function's .local variable (or address-taken parameter,
 /// frameBlock) in the below-R1 frame of MF.FrameSize bytes, above the area
 /// of ABI calls' stack arguments (MF.OutArgBytes). A callee selected into
@@ -325,6 +349,10 @@ std::optional<uint32_t> codegen::localVarOffset(ISel &S,
   const object::CodeRequest &Req = S.request();
   llvm::SmallVector<const ptx::Function *, 8> Blocks;
   if (Req.AsSubfunction && Req.Kernel && Req.Kernel->F) {
+    // Every activation of a recursive callee would share its one block
+    // (ptxas gives each its own frame below R1): not yet supported.
+    if (isRecursive(*Req.F))
+      return std::nullopt;
     Blocks.push_back(Req.Kernel->F);
     for (const ptx::Function *F : Req.Kernel->Subfunctions) {
       if (F == Req.F)
