@@ -10,7 +10,7 @@
 // global addresses (the identity in CUDA's address map).
 //
 //===----------------------------------------------------------------------===//
-#include "ISel.h"
+#include "ISelCall.h"
 
 using namespace ptxas;
 using namespace ptxas::codegen;
@@ -67,6 +67,41 @@ static SelResult movPred(ISel &S, const ptx::Instruction &I) {
                    : S.use(Src);
   // PLOP3.LUT d, PT, q, PT, PT, 0xf0 (d = q), 0x0.
   S.emit("PLOP3.LUT", {D, PT(), Q, PT(), PT(), imm(0xf0), imm(0)});
+  return SelResult::Done;
+}
+
+/// `mov d, f_param_N` in .func f (clang takes the address of a by-value
+/// aggregate it indexes): the parameter's words, which live in virtual
+/// registers (ISelControlCall.cpp), go to the parameter's frame slot
+/// (localVarOffset), whose local address is the result; ld.param through
+/// it is LDL (ISelMemory.cpp). Storing at each mov is enough: a .func
+/// cannot write its own parameters.
+static SelResult movFuncParamAddress(ISel &S, const ptx::Instruction &I,
+                                     const MOperand &D, unsigned Words,
+                                     const ptx::Variable *V) {
+  uint64_t Size = V->sizeInBytes();
+  if (Size == 0) // a variadic function's %VAParam[]: no ABI for it yet
+    return S.unsupported(I, "address of a variadic parameter array");
+  std::optional<uint32_t> Off = localVarOffset(S, V);
+  if (!Off)
+    return S.unsupported(I, "address of this parameter");
+  MOperand FB = frameBase(S);
+  for (uint64_t B = 0; B < Size; B += 4) {
+    unsigned PV = paramVReg(S, V, unsigned(B / 16));
+    MOperand Slot;
+    Slot.K = MOperand::Kind::Mem;
+    Slot.RC = RegClass::GPR;
+    Slot.Reg = FB.Reg;
+    Slot.Phys = FB.Phys;
+    Slot.Sub = FB.Sub;
+    Slot.Imm = int64_t(*Off + B);
+    S.emit("STL", {Slot, vreg(PV, RegClass::GPR, 1, unsigned(B % 16 / 4))});
+  }
+  MOperand Lo = D;
+  Lo.Width = 1;
+  S.emit("IADD3", {Lo, FB, imm(*Off, true), RZ()});
+  if (Words == 2)
+    S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, D.Sub + 1), false), RZ()});
   return SelResult::Done;
 }
 
@@ -281,6 +316,8 @@ static SelResult selectMov(ISel &S, const ptx::Instruction &I) {
         copyWords(S, D, imm(*Off), Words);
         return SelResult::Done;
       }
+      if (llvm::is_contained(S.request().F->Params, V))
+        return movFuncParamAddress(S, I, D, Words, V);
     }
     if (S.request().Addrs && Src.Func && S.request().Module) {
       // Whole program: a function pointer is 8 x the function's descriptor

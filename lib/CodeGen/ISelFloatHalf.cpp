@@ -125,8 +125,6 @@ SelResult minMax(ISel &S, const ptx::Instruction &I, bool Max) {
   std::string Op = "HMNMX2";
   if (isBF(T))
     Op += ".BF16_V2";
-  if (I.hasMod(".xorsign") && (I.hasMod(".ftz") || I.hasMod(".NaN")))
-    return S.unsupported(I);
   if (I.hasMod(".ftz"))
     Op += ".FTZ";
   if (I.hasMod(".NaN"))
@@ -136,7 +134,9 @@ SelResult minMax(ISel &S, const ptx::Instruction &I, bool Max) {
   if (I.hasMod(".xorsign")) {
     // ptxas: HMNMX2.XORSIGN, not in the SASS table. Per lane: min/max of
     // the magnitudes, then the XOR of the signs unless the lane is NaN.
-    // Both lanes are computed; a scalar uses the low one.
+    // Both lanes are computed; a scalar uses the low one. .FTZ and .NAN
+    // apply to the magnitudes' HMNMX2 (flushing keeps the sign the XOR
+    // reads; a .NaN lane is the canonical NaN, which keeps no sign).
     MOperand A = S.srcReg(I.Ops[1], Type::B32);
     MOperand B = S.srcReg(I.Ops[2], Type::B32);
     MOperand AA = A, AB = B;
@@ -145,10 +145,23 @@ SelResult minMax(ISel &S, const ptx::Instruction &I, bool Max) {
     S.emit(Op, {def(gpr(M)), AA, AB, Max ? NotPT : PT()});
     S.emit("LOP3.LUT", {def(gpr(Sg)), A, imm(0x80008000), B, imm(0x48),
                         NotPT});
-    if (isBF(T) && !S.isSm90())
-      return S.unsupported(I, "the SASS table encodes HSETP2.BF16_V2 for sm_90 only");
     if (!isBF(T)) {
       S.emit("HSET2.NUM.AND", {def(gpr(Num)), gpr(M), RZ(), PT()});
+    } else if (!S.isSm90()) {
+      // The SASS table encodes HSETP2.BF16_V2 for sm_90 only: a lane of
+      // the magnitudes is NaN when its bits are above 0x7f80 (bf16 inf).
+      unsigned P = S.tmp(RegClass::Pred), Q = S.tmp(RegClass::Pred);
+      unsigned LoM = S.tmp(), HiM = S.tmp(), Lo = S.tmp(), Hi = S.tmp();
+      S.emit("LOP3.LUT", {def(gpr(LoM)), gpr(M), imm(0x7fff), RZ(), imm(0xc0),
+                          NotPT});
+      S.emit("LOP3.LUT", {def(gpr(HiM)), gpr(M), imm(0x7fff0000), RZ(),
+                          imm(0xc0), NotPT});
+      S.emit("ISETP.GT.U32.AND", {def(preg(P)), PT(), gpr(LoM), imm(0x7f80), PT()});
+      S.emit("ISETP.GT.U32.AND",
+             {def(preg(Q)), PT(), gpr(HiM), imm(0x7f800000), PT()});
+      S.emit("SEL", {def(gpr(Lo)), RZ(), imm(0xffff), preg(P)});
+      S.emit("SEL", {def(gpr(Hi)), RZ(), imm(0xffff), preg(Q)});
+      S.emit("PRMT", {def(gpr(Num)), gpr(Lo), imm(0x5410), gpr(Hi)});
     } else {
       unsigned P = S.tmp(RegClass::Pred), Q = S.tmp(RegClass::Pred);
       unsigned Lo = S.tmp(), Hi = S.tmp();

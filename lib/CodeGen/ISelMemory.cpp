@@ -73,6 +73,7 @@
 #include "ptxas-alt/Object/DataLayout.h"
 #include "ptxas-alt/SASS/Instr.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace ptxas;
@@ -275,30 +276,109 @@ static std::optional<uint64_t> const3Offset(ISel &S, const ptx::Variable *V) {
   return std::nullopt;
 }
 
-/// Offset of a function's .local variable in its frame (below-R1 frame
-/// of MF.FrameSize bytes): declaration order, natural alignment, above the
-/// area of ABI calls' stack arguments (MF.OutArgBytes). Sets MF.FrameSize
-/// to cover every local variable.
+/// Whether \p F's body takes the address of its own parameter \p V
+/// (`mov.b64 %rd, f_param_0`, which clang emits for a by-value aggregate
+/// it indexes): the parameter then gets a frame slot.
+static bool paramAddressTaken(const ptx::Function &F, const ptx::Variable *V) {
+  for (const ptx::Stmt &St : F.Body)
+    if (St.K == ptx::Stmt::Kind::Instr && St.I->Mnemonic == "mov" &&
+        St.I->Ops.size() == 2 && St.I->Ops[1].K == Operand::Kind::Symbol &&
+        St.I->Ops[1].Var == V)
+      return true;
+  return false;
+}
+
+/// Lays out \p F's frame block: its .local variables in declaration order,
+/// then its address-taken sized parameters, each at its natural alignment.
+/// Returns the block's size; \p Find's offset (relative to the block) goes
+/// to \p Found.
+static uint64_t frameBlock(const ptx::Function &F, const ptx::Variable *Find,
+                           std::optional<uint64_t> &Found, unsigned &Align) {
+  uint64_t Off = 0;
+  auto Place = [&](const ptx::Variable *V, uint64_t Bytes) {
+    uint64_t Al = std::max(1u, V->alignment());
+    Align = std::max<unsigned>(Align, unsigned(Al));
+    Off = (Off + Al - 1) / Al * Al;
+    if (V == Find)
+      Found = Off;
+    Off += Bytes;
+  };
+  for (const ptx::Stmt &St : F.Body)
+    if (St.K == ptx::Stmt::Kind::Decl && St.Var &&
+        St.Var->Space == StateSpace::Local)
+      Place(St.Var, St.Var->sizeInBytes());
+  for (const ptx::Variable *V : F.Params)
+    if (V->Space == StateSpace::Param && V->sizeInBytes() != 0 &&
+        paramAddressTaken(F, V))
+      Place(V, (V->sizeInBytes() + 3) / 4 * 4); // stored in whole words
+  return Off;
+}
+
+/// Whether \p F can call itself (directly or through the functions it
+/// calls).
+static bool isRecursive(const ptx::Function &F) {
+  llvm::SmallVector<const ptx::Function *, 8> Work{&F};
+  llvm::SmallPtrSet<const ptx::Function *, 8> Seen;
+  while (!Work.empty()) {
+    const ptx::Function *G = Work.pop_back_val();
+    for (const ptx::Stmt &St : G->Body) {
+      if (St.K != ptx::Stmt::Kind::Instr || St.I->Mnemonic != "call")
+        continue;
+      for (const Operand &O : St.I->Ops) {
+        if (O.K != Operand::Kind::Symbol || !O.Func)
+          continue;
+        if (O.Func == &F)
+          return true;
+        if (Seen.insert(O.Func).second)
+          Work.push_back(O.Func);
+      }
+    }
+  }
+  return false;
+}
+
+/// Offset of a function's .local variable (or address-taken parameter,
+/// frameBlock) in the below-R1 frame of MF.FrameSize bytes, above the area
+/// of ABI calls' stack arguments (MF.OutArgBytes). A callee selected into
+/// a kernel shares the kernel's frame: its block follows the kernel's and
+/// those of the callees before it (Kernel->Subfunctions order), so a
+/// callee's locals never overwrite its callers'. Sets MF.FrameSize to
+/// cover the block.
 std::optional<uint32_t> codegen::localVarOffset(ISel &S,
                                                 const ptx::Variable *V) {
+  const object::CodeRequest &Req = S.request();
+  llvm::SmallVector<const ptx::Function *, 8> Blocks;
+  if (Req.AsSubfunction && Req.Kernel && Req.Kernel->F) {
+    // Every activation of a recursive callee would share its one block
+    // (ptxas gives each its own frame below R1): not yet supported.
+    if (isRecursive(*Req.F))
+      return std::nullopt;
+    Blocks.push_back(Req.Kernel->F);
+    for (const ptx::Function *F : Req.Kernel->Subfunctions) {
+      if (F == Req.F)
+        break;
+      Blocks.push_back(F);
+    }
+  }
+  Blocks.push_back(Req.F);
   uint64_t Off = S.mf().OutArgBytes;
-  std::optional<uint32_t> Found;
-  for (const ptx::Stmt &St : S.request().F->Body) {
-    if (St.K != ptx::Stmt::Kind::Decl || !St.Var ||
-        St.Var->Space != StateSpace::Local)
-      continue;
-    uint64_t Al = std::max(1u, St.Var->alignment());
-    Off = (Off + Al - 1) / Al * Al;
-    if (St.Var == V)
-      Found = uint32_t(Off);
-    Off += St.Var->sizeInBytes();
+  std::optional<uint64_t> Found;
+  for (const ptx::Function *F : Blocks) {
+    std::optional<uint64_t> Rel;
+    unsigned Align = 1;
+    frameBlock(*F, nullptr, Rel, Align); // the block's alignment
+    Off = (Off + Align - 1) / Align * Align;
+    uint64_t Size = frameBlock(*F, F == Req.F ? V : nullptr, Rel, Align);
+    if (F == Req.F && Rel)
+      Found = Off + *Rel;
+    Off += Size;
   }
-  if (Found) {
-    uint32_t Size = uint32_t((Off + 7) / 8 * 8);
-    if (S.mf().FrameSize < Size)
-      S.mf().FrameSize = Size;
-  }
-  return Found;
+  if (!Found)
+    return std::nullopt;
+  uint32_t Size = uint32_t((Off + 7) / 8 * 8);
+  if (S.mf().FrameSize < Size)
+    S.mf().FrameSize = Size;
+  return uint32_t(*Found);
 }
 
 /// Static shared variables as laid out by lib/Object; a dynamic
@@ -572,6 +652,11 @@ bool mem::genericLdStEncodes(ISel &S) {
 static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
   bool Load = I.Mnemonic != "st";
   Space Sp = I.Mnemonic == "ldu" ? Space::Global : spaceOf(I);
+  // In a .func, a parameter's address (mov of it: ISelBasic) is the local
+  // address of the parameter's frame slot; ld.param through it is LDL.
+  if (Sp == Space::Param && I.Mnemonic == "ld" && !S.request().F->IsEntry &&
+      I.Ops[1].K == Operand::Kind::Address && baseIsReg(I.Ops[1]))
+    Sp = Space::Local;
   if (Sp == Space::Param) {
     // A kernel parameter addressed through a register (its bank-0 offset,
     // as mov of the parameter gives it): LDC c[0x0][R+off]. Parameters

@@ -358,7 +358,10 @@ bool ParserImpl::checkCall(Instruction &I) {
         return Mismatch("a .param array is not allowed for a .reg parameter");
       if (AV.Space == StateSpace::Reg && Formal->isArray())
         return Mismatch("a register is not allowed for an array parameter");
-      if (AV.sizeInBytes() != Formal->sizeInBytes() ||
+      // A variadic function's trailing `.param .b8 %VAParam[]` (nvcc) takes
+      // an argument array of any size.
+      bool UnsizedFormal = Formal->isArray() && Formal->Dims.front() == 0;
+      if ((!UnsizedFormal && AV.sizeInBytes() != Formal->sizeInBytes()) ||
           AV.isArray() != Formal->isArray() ||
           AV.VecWidth != Formal->VecWidth ||
           !Compatible(AV.ElemType, Formal->ElemType))
