@@ -111,6 +111,9 @@ public:
 
 private:
   bool selectOne(const ptx::Instruction &I);
+  /// Moves an address offset that \p Op's field cannot hold into the
+  /// base register (ISel.cpp).
+  void fitAddressOffset(llvm::StringRef Op, MOperand &A);
   void emitPrologue();
   void resolveLabels();
 
