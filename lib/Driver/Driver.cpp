@@ -223,6 +223,9 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
     return ErrorExit;
   }
 
+  // ptxas 13 compiles for sm_75 when no GPU is named.
+  if (!D->Arch && !D->ParseOnly && !D->PrintPtx)
+    D->Arch = ptx::SmTarget{75};
   ptx::ParseOptions PO;
   PO.Arch = D->Arch;
   PO.WarningsAsErrors = D->WarningsAsErrors;
@@ -249,10 +252,6 @@ int ptxas::runPtxasAlt(int Argc, const char *const *Argv) {
     if (!R.M) {
       Failed = true;
       continue;
-    }
-    if (!D->Arch && !D->ParseOnly && !D->PrintPtx) {
-      llvm::errs() << "ptxas-alt: error: no GPU given; use -arch=sm_XX\n";
-      return ErrorExit;
     }
     if (D->PrintPtx)
       ptx::printModule(*R.M, llvm::outs());

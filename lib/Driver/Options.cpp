@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/Driver/Options.h"
+#include "ptxas-alt/Driver/Version.h"
 
 #include <CLI/CLI.hpp>
 
@@ -18,8 +19,27 @@
 
 using namespace ptxas;
 
+std::string ptxas::versionText() {
+  std::string R = std::to_string(CompatibleCudaMajor) + "." +
+                  std::to_string(CompatibleCudaMinor);
+  return std::string("ptxas-alt: ptxas-alt, an open PTX optimizing assembler "
+                     "(ptxas-compatible)\n"
+                     "Copyright (c) the ptxas-alt authors, Apache-2.0 WITH "
+                     "LLVM-exception\n"
+                     "Built as ptxas-alt ") +
+         PtxasAltVersion +
+         " (PTX ISA up to 9.0; sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a)\n"
+         "Cuda compilation tools, release " + R + ", V" + R + "." +
+         std::to_string(CompatibleCudaPatch) +
+         "\n"
+         "Build ptxas-alt-" + PtxasAltVersion + "/compatible-with-cuda_" + R +
+         "\n";
+}
+
 namespace {
-enum class Arg { Flag, Value, List };
+/// List: repeatable, each occurrence split at commas (-e a,b). Strings:
+/// repeatable, never split (--input-as-string: PTX is full of commas).
+enum class Arg { Flag, Value, List, Strings };
 enum class Status {
   Implemented,
   NoEffectYet, ///< accepted, has no effect yet: a note says so
@@ -45,7 +65,7 @@ const OptionSpec Options[] = {
     {"warning-as-error", "Werror", Arg::Flag, Status::Implemented, "Warnings are errors"},
     {"disable-warnings", "w", Arg::Flag, Status::Implemented, "No warnings"},
     {"entry", "e", Arg::List, Status::Implemented, "Compile only these entries (whole-program mode; ignored with -c)"},
-    {"input-as-string", "ias", Arg::List, Status::Implemented, "PTX given on the command line"},
+    {"input-as-string", "ias", Arg::Strings, Status::Implemented, "PTX given on the command line"},
     {"options-file", "optf", Arg::List, Status::Implemented, "Read options (and inputs) from files: blank-separated words, \"quotes\" group"},
     {"maxrregcount", "maxrregcount", Arg::Value, Status::Implemented, "Register limit"},
     {"device-function-maxrregcount", "func-maxrregcount", Arg::Value, Status::Implemented, "Register limit for device functions (-c)"},
@@ -375,8 +395,9 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
   CLI::App App{"ptxas-alt: an open PTX to SASS assembler (ptxas-compatible "
                "command line)",
                "ptxas-alt"};
-  App.set_version_flag("--version,-V", "ptxas-alt 0.1.0 (PTX ISA up to 9.0; "
-                                       "sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a)");
+  std::string Version = versionText();
+  Version.pop_back(); // CLI11 ends it with a line break
+  App.set_version_flag("--version,-V", Version);
   std::map<std::string, std::vector<std::string>> Values;
   std::map<std::string, bool> Flags;
   std::map<std::string, std::string> Singles;
@@ -392,7 +413,11 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
     } else {
       // Single values bind to a string, lists to a vector, so that
       // `-arch sm_90 file.ptx` never swallows the input file.
-      if (O.Kind == Arg::List)
+      if (O.Kind == Arg::Strings)
+        App.add_option(Names, Values[O.Long], Help)
+            ->allow_extra_args(false)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      else if (O.Kind == Arg::List)
         // One word per occurrence (split at commas), so that
         // `-maxntid=256 file.ptx` does not take the input file.
         App.add_option(Names, Values[O.Long], Help)
@@ -427,9 +452,10 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
     return It->second;
   };
   for (const OptionSpec &O : Options) {
-    bool Given = O.Kind == Arg::Flag   ? Flags[O.Long]
-                 : O.Kind == Arg::List ? !Values[O.Long].empty()
-                                       : !Singles[O.Long].empty();
+    bool Given = O.Kind == Arg::Flag ? Flags[O.Long]
+                 : O.Kind == Arg::List || O.Kind == Arg::Strings
+                     ? !Values[O.Long].empty()
+                     : !Singles[O.Long].empty();
     if (Given && O.St == Status::NoEffectYet)
       D.NotImplemented.push_back(std::string("-") + O.Alias);
   }
