@@ -458,7 +458,18 @@ void ParserImpl::parseSection() {
         V->K = InitValue::Kind::Symbol;
         V->Name = Tok.Text;
         consume();
-        if (Tok.is(TokKind::Plus) || Tok.is(TokKind::Minus)) {
+        // A label difference, as LLVM writes DWARF lengths
+        // (`.b32 $L__pubNames_end0-$L__pubNames_start0`).
+        llvm::StringRef Next = Tok.is(TokKind::Minus) ? Lex.peekWord() : "";
+        if (!Next.empty() && (Next[0] == '$' || Next[0] == '_' ||
+                              llvm::isAlpha(Next[0]))) {
+          consume();
+          V->MinusName = Tok.Text;
+          consume();
+        }
+        // ptxas takes no offset after a difference ("syntax error" at '+').
+        if (V->MinusName.empty() &&
+            (Tok.is(TokKind::Plus) || Tok.is(TokKind::Minus))) {
           bool Neg = Tok.is(TokKind::Minus);
           consume();
           int64_t Off;
@@ -690,7 +701,9 @@ ParseResult ptxas::ptx::parseModule(std::unique_ptr<llvm::MemoryBuffer> Buffer,
   Diags.setSuppressWarnings(Opts.SuppressWarnings);
   ParserImpl P(*M, Diags, Opts, Text);
   P.parseModule();
+  Diags.printSuppressedSummary();
   ParseResult R;
+  R.Diagnostics = Diags.diagnostics();
   R.Errors = Diags.errorCount();
   R.Warnings = Diags.warningCount();
   if (!Diags.hasErrors())

@@ -14,6 +14,7 @@
 #ifndef PTXAS_ALT_SUPPORT_DIAGNOSTICS_H
 #define PTXAS_ALT_SUPPORT_DIAGNOSTICS_H
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
@@ -23,6 +24,16 @@
 #include <vector>
 
 namespace ptxas {
+
+/// One reported problem, as data (for the library API; the text form goes
+/// to the engine's stream as it is reported).
+struct Diagnostic {
+  enum class Severity { Note, Warning, Error };
+  Severity Sev = Severity::Error;
+  std::string File;          ///< empty when it has no source position
+  unsigned Line = 0, Column = 0;
+  std::string Message;
+};
 
 class DiagEngine {
 public:
@@ -47,6 +58,13 @@ public:
   void setSuppressWarnings(bool B) { SuppressWarnings = B; }
 
   llvm::SourceMgr &sourceMgr() { return SM; }
+
+  /// Everything reported so far, repeated errors included.
+  const std::vector<Diagnostic> &diagnostics() const { return Records; }
+  /// Errors whose message repeats an earlier one are counted but not
+  /// printed (one undeclared register must not give dozens of lines);
+  /// prints "N repeated errors not shown" when there were any.
+  void printSuppressedSummary();
 
   /// Records a `#line N "file"` marker: the line starting at \p LineStart is
   /// line \p Line of \p File from then on.
@@ -74,6 +92,9 @@ private:
   std::vector<LineMarker> Markers; // in buffer order
   unsigned NumErrors = 0;
   unsigned NumWarnings = 0;
+  unsigned NumRepeated = 0;
+  llvm::StringSet<> SeenErrors;
+  std::vector<Diagnostic> Records;
   unsigned ErrorLimit = 50;
   bool WarningsAsErrors = false;
   bool SuppressWarnings = false;
