@@ -36,6 +36,9 @@ namespace ptxas {
 /// The common options as a struct; toArgs() spells them as ptxas options,
 /// which is how they are applied (one option table: Driver/Options.cpp).
 struct CompileOptions {
+  // Declared so that the struct is no aggregate: `compile(Ptx, {"-O3"})`
+  // then means the argument list, not a struct.
+  CompileOptions() = default;
   std::string Arch = "sm_75"; ///< --gpu-name: sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a
   unsigned OptLevel = 3;      ///< -O
   bool Relocatable = false;   ///< -c

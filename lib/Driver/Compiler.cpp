@@ -341,6 +341,7 @@ CompileStatus detail::compileBuffer(const DriverOptions &D,
     return FC;
   };
   std::vector<uint8_t> Bytes;
+  codegen::beginModule();
   bool Ok = object::writeCubin(*R.M, WO, Provider, Bytes, Diags);
   Ok &= !Diags.hasErrors(); // -Werror on the warnings above
   Diags.printSuppressedSummary();
