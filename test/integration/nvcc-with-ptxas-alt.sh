@@ -5,7 +5,7 @@
 # wrapper that logs its argv and runs ptxas-alt. The multi-file program of
 # nvcc/ is built whole-program (-cubin) and separately compiled (-rdc,
 # nvlink), and as an executable (host code included); the cubins run equal
-# to the nvcc+ptxas builds in the emulator.
+# to the nvcc+ptxas builds in the emulator. Then clang --ptxas-path.
 # usage: nvcc-with-ptxas-alt.sh BIN_DIR   (exit 77 without nvcc/ptxas)
 set -eu
 BIN=$1
@@ -59,4 +59,13 @@ test -x "$T/app" && test -x "$T/app-rdc"
 # ptxas-alt did the assembling, as nvcc calls ptxas (-arch, -m64, -c for rdc).
 grep -c . "$T/ptxas-alt.log"
 grep -q -- "-c" "$T/ptxas-alt.log"
+# clang --ptxas-path (when a clang with the CUDA target is installed): clang
+# calls `ptxas -m64 -O0 --gpu-name sm_80 --output-file X Y.s`.
+if command -v clang++ > /dev/null; then
+  CL="clang++ -x cuda -nocudainc -nocudalib --cuda-path=$CUDA --cuda-gpu-arch=sm_80 --cuda-device-only -Wno-unknown-cuda-version -c clang-kernel.cu"
+  $CL -o "$T/clang.alt.cubin" --ptxas-path="$T/cuda/bin/ptxas"
+  $CL -o "$T/clang.ref.cubin" --ptxas-path="$(command -v ptxas)"
+  "$BIN/sass-run" "$T/clang.alt.cubin" --spec clang-kernel.spec --compare "$T/clang.ref.cubin"
+  grep -q -- "--gpu-name sm_80 --output-file" "$T/ptxas-alt.log"
+fi
 echo "nvcc with ptxas-alt: passed"
