@@ -21,7 +21,7 @@
 #ifndef PTXAS_ALT_COMPILER_H
 #define PTXAS_ALT_COMPILER_H
 
-#include "ptxas-alt/Support/Diagnostics.h"
+#include "ptxas-alt/Support/Diagnostic.h"
 
 #include <atomic>
 #include <chrono>

@@ -377,7 +377,11 @@ CompileStatus detail::compileBuffer(const DriverOptions &D,
 std::vector<std::string> CompileOptions::toArgs() const {
   std::vector<std::string> A;
   A.push_back("-arch=" + Arch);
-  A.push_back("-O" + std::to_string(OptLevel));
+  // Only what differs from ptxas's defaults: the options are recorded in
+  // the cubin (.note.nv.tkinfo), and the struct must give the bytes the
+  // same command line gives.
+  if (OptLevel != 3)
+    A.push_back("-O" + std::to_string(OptLevel));
   if (Relocatable)
     A.push_back("-c");
   if (LineInfo)

@@ -475,6 +475,11 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode,
     if (!T || !ptx::isSupportedTarget(*T)) {
       Err << "ptxas-alt: error: unsupported GPU '" << *A
                    << "' (supported: sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a)\n";
+      // ptxas's own line, which tools match to fall back to another
+      // compiler (XLA: "ptxas fatal   : Value '" and "is not defined for
+      // option 'gpu-name'").
+      Err << "ptxas fatal   : Value '" << *A
+          << "' is not defined for option 'gpu-name'\n";
       ExitCode = 255;
       return std::nullopt;
     }

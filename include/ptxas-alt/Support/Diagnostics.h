@@ -14,6 +14,8 @@
 #ifndef PTXAS_ALT_SUPPORT_DIAGNOSTICS_H
 #define PTXAS_ALT_SUPPORT_DIAGNOSTICS_H
 
+#include "ptxas-alt/Support/Diagnostic.h"
+
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SMLoc.h"
@@ -24,16 +26,6 @@
 #include <vector>
 
 namespace ptxas {
-
-/// One reported problem, as data (for the library API; the text form goes
-/// to the engine's stream as it is reported).
-struct Diagnostic {
-  enum class Severity { Note, Warning, Error };
-  Severity Sev = Severity::Error;
-  std::string File;          ///< empty when it has no source position
-  unsigned Line = 0, Column = 0;
-  std::string Message;
-};
 
 class DiagEngine {
 public:
