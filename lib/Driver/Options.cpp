@@ -451,6 +451,9 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode,
     ExitCode = App.exit(E, O, Er);
     Out << O.str();
     Err << Er.str();
+    // ptxas exits 255 on every bad command line (CLI11 has its own codes).
+    if (ExitCode != 0)
+      ExitCode = 255;
     return std::nullopt;
   }
 
