@@ -11,7 +11,10 @@
 //===----------------------------------------------------------------------===//
 #include "ISel.h"
 
+#include "ptxas-alt/SASS/Table.h"
+
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <functional>
 
@@ -50,10 +53,55 @@ unsigned ISel::descUR() {
 
 //===-- Emission ----------------------------------------------------------===//
 
+/// Every address offset is checked here, once, against the offset field of
+/// the instruction it goes into (sass::addressOffsetBits): PTX may write
+/// any 64-bit offset (XLA: `ld.global.nc [%rd6+138706944]`), LDG/STG/LDS/
+/// ATOM hold 24 bits, LDC's c[B][R+off] 16. An offset that does not fit is
+/// added to the base register first (IADD3, with IADD3.X for a 64-bit
+/// base), and the address keeps offset 0.
+void ISel::fitAddressOffset(llvm::StringRef Op, MOperand &A) {
+  bool IsAddr = (A.K == MOperand::Kind::Mem || A.K == MOperand::Kind::Const) &&
+                !A.NoReg && A.RC == RegClass::GPR;
+  if (!IsAddr || !A.Imm)
+    return;
+  unsigned Bits =
+      sass::addressOffsetBits(sass::Table::get(arch()), Op.split('.').first);
+  if (!Bits || Bits >= 64 || llvm::isIntN(Bits, A.Imm))
+    return;
+  auto BaseWord = [&](unsigned W) {
+    MOperand B = A.Phys ? physReg(RegClass::GPR, A.Reg + A.Sub + W)
+                        : vreg(A.Reg, RegClass::GPR, 1, A.Sub + W);
+    return B;
+  };
+  unsigned Words = A.K == MOperand::Kind::Mem && A.Width == 2 ? 2 : 1;
+  unsigned T = tmp(RegClass::GPR, Words);
+  int64_t Lo = int32_t(uint32_t(uint64_t(A.Imm)));
+  if (Words == 1) {
+    emit("IADD3", {def(vreg(T, RegClass::GPR)), BaseWord(0), imm(Lo, true),
+                   RZ()});
+  } else {
+    unsigned C = tmp(RegClass::Pred);
+    MOperand NotPT = PT();
+    NotPT.Not = true;
+    emit("IADD3", {def(vreg(T, RegClass::GPR, 1, 0)),
+                   def(vreg(C, RegClass::Pred)), BaseWord(0), imm(Lo, true),
+                   RZ()});
+    emit("IADD3.X", {def(vreg(T, RegClass::GPR, 1, 1), false), BaseWord(1),
+                     imm(A.Imm >> 32, true), RZ(), vreg(C, RegClass::Pred),
+                     NotPT});
+  }
+  A.Reg = T;
+  A.Sub = 0;
+  A.Phys = false;
+  A.Imm = 0;
+}
+
 MInstr &ISel::emit(llvm::StringRef Op, llvm::ArrayRef<MOperand> Ops) {
   MInstr I;
   I.Op = Op.str();
   I.Ops.append(Ops.begin(), Ops.end());
+  for (MOperand &A : I.Ops)
+    fitAddressOffset(Op, A);
   I.Src = CurSrc;
   MF.Blocks.back().Instrs.push_back(std::move(I));
   return MF.Blocks.back().Instrs.back();

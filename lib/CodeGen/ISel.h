@@ -115,6 +115,9 @@ private:
   /// `%r + imm` source: emits the sum and returns a plain register operand
   /// (of a hidden register) that holds it.
   ptx::Operand addendValue(const ptx::Operand &O);
+  /// Moves an address offset that \p Op's field cannot hold into the
+  /// base register (ISel.cpp).
+  void fitAddressOffset(llvm::StringRef Op, MOperand &A);
   void emitPrologue();
   void resolveLabels();
 

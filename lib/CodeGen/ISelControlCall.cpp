@@ -212,6 +212,14 @@ thread_local std::vector<const ptx::Function *> Active;
 thread_local unsigned NextRecId = 0x10000;
 } // namespace
 
+void codegen::beginModule() {
+  // The numbers appear in the code (the recursive return dispatch), so each
+  // module starts from the same one: a module compiled second in a process
+  // (the library) gets the bytes it gets alone (the tool).
+  Active.clear();
+  NextRecId = 0x10000;
+}
+
 /// Copies \p Words words of vreg \p From (register operand) to \p To.
 void codegen::copyVReg(ISel &S, unsigned To, const MOperand &From,
                        unsigned Words) {

@@ -66,12 +66,19 @@ bool writes(const ptx::Instruction &J, const Operand &R) {
 /// Index of \p I in its function body (cached per body).
 std::optional<size_t> indexOf(const std::vector<ptx::Stmt> &Body,
                               const ptx::Instruction &I) {
-  static const ptx::Stmt *CachedData = nullptr;
-  static size_t CachedSize = 0;
-  static llvm::DenseMap<const ptx::Instruction *, size_t> Index;
+  // One cache per thread (compiles may run concurrently). A hit is checked
+  // against the body: another compile's body may sit at the same address.
+  thread_local const ptx::Stmt *CachedData = nullptr;
+  thread_local size_t CachedSize = 0;
+  thread_local llvm::DenseMap<const ptx::Instruction *, size_t> Index;
   if (Body.empty())
     return std::nullopt;
-  if (CachedData != Body.data() || CachedSize != Body.size()) {
+  auto Valid = [&] {
+    auto It = Index.find(&I);
+    return It != Index.end() && It->second < Body.size() &&
+           Body[It->second].I == &I;
+  };
+  if (CachedData != Body.data() || CachedSize != Body.size() || !Valid()) {
     Index.clear();
     for (size_t K = 0; K != Body.size(); ++K)
       if (Body[K].K == ptx::Stmt::Kind::Instr && Body[K].I)

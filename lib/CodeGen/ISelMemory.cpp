@@ -76,6 +76,8 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <atomic>
+
 using namespace ptxas;
 using namespace ptxas::codegen;
 using ptx::Operand;
@@ -628,9 +630,11 @@ static std::optional<GlobalMods> globalMods(ISel &S, const ptx::Instruction &I,
 bool mem::genericLdStEncodes(ISel &S) {
   if (S.isSm75() || S.isSm90())
     return true;
-  static int Cache[sass::NumArchs] = {};
-  int &C = Cache[unsigned(S.arch())];
-  if (!C) {
+  // Shared by concurrent compiles: the answer is a fact of the table, the
+  // same whoever computes it first.
+  static std::atomic<int> Cache[sass::NumArchs] = {};
+  std::atomic<int> &C = Cache[unsigned(S.arch())];
+  if (!C.load(std::memory_order_relaxed)) {
     bool Ok = true;
     // The descriptor (UR4) sits at bit 32 in LD and at bit 64 in ST.
     for (auto [T, DescPos] : {std::pair{"LD.E R0, [R2.64+0x4]", 32u},
@@ -644,9 +648,9 @@ bool mem::genericLdStEncodes(ISel &S) {
       sass::Word128 W = sass::encode(*In);
       Ok &= W.get(91, 1) == 1 && W.get(DescPos, 6) == 4;
     }
-    C = Ok ? 1 : -1;
+    C.store(Ok ? 1 : -1, std::memory_order_relaxed);
   }
-  return C > 0;
+  return C.load(std::memory_order_relaxed) > 0;
 }
 
 static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {

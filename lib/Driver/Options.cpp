@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/Driver/Options.h"
+#include "ptxas-alt/Driver/Version.h"
 
 #include <CLI/CLI.hpp>
 
@@ -15,11 +16,31 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <sstream>
 
 using namespace ptxas;
 
+std::string ptxas::versionText() {
+  std::string R = std::to_string(CompatibleCudaMajor) + "." +
+                  std::to_string(CompatibleCudaMinor);
+  return std::string("ptxas-alt: ptxas-alt, an open PTX optimizing assembler "
+                     "(ptxas-compatible)\n"
+                     "Copyright (c) the ptxas-alt authors, Apache-2.0 WITH "
+                     "LLVM-exception\n"
+                     "Built as ptxas-alt ") +
+         PtxasAltVersion +
+         " (PTX ISA up to 9.0; sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a)\n"
+         "Cuda compilation tools, release " + R + ", V" + R + "." +
+         std::to_string(CompatibleCudaPatch) +
+         "\n"
+         "Build ptxas-alt-" + PtxasAltVersion + "/compatible-with-cuda_" + R +
+         "\n";
+}
+
 namespace {
-enum class Arg { Flag, Value, List };
+/// List: repeatable, each occurrence split at commas (-e a,b). Strings:
+/// repeatable, never split (--input-as-string: PTX is full of commas).
+enum class Arg { Flag, Value, List, Strings };
 enum class Status {
   Implemented,
   NoEffectYet, ///< accepted, has no effect yet: a note says so
@@ -45,7 +66,7 @@ const OptionSpec Options[] = {
     {"warning-as-error", "Werror", Arg::Flag, Status::Implemented, "Warnings are errors"},
     {"disable-warnings", "w", Arg::Flag, Status::Implemented, "No warnings"},
     {"entry", "e", Arg::List, Status::Implemented, "Compile only these entries (whole-program mode; ignored with -c)"},
-    {"input-as-string", "ias", Arg::List, Status::Implemented, "PTX given on the command line"},
+    {"input-as-string", "ias", Arg::Strings, Status::Implemented, "PTX given on the command line"},
     {"options-file", "optf", Arg::List, Status::Implemented, "Read options (and inputs) from files: blank-separated words, \"quotes\" group"},
     {"maxrregcount", "maxrregcount", Arg::Value, Status::Implemented, "Register limit"},
     {"device-function-maxrregcount", "func-maxrregcount", Arg::Value, Status::Implemented, "Register limit for device functions (-c)"},
@@ -135,7 +156,7 @@ std::vector<std::string> splitOptionsFile(llvm::StringRef Text) {
 
 /// Replaces each `-optf F` / `--options-file=F` by the words of F (F may
 /// list several files, comma-separated; files may name more files).
-bool expandOptionsFiles(std::vector<std::string> &Args, int &ExitCode) {
+bool expandOptionsFiles(std::vector<std::string> &Args, int &ExitCode, llvm::raw_ostream &Err) {
   for (unsigned Depth = 0;; ++Depth) {
     std::vector<std::string> Out;
     bool Expanded = false;
@@ -157,7 +178,7 @@ bool expandOptionsFiles(std::vector<std::string> &Args, int &ExitCode) {
       for (llvm::StringRef F : Names) {
         auto B = llvm::MemoryBuffer::getFile(F, /*IsText=*/true);
         if (!B) {
-          llvm::errs() << "ptxas-alt: error: could not open options file '"
+          Err << "ptxas-alt: error: could not open options file '"
                        << F << "'\n";
           ExitCode = 255;
           return false;
@@ -171,7 +192,7 @@ bool expandOptionsFiles(std::vector<std::string> &Args, int &ExitCode) {
     if (!Expanded)
       return true;
     if (Depth == 8) {
-      llvm::errs() << "ptxas-alt: error: options files nest too deeply\n";
+      Err << "ptxas-alt: error: options files nest too deeply\n";
       ExitCode = 255;
       return false;
     }
@@ -214,8 +235,8 @@ unsigned parseRegLimit(llvm::StringRef V) {
   return N;
 }
 
-bool optionError(const llvm::Twine &Msg, int &ExitCode) {
-  llvm::errs() << "ptxas-alt: error: " << Msg << "\n";
+bool optionError(const llvm::Twine &Msg, int &ExitCode, llvm::raw_ostream &Err) {
+  Err << "ptxas-alt: error: " << Msg << "\n";
   ExitCode = 255;
   return false;
 }
@@ -225,7 +246,7 @@ bool optionError(const llvm::Twine &Msg, int &ExitCode) {
 /// stops on anything else with "Invalid default cache modifier on load
 /// specified: X" (also for the -f forms; measured).
 bool parseCacheOption(std::optional<std::string> V, bool Load,
-                      std::string &Out, int &ExitCode) {
+                      std::string &Out, int &ExitCode, llvm::raw_ostream &Err) {
   if (!V)
     return true;
   static const char *const LoadOps[] = {"ca", "cg", "cs", "lu", "cv"};
@@ -240,7 +261,7 @@ bool parseCacheOption(std::optional<std::string> V, bool Load,
                          (Load ? "load" : "store") + " specified: " + *V +
                          (Load ? " (expected ca, cg, cs, lu or cv)"
                                : " (expected wb, cg, cs or wt)"),
-                     ExitCode);
+                     ExitCode, Err);
 }
 
 /// The option string ptxas 13.0 records in .note.nv.tkinfo: the options
@@ -281,7 +302,7 @@ template <typename GetFn>
 bool parseLaunchAndCacheOptions(
     DriverOptions &D, GetFn Get,
     std::map<std::string, std::vector<std::string>> &Values,
-    std::map<std::string, bool> &Flags, int &ExitCode) {
+    std::map<std::string, bool> &Flags, int &ExitCode, llvm::raw_ostream &Err) {
   for (auto [Name, Field] :
        {std::pair{"maxrregcount", &D.MaxRegCount},
         std::pair{"device-function-maxrregcount",
@@ -291,7 +312,7 @@ bool parseLaunchAndCacheOptions(
       if (!*Field)
         return optionError(llvm::Twine("invalid --") + Name + " '" + *V +
                                "' (expected N, archmax or archmin)",
-                           ExitCode);
+                           ExitCode, Err);
     }
   }
   std::string Profile = D.Arch ? D.Arch->str() : std::string("sm_75");
@@ -315,7 +336,7 @@ bool parseLaunchAndCacheOptions(
     if (llvm::StringRef(V).getAsInteger(10, N))
       return optionError("invalid --maxntid '" + V +
                              "' (expected up to three numbers)",
-                         ExitCode);
+                         ExitCode, Err);
     D.MaxNTid.push_back(N);
   }
   if (D.MaxNTid.size() > 3) {
@@ -329,7 +350,7 @@ bool parseLaunchAndCacheOptions(
     if (llvm::StringRef(*V).getAsInteger(10, D.MinNCtaPerSM))
       return optionError("invalid --minnctapersm '" + *V +
                              "' (expected a number)",
-                         ExitCode);
+                         ExitCode, Err);
   if (D.MaxRegCount && !D.MaxNTid.empty()) {
     D.Warnings.push_back("Conflicting options -maxrregcount and -maxntid "
                          "specified, ignoring -maxntid option");
@@ -343,13 +364,13 @@ bool parseLaunchAndCacheOptions(
   }
   D.OverrideDirectives = Flags["override-directive-values"];
   if (!parseCacheOption(Get("def-load-cache"), true, D.DefLoadCache,
-                        ExitCode) ||
+                        ExitCode, Err) ||
       !parseCacheOption(Get("def-store-cache"), false, D.DefStoreCache,
-                        ExitCode) ||
+                        ExitCode, Err) ||
       !parseCacheOption(Get("force-load-cache"), true, D.ForceLoadCache,
-                        ExitCode) ||
+                        ExitCode, Err) ||
       !parseCacheOption(Get("force-store-cache"), false, D.ForceStoreCache,
-                        ExitCode))
+                        ExitCode, Err))
     return false;
   if (!D.ForceLoadCache.empty() && !D.DefLoadCache.empty()) {
     D.Warnings.push_back("Conflicting options force-load-cache and "
@@ -371,12 +392,19 @@ bool parseLaunchAndCacheOptions(
 
 std::optional<DriverOptions>
 ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
+  return parseCommandLine(Argc, Argv, ExitCode, llvm::outs(), llvm::errs());
+}
+
+std::optional<DriverOptions>
+ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode,
+                        llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
   ExitCode = 0;
   CLI::App App{"ptxas-alt: an open PTX to SASS assembler (ptxas-compatible "
                "command line)",
                "ptxas-alt"};
-  App.set_version_flag("--version,-V", "ptxas-alt 0.1.0 (PTX ISA up to 9.0; "
-                                       "sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a)");
+  std::string Version = versionText();
+  Version.pop_back(); // CLI11 ends it with a line break
+  App.set_version_flag("--version,-V", Version);
   std::map<std::string, std::vector<std::string>> Values;
   std::map<std::string, bool> Flags;
   std::map<std::string, std::string> Singles;
@@ -392,7 +420,11 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
     } else {
       // Single values bind to a string, lists to a vector, so that
       // `-arch sm_90 file.ptx` never swallows the input file.
-      if (O.Kind == Arg::List)
+      if (O.Kind == Arg::Strings)
+        App.add_option(Names, Values[O.Long], Help)
+            ->allow_extra_args(false)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      else if (O.Kind == Arg::List)
         // One word per occurrence (split at commas), so that
         // `-maxntid=256 file.ptx` does not take the input file.
         App.add_option(Names, Values[O.Long], Help)
@@ -407,14 +439,21 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
   std::vector<std::string> Inputs;
   App.add_option("inputs", Inputs, "PTX files ('-' for stdin)");
   std::vector<std::string> Raw(Argv + std::min(Argc, 1), Argv + Argc);
-  if (!expandOptionsFiles(Raw, ExitCode))
+  if (!expandOptionsFiles(Raw, ExitCode, Err))
     return std::nullopt;
   std::vector<std::string> Args = normalize(Raw);
   std::reverse(Args.begin(), Args.end()); // CLI11 takes them reversed
   try {
     App.parse(Args);
   } catch (const CLI::ParseError &E) {
-    ExitCode = App.exit(E);
+    // CLI11 prints help, version and its errors to iostreams.
+    std::ostringstream O, Er;
+    ExitCode = App.exit(E, O, Er);
+    Out << O.str();
+    Err << Er.str();
+    // ptxas exits 255 on every bad command line (CLI11 has its own codes).
+    if (ExitCode != 0)
+      ExitCode = 255;
     return std::nullopt;
   }
 
@@ -427,17 +466,23 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
     return It->second;
   };
   for (const OptionSpec &O : Options) {
-    bool Given = O.Kind == Arg::Flag   ? Flags[O.Long]
-                 : O.Kind == Arg::List ? !Values[O.Long].empty()
-                                       : !Singles[O.Long].empty();
+    bool Given = O.Kind == Arg::Flag ? Flags[O.Long]
+                 : O.Kind == Arg::List || O.Kind == Arg::Strings
+                     ? !Values[O.Long].empty()
+                     : !Singles[O.Long].empty();
     if (Given && O.St == Status::NoEffectYet)
       D.NotImplemented.push_back(std::string("-") + O.Alias);
   }
   if (auto A = Get("gpu-name")) {
     auto T = ptx::parseSmTarget(*A);
     if (!T || !ptx::isSupportedTarget(*T)) {
-      llvm::errs() << "ptxas-alt: error: unsupported GPU '" << *A
+      Err << "ptxas-alt: error: unsupported GPU '" << *A
                    << "' (supported: sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a)\n";
+      // ptxas's own line, which tools match to fall back to another
+      // compiler (XLA: "ptxas fatal   : Value '" and "is not defined for
+      // option 'gpu-name'").
+      Err << "ptxas fatal   : Value '" << *A
+          << "' is not defined for option 'gpu-name'\n";
       ExitCode = 255;
       return std::nullopt;
     }
@@ -445,7 +490,7 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
   }
   if (auto O = Get("opt-level")) {
     if (O->size() != 1 || (*O)[0] < '0' || (*O)[0] > '3') {
-      llvm::errs() << "ptxas-alt: error: invalid optimization level '" << *O
+      Err << "ptxas-alt: error: invalid optimization level '" << *O
                    << "' (expected 0-3)\n";
       ExitCode = 255;
       return std::nullopt;
@@ -454,14 +499,14 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
   }
   if (auto Mach = Get("machine")) {
     if (*Mach != "64") {
-      llvm::errs() << "ptxas-alt: error: only -m64 is supported\n";
+      Err << "ptxas-alt: error: only -m64 is supported\n";
       ExitCode = 255;
       return std::nullopt;
     }
   }
   if (auto Abi = Get("cubin-abi")) {
     if (*Abi != "v12" && *Abi != "v13") {
-      llvm::errs() << "ptxas-alt: error: invalid --cubin-abi '" << *Abi
+      Err << "ptxas-alt: error: invalid --cubin-abi '" << *Abi
                    << "' (expected v12 or v13)\n";
       ExitCode = 255;
       return std::nullopt;
@@ -478,7 +523,7 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
   D.LineInfo = Flags["generate-line-info"];
   D.DeviceDebug = Flags["device-debug"];
   D.WarnOnSpills = Flags["warn-on-spills"];
-  if (!parseLaunchAndCacheOptions(D, Get, Values, Flags, ExitCode))
+  if (!parseLaunchAndCacheOptions(D, Get, Values, Flags, ExitCode, Err))
     return std::nullopt;
   D.Fmad = Get("fmad").value_or("");
   D.PrintSass = Flags["print-sass"];
@@ -492,7 +537,7 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode) {
   D.InputStrings = Values["input-as-string"];
   if (Flags["list-version"]) {
     for (unsigned Maj = 1; Maj <= ptx::MaxPtxVersion.Major; ++Maj)
-      llvm::outs() << Maj << ".x\n";
+      Out << Maj << ".x\n";
     ExitCode = 0;
     return std::nullopt;
   }

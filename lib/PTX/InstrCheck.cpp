@@ -132,10 +132,19 @@ bool ParserImpl::checkInstruction(Instruction &I,
     I.Types = C.MM.Types;
     I.VectorWidth = C.MM.VectorWidth;
   };
+  // A legacy module (.target below sm_75, as LLVM with an old -mcpu and
+  // Numba write): the table's minimums are exact only from sm_75 and PTX
+  // ISA 6.3 up (rows merge an instruction with its later sm_70 modifiers,
+  // e.g. atom with .sem/.scope), so below that floor they are not checked:
+  // such PTX is accepted, and compiled for -arch (>= sm_75), rather than
+  // valid PTX refused.
+  bool Legacy = M.Target.Version < 75;
+  unsigned GateSm = Legacy ? 75 : M.Target.Version;
+  PtxVersion GatePtx = Legacy ? std::max(M.Version, PtxVersion{6, 3}) : M.Version;
   auto Gated = [&](const InstrForm &F) {
-    return F.MinSm > M.Target.Version ||
+    return F.MinSm > GateSm ||
            ((F.Flags & ArchSpecific) && !M.Target.ArchSpecific) ||
-           F.MinPtx > M.Version;
+           F.MinPtx > GatePtx;
   };
   // First pass: a form that accepts everything and is available.
   const Candidate *FirstOk = nullptr;
@@ -172,7 +181,7 @@ bool ParserImpl::checkInstruction(Instruction &I,
     const InstrForm &F = *FirstOk->F;
     Bind(*FirstOk);
     std::string Name = joinChain(Head, Chain);
-    if (F.MinSm > M.Target.Version || ((F.Flags & ArchSpecific) && !M.Target.ArchSpecific))
+    if (F.MinSm > GateSm || ((F.Flags & ArchSpecific) && !M.Target.ArchSpecific))
       return error(I.Loc, "'" + Name + "' requires sm_" + llvm::Twine(F.MinSm) +
                               ((F.Flags & ArchSpecific) ? "a" : " or higher") +
                               " (the module targets " + M.Target.str() + ")");

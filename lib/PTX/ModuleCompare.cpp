@@ -143,6 +143,7 @@ public:
       for (size_t J = 0; J != X.Values.size(); ++J)
         if (X.Values[J]->Bits != Y.Values[J]->Bits ||
             X.Values[J]->Name != Y.Values[J]->Name ||
+            X.Values[J]->MinusName != Y.Values[J]->MinusName ||
             X.Values[J]->Addend != Y.Values[J]->Addend)
           return diff("section " + A.Name + " value differs");
     }

@@ -513,7 +513,9 @@ bool ParserImpl::parseRegisterRef(Operand &Op) {
   } else if (const SpecialReg *SR = lookupSpecialReg(Name, Idx)) {
     Op.Var = specialRegVar(M, *SR, Name);
     Op.K = Operand::Kind::Reg;
-    if (SR->MinSm > M.Target.Version)
+    // Legacy targets (below sm_75): minimums are checked from sm_75 up, as
+    // for instructions (InstrCheck.cpp).
+    if (SR->MinSm > std::max(M.Target.Version, 75u))
       error(Op.Loc, "special register " + Name + " requires sm_" +
                         llvm::Twine(SR->MinSm) + " or higher");
   } else if (Function *Fn = lookupFunc(Name)) {

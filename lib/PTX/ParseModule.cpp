@@ -132,6 +132,13 @@ static std::optional<PtxVersion> minPtxForTarget(const SmTarget &T) {
   if (T.Family)
     return PtxVersion{8, 8};
   switch (T.Version) {
+  case 10: case 11: return PtxVersion{1, 0};
+  case 12: case 13: return PtxVersion{1, 2};
+  case 20: case 21: return PtxVersion{2, 0};
+  case 30: return PtxVersion{3, 0};
+  case 32: return PtxVersion{4, 0};
+  case 35: return PtxVersion{3, 1};
+  case 37: return PtxVersion{4, 1};
   case 50: return PtxVersion{4, 0};
   case 52: return PtxVersion{4, 1};
   case 53: return PtxVersion{4, 2};
@@ -140,8 +147,10 @@ static std::optional<PtxVersion> minPtxForTarget(const SmTarget &T) {
   case 72: return PtxVersion{6, 1};
   case 75: return PtxVersion{6, 3};
   case 80: return PtxVersion{7, 0};
+  case 82: return PtxVersion{6, 2};
   case 86: return PtxVersion{7, 1};
   case 87: return PtxVersion{7, 4};
+  case 88: return PtxVersion{7, 3};
   case 89: return PtxVersion{7, 8};
   case 90: return T.ArchSpecific ? PtxVersion{8, 0} : PtxVersion{7, 8};
   case 100: case 101: return PtxVersion{8, 6};
@@ -169,7 +178,8 @@ void ParserImpl::parseTarget() {
       return;
     }
     llvm::StringRef Name = Tok.Text;
-    if (auto T = parseSmTarget(Name); T && Name.starts_with("sm_")) {
+    // compute_NN names the same target as sm_NN (ptxas accepts both).
+    if (auto T = parseSmTarget(Name)) {
       if (HaveSm)
         error(Tok.Loc, "more than one SM target in .target");
       HaveSm = true;
@@ -182,10 +192,15 @@ void ParserImpl::parseTarget() {
                            " or later (the module is .version " +
                            llvm::Twine(M.Version.Major) + "." +
                            llvm::Twine(M.Version.Minor) + ")");
-      if (!isSupportedTarget(*T))
-        error(Tok.Loc, "unsupported target '" + Name +
-                           "' (supported: sm_75, sm_80, sm_86, sm_89, sm_90, "
-                           "sm_90a)");
+      // Any target ptxas 13 knows is accepted: code is generated for
+      // -arch, which must be at least the target (checked below). sm_1x is
+      // refused: there f32 arithmetic flushes subnormals by default (ptxas
+      // writes FADD.FTZ for add.f32), which code generation does not do.
+      if (!isKnownTarget(*T))
+        error(Tok.Loc, "unsupported .target '" + Name + "'");
+      else if (T->Version < 20)
+        error(Tok.Loc, "not yet supported: .target " + Name +
+                           " (sm_1x's flush-to-zero f32 semantics)");
     } else if (Name == "texmode_unified" || Name == "texmode_independent" ||
                Name == "debug" || Name == "map_f64_to_f32") {
       for (const std::string &O : M.TargetOptions)
@@ -205,7 +220,7 @@ void ParserImpl::parseTarget() {
   } while (consumeIf(TokKind::Comma));
   if (!HaveSm)
     error(Loc, ".target names no SM target (e.g. sm_90a)");
-  if (Opts.Arch && HaveSm && isSupportedTarget(M.Target)) {
+  if (Opts.Arch && HaveSm && isKnownTarget(M.Target)) {
     const SmTarget &A = *Opts.Arch;
     if (A.Version < M.Target.Version ||
         (M.Target.ArchSpecific && !(A.ArchSpecific && A.Version == M.Target.Version)))
@@ -443,7 +458,18 @@ void ParserImpl::parseSection() {
         V->K = InitValue::Kind::Symbol;
         V->Name = Tok.Text;
         consume();
-        if (Tok.is(TokKind::Plus) || Tok.is(TokKind::Minus)) {
+        // A label difference, as LLVM writes DWARF lengths
+        // (`.b32 $L__pubNames_end0-$L__pubNames_start0`).
+        llvm::StringRef Next = Tok.is(TokKind::Minus) ? Lex.peekWord() : "";
+        if (!Next.empty() && (Next[0] == '$' || Next[0] == '_' ||
+                              llvm::isAlpha(Next[0]))) {
+          consume();
+          V->MinusName = Tok.Text;
+          consume();
+        }
+        // ptxas takes no offset after a difference ("syntax error" at '+').
+        if (V->MinusName.empty() &&
+            (Tok.is(TokKind::Plus) || Tok.is(TokKind::Minus))) {
           bool Neg = Tok.is(TokKind::Minus);
           consume();
           int64_t Off;
@@ -675,7 +701,9 @@ ParseResult ptxas::ptx::parseModule(std::unique_ptr<llvm::MemoryBuffer> Buffer,
   Diags.setSuppressWarnings(Opts.SuppressWarnings);
   ParserImpl P(*M, Diags, Opts, Text);
   P.parseModule();
+  Diags.printSuppressedSummary();
   ParseResult R;
+  R.Diagnostics = Diags.diagnostics();
   R.Errors = Diags.errorCount();
   R.Warnings = Diags.warningCount();
   if (!Diags.hasErrors())

@@ -376,6 +376,8 @@ static void printSection(const DataSection &S, llvm::raw_ostream &OS) {
       const InitValue &V = *It.Values[I];
       if (V.K == InitValue::Kind::Symbol) {
         OS << V.Name;
+        if (!V.MinusName.empty())
+          OS << '-' << V.MinusName;
         if (V.Addend)
           OS << (V.Addend > 0 ? "+" : "-")
              << (V.Addend > 0 ? uint64_t(V.Addend) : 0 - uint64_t(V.Addend));

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/PTX/Types.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <string>
@@ -117,4 +118,20 @@ bool ptxas::ptx::isSupportedTarget(const SmTarget &T) {
   default:
     return false;
   }
+}
+
+bool ptxas::ptx::isKnownTarget(const SmTarget &T) {
+  // ptxas 13.0's list (measured: `.target sm_NN` with -arch=sm_90a; others
+  // are "Unsupported .target"). 'a' and 'f' only from sm_90 / sm_100 on.
+  static constexpr unsigned Known[] = {10, 11, 12, 13, 20, 21, 30, 32,
+                                       35, 37, 50, 52, 53, 60, 61, 62,
+                                       70, 72, 75, 80, 82, 86, 87, 88,
+                                       89, 90, 100, 101, 103, 110, 120, 121};
+  if (!llvm::is_contained(Known, T.Version))
+    return false;
+  if (T.ArchSpecific)
+    return T.Version >= 90;
+  if (T.Family)
+    return T.Version >= 100;
+  return true;
 }

@@ -443,6 +443,21 @@ ArrayRef<const Form *> Table::byMnemonic(StringRef M) const {
   return It->second;
 }
 
+unsigned addressOffsetBits(const Table &T, StringRef Mnemonic) {
+  unsigned Bits = 0;
+  for (const Form *F : T.byMnemonic(Mnemonic))
+    for (size_t K = 1; K < F->Items.size(); ++K) {
+      const Item &I = F->Items[K], &Prev = F->Items[K - 1];
+      // An offset is the signed immediate after the "+" of an address.
+      if (I.Kind != ItemKind::SHex || Prev.Kind != ItemKind::Lit ||
+          !StringRef(Prev.Text).ends_with("+"))
+        continue;
+      unsigned W = F->Fields[I.FieldIdx].width() + I.Scale;
+      Bits = Bits ? std::min(Bits, W) : W;
+    }
+  return Bits;
+}
+
 const ModGroup *Table::group(StringRef Name) const {
   return lookupModGroup(Name);
 }

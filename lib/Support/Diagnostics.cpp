@@ -9,8 +9,25 @@ using namespace ptxas;
 
 void DiagEngine::emit(llvm::SMLoc Loc, llvm::SourceMgr::DiagKind Kind,
                       const llvm::Twine &Msg) {
+  std::string MsgText = Msg.str();
+  Diagnostic R;
+  R.Sev = Kind == llvm::SourceMgr::DK_Error     ? Diagnostic::Severity::Error
+          : Kind == llvm::SourceMgr::DK_Warning ? Diagnostic::Severity::Warning
+                                                : Diagnostic::Severity::Note;
+  R.Message = MsgText;
+  if (Loc.isValid()) {
+    Position Pos = position(Loc);
+    R.File = Pos.File.str();
+    R.Line = Pos.Line;
+    R.Column = Pos.Column;
+  }
+  Records.push_back(std::move(R));
   if (Kind == llvm::SourceMgr::DK_Error && NumErrors > ErrorLimit)
     return;
+  if (Kind == llvm::SourceMgr::DK_Error && !SeenErrors.insert(MsgText).second) {
+    ++NumRepeated;
+    return;
+  }
   if (Loc.isValid()) {
     Position Pos = position(Loc);
     unsigned Buf = SM.FindBufferContainingLoc(Loc);
@@ -21,10 +38,17 @@ void DiagEngine::emit(llvm::SMLoc Loc, llvm::SourceMgr::DiagKind Kind,
     size_t LineEnd = Text.find_first_of("\r\n", Off);
     llvm::StringRef LineText = Text.slice(LineBegin, LineEnd);
     llvm::SMDiagnostic D(SM, Loc, Pos.File, int(Pos.Line), int(Pos.Column) - 1,
-                         Kind, Msg.str(), LineText, {});
+                         Kind, MsgText, LineText, {});
     D.print(nullptr, OS, /*ShowColors=*/false);
   } else
-    SM.PrintMessage(OS, llvm::SMDiagnostic("ptxas-alt", Kind, Msg.str()));
+    SM.PrintMessage(OS, llvm::SMDiagnostic("ptxas-alt", Kind, MsgText));
+}
+
+void DiagEngine::printSuppressedSummary() {
+  if (NumRepeated)
+    OS << "ptxas-alt: note: " << NumRepeated
+       << " repeated errors not shown\n";
+  NumRepeated = 0;
 }
 
 void DiagEngine::error(llvm::SMLoc Loc, const llvm::Twine &Msg) {

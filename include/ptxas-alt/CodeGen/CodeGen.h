@@ -48,6 +48,11 @@ object::FunctionCode generateCode(const object::CodeRequest &Req,
                                   const CodeGenOptions &Opts,
                                   DiagEngine &Diags);
 
+/// Starts the code generation of a module on this thread: resets the
+/// per-module numbering kept between its functions. Call before the first
+/// generateCode of each module.
+void beginModule();
+
 /// The names of the passes --print-after accepts.
 llvm::ArrayRef<const char *> passNames();
 

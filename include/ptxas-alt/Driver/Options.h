@@ -16,6 +16,8 @@
 
 #include "ptxas-alt/PTX/Types.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,6 +73,12 @@ struct DriverOptions {
 /// or an error (exit code in \p ExitCode).
 std::optional<DriverOptions> parseCommandLine(int Argc, const char *const *Argv,
                                               int &ExitCode);
+/// The same, printing help/version to \p Out and errors to \p Err (the
+/// library: nothing goes to the process's streams).
+std::optional<DriverOptions> parseCommandLine(int Argc, const char *const *Argv,
+                                              int &ExitCode,
+                                              llvm::raw_ostream &Out,
+                                              llvm::raw_ostream &Err);
 
 /// Runs the whole tool; returns the process exit code.
 int runPtxasAlt(int Argc, const char *const *Argv);

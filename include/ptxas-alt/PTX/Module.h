@@ -54,6 +54,8 @@ struct InitValue {
   bool FloatIsSingle = false; ///< Float written as 0fXXXXXXXX
   // Symbol: [mask(] [generic(] Name [)] [+ Addend] [)]
   llvm::StringRef Name;
+  /// In a .section: `Name - MinusName [+ Addend]`, a label difference.
+  llvm::StringRef MinusName;
   int64_t Addend = 0;
   bool Generic = false;
   uint64_t Mask = 0; ///< 0: no mask(); else one of 0xFF << 8k

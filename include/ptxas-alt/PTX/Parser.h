@@ -7,6 +7,7 @@
 #define PTXAS_ALT_PTX_PARSER_H
 
 #include "ptxas-alt/PTX/Module.h"
+#include "ptxas-alt/Support/Diagnostics.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -30,6 +31,8 @@ struct ParseResult {
   std::unique_ptr<Module> M;
   unsigned Errors = 0;
   unsigned Warnings = 0;
+  /// What was reported, as data.
+  std::vector<Diagnostic> Diagnostics;
 };
 
 /// Parses and checks a whole PTX module. Diagnostics go to \p DiagOS in the

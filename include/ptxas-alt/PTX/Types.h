@@ -77,6 +77,9 @@ struct SmTarget {
 std::optional<SmTarget> parseSmTarget(llvm::StringRef S);
 /// True for the targets ptxas-alt generates code for.
 bool isSupportedTarget(const SmTarget &T);
+/// True for the `.target`s ptxas 13 accepts (sm_10 .. sm_121, compute_*);
+/// a module's target may be any of them below -arch.
+bool isKnownTarget(const SmTarget &T);
 
 /// `.version major.minor`, ordered.
 struct PtxVersion {

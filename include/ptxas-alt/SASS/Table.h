@@ -159,6 +159,12 @@ private:
 /// Compiles one template (exposed for tests); returns an error message or "".
 std::string compileTemplate(Form &F, llvm::StringRef Fixed,
                             llvm::StringRef Tmpl);
+/// The width in bits of the narrowest signed address offset (`[R+off]`,
+/// `c[B][R+off]`) among the forms of \p Mnemonic ("LDG", "LDC", ...) in
+/// \p T, or 0 when none has one. Instruction selection checks every offset
+/// it puts into an address against this (the field, not a list of cases).
+unsigned addressOffsetBits(const Table &T, llvm::StringRef Mnemonic);
+
 /// The named modifier groups of the family (Mods.def).
 const ModGroup *lookupModGroup(llvm::StringRef Name);
 

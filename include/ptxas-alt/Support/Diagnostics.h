@@ -14,6 +14,9 @@
 #ifndef PTXAS_ALT_SUPPORT_DIAGNOSTICS_H
 #define PTXAS_ALT_SUPPORT_DIAGNOSTICS_H
 
+#include "ptxas-alt/Support/Diagnostic.h"
+
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
@@ -48,6 +51,13 @@ public:
 
   llvm::SourceMgr &sourceMgr() { return SM; }
 
+  /// Everything reported so far, repeated errors included.
+  const std::vector<Diagnostic> &diagnostics() const { return Records; }
+  /// Errors whose message repeats an earlier one are counted but not
+  /// printed (one undeclared register must not give dozens of lines);
+  /// prints "N repeated errors not shown" when there were any.
+  void printSuppressedSummary();
+
   /// Records a `#line N "file"` marker: the line starting at \p LineStart is
   /// line \p Line of \p File from then on.
   void addLineMarker(llvm::SMLoc LineStart, llvm::StringRef File,
@@ -74,6 +84,9 @@ private:
   std::vector<LineMarker> Markers; // in buffer order
   unsigned NumErrors = 0;
   unsigned NumWarnings = 0;
+  unsigned NumRepeated = 0;
+  llvm::StringSet<> SeenErrors;
+  std::vector<Diagnostic> Records;
   unsigned ErrorLimit = 50;
   bool WarningsAsErrors = false;
   bool SuppressWarnings = false;

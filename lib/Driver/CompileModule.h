@@ -1,0 +1,46 @@
+//===- CompileModule.h - One module through the pipeline --------*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one implementation of "compile a PTX buffer with these options",
+// shared by the command-line tool (Driver.cpp) and the library
+// (Compiler.cpp), so that both give the same bytes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_LIB_DRIVER_COMPILEMODULE_H
+#define PTXAS_ALT_LIB_DRIVER_COMPILEMODULE_H
+
+#include "ptxas-alt/Compiler.h"
+#include "ptxas-alt/Driver/Options.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+
+namespace ptxas::detail {
+
+/// Where a compile's text goes: diagnostics, -v lines, listings
+/// (--print-ptx, --print-sass).
+struct CompileStreams {
+  llvm::raw_ostream &Err;
+  llvm::raw_ostream &Info;
+  llvm::raw_ostream &Out;
+};
+
+/// Notes about options without effect and the command line's own warnings
+/// (-Werror makes them errors); false when one was an error.
+bool reportOptionDiagnostics(const DriverOptions &D, llvm::raw_ostream &Err);
+
+/// Parses, checks and compiles one buffer; fills R's cubin, diagnostics and
+/// functions (not its logs: the text went to \p S) and returns the status.
+CompileStatus compileBuffer(const DriverOptions &D,
+                            std::unique_ptr<llvm::MemoryBuffer> Buffer,
+                            const CompileLimits &Limits,
+                            const CompileStreams &S, CompileResult &R);
+
+} // namespace ptxas::detail
+
+#endif

@@ -1,0 +1,3 @@
+// Whole-program build of the same code: one translation unit.
+#include "helper.cu"
+#include "kernels.cu"
