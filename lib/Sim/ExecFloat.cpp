@@ -553,7 +553,8 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
   }
   if (Mn == "FRND") {
     int64_t Ty = D.modAt(75), M = D.modAt(78);
-    int64_t FTy = Ty == 15 ? 3 : Ty == 5 ? 1 : 2;
+    // FRND.BF16 (sm_90) has its type in fixed bits: the mnemonic says it.
+    int64_t FTy = D.has("BF16") ? 4 : Ty == 15 ? 3 : Ty == 5 ? 1 : 2;
     FOR_LANES(G, L) {
       double X = readFloat(FTy, L);
       double R = M == 1 ? std::floor(X) : M == 2 ? std::ceil(X)
