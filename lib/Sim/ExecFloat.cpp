@@ -271,14 +271,21 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
   }
   if (Mn == "FCHK") {
     // True when a/b needs the slow, exact division path: any operand zero,
-    // subnormal, infinite or NaN, or exponents near the edges of the range.
+    // subnormal, infinite or NaN, exponents near the edges of the range, or
+    // a quotient that is not safely normal: its exponent EA - EB (+-1)
+    // subnormal or overflowing. The fast path (a * rcp(b) refined by FFMA)
+    // neither rounds a subnormal result correctly nor flushes it under
+    // .ftz, and an overflowing one becomes inf - inf = NaN in its residual
+    // (2^90 / 1.5*2^-40 gave NaN). Erring towards the slow path is safe:
+    // it is exact for every input.
     FOR_LANES(G, L) {
       float A = fv(1, L), B = fv(2, L);
       int EA, EB;
       std::frexp(A, &EA);
       std::frexp(B, &EB);
+      int EQ = EA - EB;
       bool Safe = std::isnormal(A) && std::isnormal(B) && EA > -100 &&
-                  EA < 100 && EB > -100 && EB < 100;
+                  EA < 100 && EB > -100 && EB < 100 && EQ > -125 && EQ < 126;
       setP(O[0], L, !Safe);
     }
     return true;

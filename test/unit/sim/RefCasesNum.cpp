@@ -82,6 +82,33 @@ std::vector<Case> casesNum() {
          }
          C.expect("po", W);
        }},
+      {"fuzz_div_subnormal.fuzz_div_subnormal",
+       [](const Ctx &C) {
+         auto A = C.in<float>("pa"), B = C.in<float>("pb");
+         auto Ftz = [](float X) {
+           return std::fpclassify(X) == FP_SUBNORMAL ? std::copysign(0.0f, X)
+                                                     : X;
+         };
+         std::vector<float> Rn(64), Full(64);
+         for (size_t T = 0; T < A.size(); ++T) {
+           float Q = A[T] / B[T], QF = Ftz(Ftz(A[T]) / Ftz(B[T]));
+           // div.rn exact; div.full within 2 ulp (checked below).
+           Rn[4 * T] = Q, Rn[4 * T + 1] = QF;
+           Full[4 * T + 2] = Q, Full[4 * T + 3] = QF;
+         }
+         auto Got = C.out<float>("po");
+         for (size_t I = 0; I < 64 && I < Got.size(); ++I) {
+           bool Exact = I % 4 < 2;
+           float Want = Exact ? Rn[I] : Full[I];
+           int32_t G, W;
+           std::memcpy(&G, &Got[I], 4);
+           std::memcpy(&W, &Want, 4);
+           if (Exact ? G != W : (std::abs(int64_t(G) - W) > 2 || (G < 0) != (W < 0)))
+             C.Errors.push_back("po[" + std::to_string(I) + "]: got " +
+                                std::to_string(G) + ", want " +
+                                std::to_string(W));
+         }
+       }},
   };
 }
 
