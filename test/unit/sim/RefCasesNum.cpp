@@ -109,6 +109,25 @@ std::vector<Case> casesNum() {
                                 std::to_string(W));
          }
        }},
+      {"fuzz_cp_async_zfill.fuzz_cp_async_zfill",
+       [](const Ctx &C) {
+         auto In = C.in<uint8_t>("pi");
+         std::vector<uint8_t> O(80 * 32, 0);
+         for (unsigned T = 0; T < 32; ++T) {
+           const uint8_t *G = &In[16 * T];
+           uint8_t *S = &O[80 * T];
+           auto Cp = [&](unsigned At, unsigned From, unsigned N) {
+             std::memcpy(S + At, G + From, N);
+           };
+           Cp(0, 0, T & 15);          // 16, src-size tid & 15
+           Cp(16, 0, 8);              // 16, 8
+           if ((T & 3) != 1)          // 16, ignore-src
+             Cp(32, 0, 16);
+           Cp(64, 0, T & 7);          // 8, src-size tid & 7 (48: 16, 0)
+           Cp(72, 8, 8);              // 8, 8
+         }
+         C.expect("po", O);
+       }},
   };
 }
 
