@@ -333,12 +333,18 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     // register) -> swizzle field.
     // The .H0_NH1 operand form is literal text of its table row.
     bool NH1 = D.I.F && llvm::StringRef(D.I.F->Source).contains(".H0_NH1");
+    unsigned A0 = (Mn == "HSETP2") ? 2 : 1;
     auto half = [&](unsigned I, unsigned L, unsigned K) -> float {
       const Operand &X = O[I];
       uint32_t V = src(X, L, D);
       int64_t Sw = -1;
       if (X.Kind == OpKind::R)
         Sw = D.modAt(X.FieldPos == 24 ? 74 : X.FieldPos == 32 ? 60 : 81);
+      else if ((X.Kind == OpKind::Const || X.Kind == OpKind::UR) &&
+               I == A0 + 1)
+        // A constant or uniform B has its swizzle at 60 too (sm_75 ptxas:
+        // cvt.rz.f16.f32 of a parameter is HADD2 R, -RZ.H0_H0, c[..].F32).
+        Sw = D.modAt(60);
       float F;
       if (Sw == 1) {
         // .F32: a float operand used for both halves, converted toward
@@ -380,7 +386,6 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     // Quiet canonical NaN of both formats (min/max .NAN, .RELU).
     constexpr uint16_t CanonNaN = 0x7fff;
     bool NaNOut[2] = {false, false};
-    unsigned A0 = (Mn == "HSETP2") ? 2 : 1;
     FOR_LANES(G, L) {
       // .OOB: an input half (as swizzled) equal to 0x7fff gives 0.
       auto oobIn = [&](unsigned K) {

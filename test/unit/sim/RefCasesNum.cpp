@@ -128,6 +128,22 @@ std::vector<Case> casesNum() {
          }
          C.expect("po", O);
        }},
+      {"fuzz_f2h_param.fuzz_f2h_param",
+       [](const Ctx &C) {
+         // f32 -> f16 toward zero: the nearest half, one step towards zero
+         // when it is larger in magnitude (inf - 1 ulp is 65504).
+         auto Rz = [](float X) -> uint32_t {
+           uint16_t H = d2h(X);
+           if (std::fabs(h2d(H)) > std::fabs(double(X)))
+             --H;
+           return H;
+         };
+         std::vector<uint32_t> W(3);
+         for (unsigned I = 0; I < 6; ++I)
+           W[I / 2] |= Rz(C.scalar<float>("x" + std::to_string(I)))
+                       << (16 * (I % 2));
+         C.expect("po", W);
+       }},
   };
 }
 
