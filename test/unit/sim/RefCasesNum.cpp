@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "RefHarness.h"
 
+#include <algorithm>
 #include <cfenv>
 #include <cstdint>
 
@@ -142,6 +143,35 @@ std::vector<Case> casesNum() {
          for (unsigned I = 0; I < 6; ++I)
            W[I / 2] |= Rz(C.scalar<float>("x" + std::to_string(I)))
                        << (16 * (I % 2));
+         C.expect("po", W);
+       }},
+      {"fuzz_cvt_pack.fuzz_cvt_pack",
+       [](const Ctx &C) {
+         auto In = C.in<uint32_t>("pi");
+         auto Sat = [](uint32_t X, int64_t Lo, int64_t Hi) {
+           return uint32_t(std::clamp(int64_t(int32_t(X)), Lo, Hi));
+         };
+         // cvt.pack.sat.<t>.s32(.b32) d, a, b(, c): b low, a above, c << 16.
+         auto Pack8 = [&](bool S, uint32_t A, uint32_t B, uint32_t Cv) {
+           int64_t Lo = S ? -128 : 0, Hi = S ? 127 : 255;
+           return (Sat(B, Lo, Hi) & 0xff) | (Sat(A, Lo, Hi) & 0xff) << 8 |
+                  Cv << 16;
+         };
+         auto Pack16 = [&](bool S, uint32_t A, uint32_t B) {
+           int64_t Lo = S ? -32768 : 0, Hi = S ? 32767 : 65535;
+           return (Sat(B, Lo, Hi) & 0xffff) | Sat(A, Lo, Hi) << 16;
+         };
+         std::vector<uint32_t> W(6 * 16);
+         for (unsigned T = 0; T < 16; ++T) {
+           uint32_t A = In[3 * T], B = In[3 * T + 1], Cv = In[3 * T + 2];
+           uint32_t *O = &W[6 * T];
+           O[0] = Pack8(false, A, B, Cv);
+           O[1] = Pack8(true, A, B, Cv);
+           O[2] = Pack16(false, A, B);
+           O[3] = Pack16(true, A, B);
+           O[4] = Pack8(false, Cv, A, O[0]);
+           O[5] = Pack8(true, B, Cv, 0);
+         }
          C.expect("po", W);
        }},
   };
