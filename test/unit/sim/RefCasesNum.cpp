@@ -174,6 +174,27 @@ std::vector<Case> casesNum() {
          }
          C.expect("po", W);
        }},
+      {"fuzz_cmp64.fuzz_cmp64",
+       [](const Ctx &C) {
+         auto V = C.in<uint64_t>("pv");
+         std::vector<uint32_t> W(16 * 100);
+         for (unsigned T = 0; T < 100; ++T) {
+           uint64_t A = V[T / 10], B = V[T % 10];
+           int64_t SA = int64_t(A), SB = int64_t(B);
+           uint32_t A32 = uint32_t(A), B32 = uint32_t(B);
+           uint32_t *O = &W[16 * T];
+           uint32_t R[12] = {SA < SB, SA <= SB, SA > SB, SA >= SB, A < B,
+                             A >= B, A == B, A != B,
+                             int32_t(A32) < int32_t(B32), A32 < B32,
+                             SA > int64_t(0x1234567880000000),
+                             SB < int64_t(0x123456787fffffff)};
+           std::copy(R, R + 12, O);
+           uint64_t Mn = uint64_t(std::min(SA, SB)), Mx = std::max(A, B);
+           O[12] = uint32_t(Mn), O[13] = uint32_t(Mn >> 32);
+           O[14] = uint32_t(Mx), O[15] = uint32_t(Mx >> 32);
+         }
+         C.expect("po", W);
+       }},
   };
 }
 
