@@ -11,11 +11,12 @@ against ptxas's cubins in the emulator, cheapest first, until one fails:
 
   1. fuzz:  test/codegen/fuzz-diff.py, a fixed seed, --count N cases per
             target, -O3, --size 60;
-  2. specs: test/codegen/diff-vs-ptxas.py (every launch spec of
-            test/sim/specs, incl. the conversion audits and fuzz_* specs);
-  3. lit:   the behavioural lit tests (emulator-diff*.test,
+  2. lit:   the behavioural lit tests (emulator-diff*.test,
             predicate-skips.test, emulator-i2ip.test), whose expected
-            values are ptxas's outputs or the PTX ISA's.
+            values are ptxas's outputs or the PTX ISA's;
+  3. specs: test/codegen/diff-vs-ptxas.py (every launch spec of
+            test/sim/specs, incl. the conversion audits and fuzz_* specs;
+            --spec-archs, default sm_90a: 3 minutes a target).
 
 A mutant is killed when a test reports a wrong result; one that the build
 rejects counts as "stillborn" (not in the ratio). Prints one line per mutant
@@ -69,6 +70,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--only', default='', help='comma-separated mutant names')
     ap.add_argument('--archs', default='sm_75,sm_90a')
+    ap.add_argument('--spec-archs', default='sm_90a',
+                    help='targets of the launch-spec stage (the slowest)')
     ap.add_argument('--fuzz-seed', default='20261202')
     ap.add_argument('--fuzz-count', type=int, default=12)
     ap.add_argument('--skip', default='', help='test stages to skip: fuzz,specs,lit')
@@ -123,18 +126,18 @@ def main():
                                      '--size', '60', '--no-minimize', '-j', str(a.j)])
                 if rc not in (0, 77):
                     killer, why = 'fuzz', out.strip().splitlines()[-1]
-            if not killer and 'specs' not in skip:
-                rc, out = sh(nice + [sys.executable, os.path.join(ROOT, 'test/codegen/diff-vs-ptxas.py'),
-                                     '--bin', bindir, '--archs', a.archs,
-                                     '--no-hazard-sweep', '-j', str(a.j)])
-                if rc not in (0, 77):
-                    killer, why = 'specs', out.strip().splitlines()[-1]
             if not killer and 'lit' not in skip:
                 env_bin = f'--param=ptxas_alt_bin_dir={bindir}'
                 rc, out = sh(nice + [sys.executable, LIT, '-q', env_bin, lit_dir,
                                      '--filter', LIT_FILTER])
                 if rc:
                     killer, why = 'lit', out.strip().splitlines()[-1] if out.strip() else ''
+            if not killer and 'specs' not in skip:
+                rc, out = sh(nice + [sys.executable, os.path.join(ROOT, 'test/codegen/diff-vs-ptxas.py'),
+                                     '--bin', bindir, '--archs', a.spec_archs,
+                                     '--no-hazard-sweep', '-j', '2'])
+                if rc not in (0, 77):
+                    killer, why = 'specs', out.strip().splitlines()[-1]
             status = 'killed' if killer else 'SURVIVED'
             results.append((name, status, killer or '', time.time() - t0))
             print(f'{status:9} {name}: {killer or "-"} {why[:160]} ({time.time() - t0:.0f} s)',
