@@ -47,6 +47,20 @@ Expected<std::unique_ptr<Program>> loadProgram(StringRef Bytes) {
         F.IsKernel = true;
     if (unsigned IS = C.findSection((".nv.info." + Name).str()))
       F.Info = C.info(C.Sections[IS]);
+    // Frame and stack sizes live in the global .nv.info, keyed by the
+    // function's symbol index: without them a kernel whose frame exceeds
+    // the emulator's 1 KiB of slack ran with a negative stack pointer
+    // (fuzz-diff seed 2026120202 case 5, --maxrregcount 24: a 0x408-byte
+    // frame).
+    if (unsigned GS = C.findSection(".nv.info"))
+      for (unsigned SI = 0; SI < C.Symbols.size(); ++SI)
+        if (C.Symbols[SI].Name == F.Name)
+          for (const object::InfoRecord &R : C.info(C.Sections[GS]))
+            if ((R.is(object::EIAttr::FRAME_SIZE) ||
+                 R.is(object::EIAttr::MIN_STACK_SIZE) ||
+                 R.is(object::EIAttr::MAX_STACK_SIZE)) &&
+                R.numU32() >= 2 && R.u32(0) == SI)
+              F.Info.push_back(R);
     for (const object::InfoRecord &R : F.Info)
       if (R.is(object::EIAttr::INDIRECT_BRANCH_TARGETS)) {
         // Payload: { u32 addr, u16, u16, u32 count, u32 target[count] }*.
