@@ -75,12 +75,15 @@ def main():
     ap.add_argument('--fuzz-seed', default='20261202')
     ap.add_argument('--fuzz-count', type=int, default=12)
     ap.add_argument('--skip', default='', help='test stages to skip: fuzz,specs,lit')
+    ap.add_argument('--work', default='build-mut',
+                    help='scratch directory under the worktree (one per '
+                    'concurrent run)')
     ap.add_argument('-j', type=int, default=1)
     a = ap.parse_args()
     if not shutil.which('ptxas'):
         print('SKIPPED: ptxas not found -- mutation run NOT done')
         return 77
-    work = os.path.join(ROOT, 'build-mut')
+    work = os.path.join(ROOT, a.work)
     src = os.path.join(work, 'src')
     bld = os.path.join(src, 'build')
     os.environ['CCACHE_BASEDIR'] = ROOT
