@@ -326,7 +326,17 @@ SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
         S.emit("FRND." + fltName(DT) + IR, {D, A});
         return SelResult::Done;
       }
-      S.emit("MOV", {D, A});
+      if (I.hasMod(".sat")) {
+        // The caller clamps with HADD2.SAT, which quiets NaNs itself.
+        S.emit("MOV", {D, A});
+        return SelResult::Done;
+      }
+      // Not a move: ptxas adds -0 (f16) or fuses -0*0 + x (bf16), which
+      // quiets a signalling NaN (0x7c01 -> 0x7e01); zeros keep their sign.
+      if (DT == Type::BF16)
+        S.emit("HFMA2.BF16_V2", {D, h0(negRZ()), h0(RZ()), h0(A)});
+      else
+        S.emit("HADD2", {D, h0(A), h0(negRZ())});
       return SelResult::Done;
     }
     return S.unsupported(I);
@@ -413,6 +423,12 @@ SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
   }
   if (DT == Type::F32 && ST == Type::BF16) {
     MOperand A = S.srcReg(I.Ops[1], Type::B32);
+    if (Ftz) {
+      // sm_90 only (ptxas rejects .ftz before): flushes bf16 subnormals,
+      // which the shift below keeps (ptxas: F2F.FTZ.F32.BF16).
+      S.emit("F2F.FTZ.F32.BF16", {D, A});
+      return SelResult::Done;
+    }
     if (Sat) {
       unsigned T = S.tmp();
       S.emit("SHF.L.U32", {def(gpr(T)), A, imm(0x10), RZ()});

@@ -114,6 +114,90 @@ static void expandVectorRegisters(Module &M, Instruction &I) {
   }
 }
 
+/// cvt with no form for its modifiers: blame what ptxas blames. The two
+/// types pick the conversion; then, in ptxas's order, .ftz, .sat (the other
+/// way round with bf16), .relu/.satfinite, the rounding: the first that no
+/// conversion of these types
+/// takes is named ("Illegal modifier '.ftz'", "Illegal rounding modifier",
+/// "Unexpected instruction types" for .relu/.satfinite, which select other
+/// conversions). The generic report named whichever token its closest
+/// form stopped at, often a type ("modifier .s16 is not allowed").
+bool ParserImpl::reportCvtModifiers(llvm::ArrayRef<FormCandidate> Cands,
+                                    llvm::ArrayRef<llvm::StringRef> Mods,
+                                    const std::string &Full) {
+  llvm::SmallVector<llvm::StringRef, 2> Types;
+  llvm::SmallVector<llvm::StringRef, 4> Others;
+  for (llvm::StringRef X : Mods) {
+    if (parseType(X))
+      Types.push_back(X);
+    else
+      Others.push_back(X);
+  }
+  if (Types.size() != 2 || Others.empty())
+    return false;
+  // Forms that take these types with the modifiers in With (a required
+  // item such as the rounding may be missing).
+  auto Takes = [&](llvm::ArrayRef<llvm::StringRef> With) {
+    llvm::SmallVector<llvm::StringRef, 4> Ch(With.begin(), With.end());
+    Ch.append(Types.begin(), Types.end());
+    for (const FormCandidate &C : Cands) {
+      if (C.F->Mnemonic != "cvt")
+        continue;
+      ModMatch MM = matchModifiers(*C.F, Ch);
+      if (MM.Ok || (MM.BadModifier < 0 && MM.MissingItem >= 0))
+        return true;
+    }
+    return false;
+  };
+  std::string TypeText = (Types[0] + Types[1]).str();
+  llvm::SMLoc TypeLoc = llvm::SMLoc::getFromPointer(Types[0].data());
+  if (!Takes({}))
+    return error(TypeLoc, "instruction types " + TypeText +
+                              " are not a conversion of 'cvt'"), true;
+  auto IsRounding = [](llvm::StringRef X) {
+    return llvm::is_contained({".rn", ".rz", ".rm", ".rp", ".rna", ".rs",
+                               ".rni", ".rzi", ".rmi", ".rpi"},
+                              X);
+  };
+  // ptxas checks .sat before .ftz when a type is bf16, and .relu with .sat
+  // first of all.
+  if (llvm::is_contained(Others, ".relu") && llvm::is_contained(Others, ".sat"))
+    return error(llvm::SMLoc::getFromPointer(
+                     llvm::find(Others, ".relu")->data()),
+                 "modifier .relu is not allowed with .sat in '" + Full + "'"),
+           true;
+  bool BF = Types[0] == ".bf16" || Types[1] == ".bf16";
+  auto Rank = [&](llvm::StringRef X) {
+    return X == ".ftz" ? (BF ? 1 : 0) : X == ".sat" ? (BF ? 0 : 1)
+           : (X == ".relu" || X == ".satfinite") ? 2 : IsRounding(X) ? 3 : 4;
+  };
+  llvm::SmallVector<llvm::StringRef, 4> Order(Others.begin(), Others.end());
+  llvm::stable_sort(Order, [&](llvm::StringRef A, llvm::StringRef B) {
+    return Rank(A) < Rank(B);
+  });
+  for (llvm::StringRef X : Order) {
+    if (Takes({X}))
+      continue;
+    llvm::SMLoc Loc = llvm::SMLoc::getFromPointer(X.data());
+    if (X == ".relu" || X == ".satfinite")
+      return error(TypeLoc, "instruction types " + TypeText +
+                                " are not allowed with " + X + " in '" +
+                                Full + "'"),
+             true;
+    if (IsRounding(X))
+      return error(Loc, "rounding modifier " + X + " is not allowed for a conversion from " + Types[1] +
+                            " to " + Types[0] + " in '" + Full +
+                            "'"),
+             true;
+    return error(Loc, "modifier " + X + " is not allowed (it does not apply to "
+                          "a conversion from " + Types[1] + " to " + Types[0] +
+                          ") in '" + Full +
+                          "'"),
+           true;
+  }
+  return false;
+}
+
 bool ParserImpl::checkInstruction(Instruction &I,
                                   llvm::ArrayRef<llvm::StringRef> Chain) {
   llvm::StringRef Head = I.Mnemonic;
@@ -157,7 +241,16 @@ bool ParserImpl::checkInstruction(Instruction &I,
     Bind(C);
     if (!checkOperands(I, *C.F, C.MM, /*Report=*/false))
       continue;
-    if (!FirstOk)
+    // The form to blame when none is available: prefer one the module's
+    // PTX version allows, then the lowest target (ptxas: fp8 cvt at
+    // .version 8.1 on sm_86 "requires sm_89", at 7.8 "requires sm_90").
+    auto Better = [&](const InstrForm &N, const InstrForm &O) {
+      bool NP = !(N.MinPtx > M.Version), OP = !(O.MinPtx > M.Version);
+      if (NP != OP)
+        return NP;
+      return NP && N.MinSm < O.MinSm;
+    };
+    if (!FirstOk || Better(*C.F, *FirstOk->F))
       FirstOk = &C;
     if (!Gated(*C.F)) {
       if (I.Mnemonic == "call")
@@ -240,6 +333,8 @@ bool ParserImpl::checkInstruction(Instruction &I,
   }
   llvm::ArrayRef<llvm::StringRef> Mods = Chain.drop_front(Best->Split);
   std::string Name = Best->F->Mnemonic.str();
+  if (Name == "cvt" && reportCvtModifiers(Cands, Mods, joinChain(Head, Chain)))
+    return false;
   if (Best->MM.BadModifier >= 0) {
     llvm::StringRef Bad = Mods[Best->MM.BadModifier];
     // Point at the modifier inside the chain text.

@@ -116,6 +116,9 @@ public:
   candidatesFor(llvm::StringRef Head, llvm::ArrayRef<llvm::StringRef> Chain);
   llvm::StringMap<std::vector<FormCandidate>> CandidateCache;
   bool checkInstruction(Instruction &I, llvm::ArrayRef<llvm::StringRef> Prefixes);
+  bool reportCvtModifiers(llvm::ArrayRef<FormCandidate> Cands,
+                          llvm::ArrayRef<llvm::StringRef> Mods,
+                          const std::string &Full);
   /// Operands of \p I against form \p F whose modifiers matched as \p MM;
   /// diagnoses only when \p Report (OperandCheck.cpp).
   bool checkOperands(Instruction &I, const InstrForm &F, const ModMatch &MM,

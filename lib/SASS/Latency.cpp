@@ -14,7 +14,7 @@
 //   scoreboarded on sm_75-89 but fixed-latency on sm_90 (H100/H200 have
 //   full-rate FP64 pipes); HMMA/IMMA only on sm_75; R2UR on sm_80-89 but
 //   not on sm_90; S2R/S2UR, BMOV.32 R and the bit-counting ALU forms
-//   (POPC, FLO, BREV) always; CS2R, VOTE, F2FP and ELECT never.
+//   (POPC, FLO, BREV) always; CS2R, VOTE, F2FP, ELECT, I2I and I2IP never.
 //
 // * Fixed latencies: the least distance (sum of stalls, see
 //   sim::effectiveStall) ptxas leaves between a producer and a consumer,
@@ -49,7 +49,8 @@ ResultTiming resultTiming(Arch A, const Form &F) {
   else if (M == "S2R" || M == "S2UR" || M == "BMOV" || M == "POPC" ||
            M == "FLO" || M == "BREV")
     V = true;
-  else if (M == "CS2R" || M == "VOTE" || M == "F2FP" || M == "ELECT")
+  else if (M == "CS2R" || M == "VOTE" || M == "F2FP" || M == "ELECT" ||
+           M == "I2I" || M == "I2IP")
     V = false;
   T.Scoreboarded = V;
   T.ReadsLate = V;
@@ -522,6 +523,12 @@ static unsigned formFloor(Arch A, const Form &P) {
 /// where other UNIFORM producers get 3 (rdc_library, all three targets).
 static unsigned formCeiling(Arch A, const Form &P, const Form &C) {
   bool PreHopper = A < Arch::SM90;
+  // The saturating integer narrowings (cvt.sat.s8.s32: I2I.S8.S32.SAT,
+  // cvt.pack.sat: I2IP) are fixed-latency unlike the rest of their class:
+  // ptxas sets no scoreboard and reads them 4 cycles later (PRMT/LOP3 on
+  // all six targets; STG after 5, 8 on sm_75).
+  if (P.Mnemonic == "I2I" || P.Mnemonic == "I2IP")
+    return 4;
   return PreHopper && P.Mnemonic == "UMOV" && C.Class == Sched::IMAD ? 2 : ~0u;
 }
 

@@ -289,7 +289,7 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
       bool Half = D.has("F16") || D.has("BF16");
       double X;
       if (Half) {
-        uint16_t H = uint16_t(src(O[1], L, D) >> (D.has("H1") ? 16 : 0));
+        uint16_t H = uint16_t(src(O[1], L, D) >> (D.modAt(60) == 1 ? 16 : 0));
         X = D.has("BF16") ? bf2f(H) : h2f(H);
       } else {
         X = ftz(fv(1, L));
@@ -319,14 +319,21 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
   }
   if (Mn == "FCHK") {
     // True when a/b needs the slow, exact division path: any operand zero,
-    // subnormal, infinite or NaN, or exponents near the edges of the range.
+    // subnormal, infinite or NaN, exponents near the edges of the range, or
+    // a quotient that is not safely normal: its exponent EA - EB (+-1)
+    // subnormal or overflowing. The fast path (a * rcp(b) refined by FFMA)
+    // neither rounds a subnormal result correctly nor flushes it under
+    // .ftz, and an overflowing one becomes inf - inf = NaN in its residual
+    // (2^90 / 1.5*2^-40 gave NaN). Erring towards the slow path is safe:
+    // it is exact for every input.
     FOR_LANES(G, L) {
       float A = fv(1, L), B = fv(2, L);
       int EA, EB;
       std::frexp(A, &EA);
       std::frexp(B, &EB);
+      int EQ = EA - EB;
       bool Safe = std::isnormal(A) && std::isnormal(B) && EA > -100 &&
-                  EA < 100 && EB > -100 && EB < 100;
+                  EA < 100 && EB > -100 && EB < 100 && EQ > -125 && EQ < 126;
       setP(O[0], L, !Safe);
     }
     return true;
@@ -374,12 +381,18 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     // register) -> swizzle field.
     // The .H0_NH1 operand form is literal text of its table row.
     bool NH1 = D.I.F && llvm::StringRef(D.I.F->Source).contains(".H0_NH1");
+    unsigned A0 = (Mn == "HSETP2") ? 2 : 1;
     auto half = [&](unsigned I, unsigned L, unsigned K) -> float {
       const Operand &X = O[I];
       uint32_t V = src(X, L, D);
       int64_t Sw = -1;
       if (X.Kind == OpKind::R)
         Sw = D.modAt(X.FieldPos == 24 ? 74 : X.FieldPos == 32 ? 60 : 81);
+      else if ((X.Kind == OpKind::Const || X.Kind == OpKind::UR) &&
+               I == A0 + 1)
+        // A constant or uniform B has its swizzle at 60 too (sm_75 ptxas:
+        // cvt.rz.f16.f32 of a parameter is HADD2 R, -RZ.H0_H0, c[..].F32).
+        Sw = D.modAt(60);
       float F;
       if (Sw == 1) {
         // .F32: a float operand used for both halves, converted toward
@@ -421,7 +434,6 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     // Quiet canonical NaN of both formats (min/max .NAN, .RELU).
     constexpr uint16_t CanonNaN = 0x7fff;
     bool NaNOut[2] = {false, false};
-    unsigned A0 = (Mn == "HSETP2") ? 2 : 1;
     FOR_LANES(G, L) {
       // .OOB: an input half (as swizzled) equal to 0x7fff gives 0.
       auto oobIn = [&](unsigned K) {
@@ -495,6 +507,10 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     if (Ty == 3)
       return dv(1, L);
     uint32_t V = src(O[1], L, D);
+    // A half source may be the register's high half (.H1 at 60: ptxas's
+    // cvt.f64.f16 of the upper half of a mov.b32 {lo, hi} unpack).
+    if ((Ty == 1 || Ty == 4) && D.modAt(60) == 1)
+      V >>= 16;
     double X = Ty == 1 ? h2f(uint16_t(V)) : Ty == 4 ? bf2f(uint16_t(V))
                                                     : double(f32(V));
     if (Ty == 2 && Ftz)
@@ -565,7 +581,9 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
       else if (R <= Lo)
         V = uint64_t(int64_t(Lo));
       else if (R >= Hi)
-        V = Sg ? uint64_t(int64_t(Hi)) : (NB == 64 ? ~uint64_t(0) : uint64_t(Hi));
+        // 2^63 - 1 is not a double (Hi rounds to 2^63): saturate in integers.
+        V = NB == 64 ? (Sg ? uint64_t(INT64_MAX) : ~uint64_t(0))
+                     : Sg ? uint64_t(int64_t(Hi)) : uint64_t(Hi);
       else
         V = Sg ? uint64_t(int64_t(R)) : uint64_t(R);
       if (NB == 64)
@@ -595,7 +613,8 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
   }
   if (Mn == "FRND") {
     int64_t Ty = D.modAt(75), M = D.modAt(78);
-    int64_t FTy = Ty == 15 ? 3 : Ty == 5 ? 1 : 2;
+    // FRND.BF16 (sm_90) has its type in fixed bits: the mnemonic says it.
+    int64_t FTy = D.has("BF16") ? 4 : Ty == 15 ? 3 : Ty == 5 ? 1 : 2;
     FOR_LANES(G, L) {
       double X = readFloat(FTy, L);
       double R = M == 1 ? std::floor(X) : M == 2 ? std::ceil(X)

@@ -22,7 +22,7 @@ namespace {
 enum class IOp {
   None, IADD3, IMAD, ISETP, LEA, LOP3, SHF, IMNMX, VIMNMX, VIMNMX3, SEL,
   PLOP3, VIADD, VIADDMNMX, IABS, POPC, FLO, BREV, PRMT, SGXT, BMSK, MOV,
-  P2R, R2P, IDP, I2I, S2R, CS2R, R2UR, UP2UR, ELECT, VABSDIFF, VABSDIFF4
+  P2R, R2P, IDP, I2I, I2IP, S2R, CS2R, R2UR, UP2UR, ELECT, VABSDIFF, VABSDIFF4
 };
 
 IOp intOp(StringRef M) {
@@ -40,7 +40,7 @@ IOp intOp(StringRef M) {
       .Case("PRMT", IOp::PRMT).Case("SGXT", IOp::SGXT)
       .Case("BMSK", IOp::BMSK).Case("MOV", IOp::MOV)
       .Case("P2R", IOp::P2R).Case("R2P", IOp::R2P).Case("IDP", IOp::IDP)
-      .Case("I2I", IOp::I2I).Case("S2R", IOp::S2R).Case("CS2R", IOp::CS2R)
+      .Case("I2I", IOp::I2I).Case("I2IP", IOp::I2IP).Case("S2R", IOp::S2R).Case("CS2R", IOp::CS2R)
       .Case("R2UR", IOp::R2UR).Case("UP2UR", IOp::UP2UR)
       .Case("ELECT", IOp::ELECT).Case("VABSDIFF", IOp::VABSDIFF).Case("VABSDIFF4", IOp::VABSDIFF4)
       .Default(IOp::None);
@@ -525,6 +525,24 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
     FOR_LANES(G, L) {
       int64_t X = int32_t(v(1, L));
       setD(O[0], L, uint32_t(std::clamp(X, Lo, Hi)));
+    }
+    return true;
+  }
+  case IOp::I2IP: {
+    // cvt.pack.sat: A and B saturated to the type; B in the low lane, A
+    // above it; 8-bit types merge C's low half above both (C << 16).
+    int64_t Ty = D.modAt(76); // U8 S8 U16 S16
+    int64_t Lo = Ty == 0 || Ty == 2 ? 0 : Ty == 1 ? -128 : -32768;
+    int64_t Hi = Ty == 0 ? 255 : Ty == 1 ? 127 : Ty == 2 ? 65535 : 32767;
+    unsigned Bits = Ty < 2 ? 8 : 16;
+    uint32_t Mask = (1u << Bits) - 1;
+    FOR_LANES(G, L) {
+      uint32_t A = uint32_t(std::clamp(int64_t(int32_t(v(1, L))), Lo, Hi));
+      uint32_t B = uint32_t(std::clamp(int64_t(int32_t(v(2, L))), Lo, Hi));
+      uint32_t R = (B & Mask) | (A & Mask) << Bits;
+      if (Bits == 8)
+        R |= v(3, L) << 16;
+      setD(O[0], L, R);
     }
     return true;
   }

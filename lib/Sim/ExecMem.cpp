@@ -185,18 +185,28 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
       uint64_t SA = uint64_t(O[0].Imm) + (Dst.Reg == 255 ? 0 : W->R[Dst.Reg][L]);
       uint64_t GA = (Srcm.Reg == 255 ? 0 : src64(Operand{OpKind::R, Srcm.Reg}, L, D)) +
                     uint64_t(Srcm.Imm);
-      bool Zero = O.size() > 2 && O[2].Kind == OpKind::P && pred(O[2], L);
+      // The predicate operand enables the copy: false (ignore-src, or
+      // src-size 0: ptxas writes !PT) stores N zeros. With .ZFILL the
+      // source address's low bits (modulo N) count the trailing bytes to
+      // zero: ptxas adds (N - src-size) % N to the aligned address.
+      bool Copy = !(O.size() > 2 && O[2].Kind == OpKind::P) || pred(O[2], L);
       uint8_t *DP = sharedPtr(SA, N, D);
       if (!DP)
         return false;
-      if (Zero) {
+      if (!Copy) {
         std::memset(DP, 0, N);
         continue;
       }
-      uint8_t *SP = globalPtr(GA, N, D);
+      unsigned Fill = 0;
+      if (D.has("ZFILL")) {
+        Fill = unsigned(GA & (N - 1));
+        GA -= Fill;
+      }
+      uint8_t *SP = globalPtr(GA, N - Fill, D);
       if (!SP)
         return false;
-      std::memcpy(DP, SP, N);
+      std::memcpy(DP, SP, N - Fill);
+      std::memset(DP + (N - Fill), 0, Fill);
     }
     return true;
   }

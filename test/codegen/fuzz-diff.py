@@ -166,7 +166,7 @@ def main():
     ap.add_argument('--keep', help='directory for failing cases')
     ap.add_argument('--no-minimize', action='store_true')
     ap.add_argument('--min-time', type=float, default=180, help='seconds per minimization')
-    ap.add_argument('--timeout', type=float, default=120, help='seconds per step (hang)')
+    ap.add_argument('--timeout', type=float, default=ptxdiff.TIMEOUT, help='seconds per step (hang)')
     ap.add_argument('--no-hazards', action='store_true',
                     help='compare outputs only (no --check-hazards)')
     ap.add_argument('--self-check', action='store_true',

@@ -30,7 +30,27 @@ NI, NF, ND, NS = 8, 4, 4, 4   # per-thread input words / floats / doubles / spec
 SPECIALS = ['0', '0x80000000', '0x7f800000', '0xff800000', '0x7fc00000',
             '0x00000001', '0x807fffff', '0x3f800000', '0xbf800000', '0x7fffffff',
             '0xffffffff', '0x4b000000', '0x00800000', '0x3c00bc00', '0x7bff0400',
-            '0x0000ffff', '0x80008000', '0x7e00fc00', '0x3f808000', '0x12345678']
+            '0x0000ffff', '0x80008000', '0x7e00fc00', '0x3f808000', '0x12345678',
+            # Value-directed 64-bit pairs (lo, hi) at even word indices, read
+            # as f64 and u64 too (a thread's 16 bytes hold two pairs): f64
+            # +inf, sNaN, qNaN, max/min subnormal, min/max normal, -1.0,
+            # INT64_MIN (-0.0), -1; s64 values with equal high words and
+            # different bit 31 (a 64-bit compare on the low words alone, or
+            # signed, is wrong); 2^-511 and 2^512 (subnormal f64 products
+            # and quotients); f32 2^-64 / 2^64 / 1.5*2^-64 (subnormal f32
+            # products and quotients), max subnormal, max normal, sNaN; f16
+            # sNaN, max subnormal, min normal, +-max; bf16 sNaN; INT_MAX,
+            # INT_MIN + 1.
+            '0x00000000', '0x7ff00000', '0x00000001', '0x7ff00000',
+            '0x00000000', '0x7ff80000', '0xffffffff', '0x000fffff',
+            '0x00000001', '0x00000000', '0x00000000', '0x00100000',
+            '0xffffffff', '0x7fefffff', '0x00000000', '0xbff00000',
+            '0x00000000', '0x80000000', '0xffffffff', '0xffffffff',
+            '0x7fffffff', '0x12345678', '0x80000000', '0x12345678',
+            '0x00000000', '0x20000000', '0x00000000', '0x5ff00000',
+            '0x1f800000', '0x5f800000', '0x1fc00000', '0x007fffff',
+            '0x7f7fffff', '0x7f800001', '0x7c017c01', '0x03ff0400',
+            '0xfbff7bff', '0x7f817f81', '0x7fffffff', '0x80000001']
 
 KINDS = {  # register kind -> (PTX declaration type, prefix)
     'r': ('.b32', '%r'), 'rd': ('.b64', '%rd'), 'h': ('.b16', '%h'),
@@ -577,6 +597,13 @@ class Gen(ScalarOps):
         L.append(f'ld.global.f64 {d[3]}, [%a2+24];')
         rs = self.new('r')
         L.append(f'ld.global.u32 {rs}, [%a3+{4 * self.rng.randint(0, 3)}];')
+        # Special 64-bit patterns (see SPECIALS): both pairs of the thread
+        # as u64 (so equal-high-word pairs meet in one compare) and one as
+        # f64.
+        rs64 = [self.new('rd') for _ in range(2)]
+        L.append(f'ld.global.v2.u64 {{{rs64[0]}, {rs64[1]}}}, [%a3];')
+        ds = self.new('d')
+        L.append(f'ld.global.f64 {ds}, [%a3+{8 * self.rng.randint(0, 1)}];')
         # Special registers with defined values (per lane / per warp).
         sr = [self.new('r') for _ in range(3)]
         L += [f'mov.u32 {sr[0]}, %laneid;', f'mov.u32 {sr[1]}, %lanemask_lt;',

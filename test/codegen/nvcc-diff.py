@@ -24,7 +24,13 @@ HERE = os.path.join(ROOT, 'test', 'codegen', 'nvcc')
 
 
 def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    # A hang costs PTXDIFF_TIMEOUT seconds (default 120; nvcc is the slowest
+    # step) and reads as a failure, exit 124.
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True,
+                           timeout=float(os.environ.get('PTXDIFF_TIMEOUT', '120')))
+    except subprocess.TimeoutExpired:
+        return 124, f'{os.path.basename(cmd[0])} timed out'
     return p.returncode, p.stdout + p.stderr
 
 

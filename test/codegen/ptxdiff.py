@@ -11,6 +11,12 @@ import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+# Seconds one compile or one emulator run may take before it counts as a
+# hang ('timeout'): the slowest spec runs in about 10 s, the slowest corpus
+# compile in about 5 s on the shared 2-core machine, so a hang costs a
+# minute, not ten. PTXDIFF_TIMEOUT overrides both (a loaded machine).
+TIMEOUT = float(os.environ.get('PTXDIFF_TIMEOUT', '60'))
+
 
 def retarget(text, arch):
     """The PTX text with its `.target` line set to ARCH."""
@@ -30,27 +36,28 @@ def _classify(cmd, timeout, ok, failed):
     return (ok if p.returncode == 0 else failed), text
 
 
-def compile_ptx(tool, arch, ptx, out, opts=('-O3',), timeout=300):
+def compile_ptx(tool, arch, ptx, out, opts=('-O3',), timeout=None):
     """Compile PTX with TOOL (ptxas or ptxas-alt) for ARCH into OUT.
 
     Returns (status, text): status is 'ok', 'error' (non-zero exit with a
     diagnostic), 'crash' (killed by a signal) or 'timeout'."""
     return _classify([tool, '-arch=' + arch] + list(opts) + [ptx, '-o', out],
-                     timeout, 'ok', 'error')
+                     timeout or TIMEOUT, 'ok', 'error')
 
 
-def run_compare(sass_run, ours, spec, ref, timeout=600, hazards=True):
+def run_compare(sass_run, ours, spec, ref, timeout=None, hazards=True):
     """Run SPEC on OURS and REF in the emulator with the hazard check.
 
     Returns (status, text): 'equal', 'differ' (outputs, hazards or a
     failed launch: exit 1), 'crash' or 'timeout'."""
     return _classify([sass_run, ours, '--spec', spec, '--compare', ref] +
                      (['--check-hazards'] if hazards else []),
-                     timeout, 'equal', 'differ')
+                     timeout or TIMEOUT, 'equal', 'differ')
 
 
-def hazards(sass_hazards, cubin, timeout=300):
+def hazards(sass_hazards, cubin, timeout=None):
     """Static hazard check of one cubin: (clean, report text)."""
+    timeout = timeout or TIMEOUT
     try:
         p = subprocess.run([sass_hazards, cubin], capture_output=True, text=True,
                            timeout=timeout)

@@ -12,7 +12,8 @@ config.excludes = ["README.md", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ptxas_alt_obj_root, "test", "lit")
 
-bindir = config.ptxas_alt_bin_dir
+# --param ptxas_alt_bin_dir=DIR runs the suite on other tools (test/mutation).
+bindir = lit_config.params.get("ptxas_alt_bin_dir", config.ptxas_alt_bin_dir)
 llvm_tools = config.llvm_tools_dir
 config.environment["PATH"] = os.pathsep.join([bindir, llvm_tools, config.environment.get("PATH", "")])
 

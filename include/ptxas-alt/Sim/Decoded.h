@@ -91,7 +91,11 @@ struct DecodedInstr {
                 llvm::SmallVectorImpl<RegRef> &Uses) const;
   /// Memory access size in bytes from the SIZE-style modifier (4 default).
   unsigned accessBytes() const;
-  std::string text() const { return sass::print(I); }
+  /// The instruction as nvdisasm prints it ("<undecodable>" without a form:
+  /// the hazard report of an undecodable word printed through a null form).
+  std::string text() const {
+    return I.F ? sass::print(I) : std::string("<undecodable>");
+  }
   uint64_t addr() const { return I.Addr; }
 };
 

@@ -117,6 +117,8 @@ struct Case {
 /// The reference cases (RefCases*.cpp).
 std::vector<Case> casesA();
 std::vector<Case> casesB();
+/// Numerics and conversions of hand-written kernels (specs/ptx).
+std::vector<Case> casesNum();
 std::vector<Case> casesC();
 
 } // namespace simref

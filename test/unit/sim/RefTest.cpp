@@ -170,9 +170,11 @@ TEST_P(RefTest, MatchesCpuReference) {
 }
 
 std::vector<simref::Case> allCases() {
-  auto A = simref::casesA(), B = simref::casesB(), C = simref::casesC();
+  auto A = simref::casesA(), B = simref::casesB(), C = simref::casesC(),
+       N = simref::casesNum();
   A.insert(A.end(), B.begin(), B.end());
   A.insert(A.end(), C.begin(), C.end());
+  A.insert(A.end(), N.begin(), N.end());
   return A;
 }
 
