@@ -50,19 +50,26 @@ static bool removeDeadCode(MFunction &MF) {
   // definitions, and so does a word of a pair that nobody reads (the sign
   // word of an index that LEA.HI.X.SX32 now extends itself). Nor does a
   // pure instruction's read of the register it writes (`@!P0 FMUL x, x,
-  // c`): it only keeps the old value for that instruction.
+  // c`): it only keeps the old value for that instruction. That holds
+  // word by word: `SHF d:1, RZ, 0x1f, d` (a sign extension in place) reads
+  // word 0, which it does not write, so word 0 stays live (fuzz-diff seed
+  // 71402 case 4: the PRMT defining it died).
   std::vector<unsigned> Used(MF.VRegs.size(), 0);
   for (const MBlock &B : MF.Blocks)
     for (const MInstr &I : B.Instrs) {
-      llvm::SmallVector<unsigned, 2> Own;
+      llvm::SmallVector<std::pair<unsigned, unsigned>, 2> Own;
       if (isPure(I))
         for (const MOperand &O : I.Ops)
           if (O.K == MOperand::Kind::Reg && O.IsDef && !O.Phys)
-            Own.push_back(O.Reg);
+            Own.push_back({O.Reg, O.wordMask()});
       auto Mark = [&](const MOperand &O) {
-        if (O.isVirtualReg() && !(O.K == MOperand::Kind::Reg && O.IsDef) &&
-            !llvm::is_contained(Own, O.Reg))
-          Used[O.Reg] |= O.wordMask();
+        if (!O.isVirtualReg() || (O.K == MOperand::Kind::Reg && O.IsDef))
+          return;
+        unsigned Words = O.wordMask();
+        for (auto [Reg, Written] : Own)
+          if (Reg == O.Reg)
+            Words &= ~Written;
+        Used[O.Reg] |= Words;
       };
       if (I.hasGuard())
         Mark(I.Guard);
