@@ -14,7 +14,8 @@
 //   scoreboarded on sm_75-89 but fixed-latency on sm_90 (H100/H200 have
 //   full-rate FP64 pipes); HMMA/IMMA only on sm_75; R2UR on sm_80-89 but
 //   not on sm_90; S2R/S2UR, BMOV.32 R and the bit-counting ALU forms
-//   (POPC, FLO, BREV) always; CS2R, VOTE, F2FP, ELECT, I2I and I2IP never.
+//   (POPC, FLO, BREV) always; CS2R, VOTE, F2FP, F2IP, ELECT, I2I and I2IP
+//   never (F2IP: sm_90a cvt.rni.u8.f32, no scoreboard, read 5 cycles later).
 //
 // * Fixed latencies: the least distance (sum of stalls, see
 //   sim::effectiveStall) ptxas leaves between a producer and a consumer,
@@ -49,8 +50,8 @@ ResultTiming resultTiming(Arch A, const Form &F) {
   else if (M == "S2R" || M == "S2UR" || M == "BMOV" || M == "POPC" ||
            M == "FLO" || M == "BREV")
     V = true;
-  else if (M == "CS2R" || M == "VOTE" || M == "F2FP" || M == "ELECT" ||
-           M == "I2I" || M == "I2IP")
+  else if (M == "CS2R" || M == "VOTE" || M == "F2FP" || M == "F2IP" ||
+           M == "ELECT" || M == "I2I" || M == "I2IP")
     V = false;
   T.Scoreboarded = V;
   T.ReadsLate = V;
@@ -90,17 +91,17 @@ const Row Rows[] = {
     {0x01, Sched::ALU, Sched::BRANCH, ReadRole::BranchPred, 1, 0, 0, 12},
     {0x3e, Sched::ALU, Sched::BRANCH, ReadRole::BranchPred, 1, 0, 0, 13},
     {0x3e, Sched::ALU, Sched::BRANCH, ReadRole::Data, 0, 0, 0, 4},
-    {0x01, Sched::ALU, Sched::BRANCH, ReadRole::Data, 0, 0, 0, 7},
+    {0x01, Sched::ALU, Sched::BRANCH, ReadRole::Data, 0, 0, 0, 6},
     {0x3e, Sched::ALU, Sched::CONST, ReadRole::Data, 0, 0, 0, 4},
     {0x01, Sched::ALU, Sched::CONST, ReadRole::Data, 0, 0, 0, 6},
     {0x30, Sched::ALU, Sched::CONST, ReadRole::Guard, 1, 0, 0, 13},
-    {0x3e, Sched::ALU, Sched::CONV, ReadRole::Data, 0, 0, 0, 4},
-    {0x01, Sched::ALU, Sched::CONV, ReadRole::Data, 0, 0, 0, 6},
+    {0x3f, Sched::ALU, Sched::CONV, ReadRole::Data, 0, 0, 0, 4},
     {0x3e, Sched::ALU, Sched::CONV, ReadRole::Data, 0, 1, 0, 4},
     {0x01, Sched::ALU, Sched::CONV, ReadRole::Data, 0, 1, 0, 6},
     {0x01, Sched::ALU, Sched::CONV, ReadRole::Guard, 1, 0, 0, 12},
     {0x3e, Sched::ALU, Sched::CONV, ReadRole::Guard, 1, 0, 0, 13},
-    {0x3f, Sched::ALU, Sched::FMA, ReadRole::Data, 0, 0, 0, 5},
+    {0x20, Sched::ALU, Sched::FMA, ReadRole::Data, 0, 0, 0, 4},
+    {0x1f, Sched::ALU, Sched::FMA, ReadRole::Data, 0, 0, 0, 5},
     {0x01, Sched::ALU, Sched::FMA, ReadRole::Guard, 1, 0, 0, 12},
     {0x3e, Sched::ALU, Sched::FMA, ReadRole::Guard, 1, 0, 0, 13},
     {0x3e, Sched::ALU, Sched::FP16, ReadRole::Data, 0, 0, 0, 5},
@@ -160,11 +161,12 @@ const Row Rows[] = {
     {0x3e, Sched::ALU, Sched::WARP, ReadRole::Data, 1, 0, 0, 13},
     {0x0f, Sched::BRANCH, Sched::ALU, ReadRole::Data, 0, 0, 0, 9},
     {0x30, Sched::BRANCH, Sched::ALU, ReadRole::Data, 0, 0, 0, 15},
-    {0x30, Sched::CONV, Sched::ALU, ReadRole::Data, 0, 0, 0, 6},
+    {0x23, Sched::CONV, Sched::ALU, ReadRole::Data, 0, 0, 0, 4},
+    {0x10, Sched::CONV, Sched::ALU, ReadRole::Data, 0, 0, 0, 6},
     {0x08, Sched::CONV, Sched::ALU, ReadRole::Data, 0, 0, 0, 10},
     {0x38, Sched::CONV, Sched::CONV, ReadRole::Data, 0, 0, 0, 4},
     {0x38, Sched::CONV, Sched::FP16, ReadRole::Data, 0, 0, 0, 5},
-    {0x38, Sched::CONV, Sched::MEM, ReadRole::Data, 0, 0, 0, 5},
+    {0x3a, Sched::CONV, Sched::MEM, ReadRole::Data, 0, 0, 0, 5},
     {0x30, Sched::FMA, Sched::ALU, ReadRole::Data, 0, 0, 0, 4},
     {0x0f, Sched::FMA, Sched::ALU, ReadRole::Data, 0, 0, 0, 5},
     {0x30, Sched::FMA, Sched::ATOM, ReadRole::Data, 0, 0, 0, 5},
@@ -192,12 +194,12 @@ const Row Rows[] = {
     {0x01, Sched::FP16, Sched::ALU, ReadRole::Data, 0, 0, 0, 8},
     {0x3e, Sched::FP16, Sched::ALU, ReadRole::Data, 1, 0, 0, 5},
     {0x01, Sched::FP16, Sched::ALU, ReadRole::Data, 1, 0, 0, 8},
-    {0x30, Sched::FP16, Sched::ALU, ReadRole::Guard, 1, 0, 0, 13},
-    {0x02, Sched::FP16, Sched::ALU, ReadRole::Guard, 1, 0, 0, 18},
+    {0x32, Sched::FP16, Sched::ALU, ReadRole::Guard, 1, 0, 0, 13},
     {0x0c, Sched::FP16, Sched::ALU, ReadRole::Guard, 1, 0, 0, 21},
     {0x01, Sched::FP16, Sched::ALU, ReadRole::Guard, 1, 0, 0, 22},
     {0x0e, Sched::FP16, Sched::ATOM, ReadRole::Data, 0, 0, 0, 6},
-    {0x30, Sched::FP16, Sched::ATOM, ReadRole::Data, 0, 0, 0, 18},
+    {0x20, Sched::FP16, Sched::ATOM, ReadRole::Data, 0, 0, 0, 8},
+    {0x10, Sched::FP16, Sched::ATOM, ReadRole::Data, 0, 0, 0, 18},
     {0x30, Sched::FP16, Sched::ATOM, ReadRole::Data, 0, 1, 0, 7},
     {0x02, Sched::FP16, Sched::BRANCH, ReadRole::Data, 0, 0, 0, 59},
     {0x06, Sched::FP16, Sched::CONV, ReadRole::Data, 0, 0, 0, 4},
@@ -216,8 +218,7 @@ const Row Rows[] = {
     {0x02, Sched::FP16, Sched::IMAD, ReadRole::Data, 0, 1, 0, 10},
     {0x3e, Sched::FP16, Sched::MEM, ReadRole::Data, 0, 0, 0, 5},
     {0x01, Sched::FP16, Sched::MEM, ReadRole::Data, 0, 0, 0, 8},
-    {0x30, Sched::FP16, Sched::MEM, ReadRole::Data, 0, 1, 0, 7},
-    {0x02, Sched::FP16, Sched::MEM, ReadRole::Data, 0, 1, 0, 9},
+    {0x32, Sched::FP16, Sched::MEM, ReadRole::Data, 0, 1, 0, 7},
     {0x3e, Sched::FP16, Sched::MUFU, ReadRole::Data, 0, 0, 0, 4},
     {0x01, Sched::FP16, Sched::MUFU, ReadRole::Data, 0, 0, 0, 8},
     {0x3e, Sched::FP16, Sched::SHARED, ReadRole::Data, 0, 0, 0, 6},
@@ -274,7 +275,7 @@ const Row Rows[] = {
     {0x3e, Sched::IMAD, Sched::CONST, ReadRole::Data, 0, 0, 0, 4},
     {0x01, Sched::IMAD, Sched::CONST, ReadRole::Data, 0, 0, 0, 6},
     {0x3e, Sched::IMAD, Sched::CONV, ReadRole::Data, 0, 0, 0, 4},
-    {0x01, Sched::IMAD, Sched::CONV, ReadRole::Data, 0, 0, 0, 6},
+    {0x01, Sched::IMAD, Sched::CONV, ReadRole::Data, 0, 0, 0, 5},
     // sm_90 from test/codegen/nvcc (I2F.U64 reading the high word): 4.
     {0x3e, Sched::IMAD, Sched::CONV, ReadRole::Data, 0, 1, 0, 4},
     {0x01, Sched::IMAD, Sched::CONV, ReadRole::Data, 0, 1, 0, 6},
@@ -326,10 +327,10 @@ const Row Rows[] = {
     {0x0e, Sched::IMAD, Sched::WARP, ReadRole::Data, 0, 0, 0, 4},
     {0x30, Sched::IMAD, Sched::WARP, ReadRole::Data, 0, 0, 0, 5},
     {0x01, Sched::IMAD, Sched::WARP, ReadRole::Data, 0, 0, 0, 7},
-    {0x3e, Sched::MISC, Sched::ALU, ReadRole::Data, 0, 0, 0, 6},
-    {0x01, Sched::MISC, Sched::ALU, ReadRole::Data, 0, 0, 0, 9},
-    {0x0f, Sched::MISC, Sched::ALU, ReadRole::Data, 0, 0, 1, 6},
-    {0x30, Sched::MISC, Sched::ALU, ReadRole::Data, 0, 0, 1, 7},
+    {0x01, Sched::IMAD, Sched::WARP, ReadRole::Data, 0, 1, 0, 6},
+    {0x3f, Sched::MISC, Sched::ALU, ReadRole::Data, 0, 0, 0, 6},
+    {0x2f, Sched::MISC, Sched::ALU, ReadRole::Data, 0, 0, 1, 6},
+    {0x10, Sched::MISC, Sched::ALU, ReadRole::Data, 0, 0, 1, 7},
     {0x30, Sched::MISC, Sched::BRANCH, ReadRole::Data, 0, 0, 1, 63},
     {0x02, Sched::MISC, Sched::FMA, ReadRole::Data, 0, 0, 0, 34},
     {0x0d, Sched::MISC, Sched::FMA, ReadRole::Data, 0, 0, 0, 40},
@@ -348,8 +349,9 @@ const Row Rows[] = {
     {0x0c, Sched::MISC, Sched::IMAD, ReadRole::Data, 0, 0, 1, 16},
     {0x0e, Sched::MISC, Sched::IMAD, ReadRole::Data, 0, 1, 1, 15},
     {0x30, Sched::MISC, Sched::MEM, ReadRole::Data, 0, 0, 0, 5},
+    {0x02, Sched::MISC, Sched::MEM, ReadRole::Data, 0, 0, 0, 7},
     {0x01, Sched::MISC, Sched::MEM, ReadRole::Data, 0, 0, 0, 8},
-    {0x0e, Sched::MISC, Sched::MEM, ReadRole::Data, 0, 0, 0, 34},
+    {0x0c, Sched::MISC, Sched::MEM, ReadRole::Data, 0, 0, 0, 34},
     {0x30, Sched::MISC, Sched::MEM, ReadRole::Data, 0, 0, 1, 48},
     {0x02, Sched::MISC, Sched::MEM, ReadRole::Data, 0, 0, 1, 50},
     {0x0c, Sched::MISC, Sched::MEM, ReadRole::Data, 0, 0, 1, 51},
@@ -407,7 +409,7 @@ const Row Rows[] = {
     {0x3f, Sched::UNIFORM, Sched::ALU, ReadRole::Data, 0, 0, 0, 2},
     {0x30, Sched::UNIFORM, Sched::ALU, ReadRole::Data, 0, 0, 1, 2},
     {0x01, Sched::UNIFORM, Sched::ALU, ReadRole::Data, 0, 0, 1, 3},
-    {0x02, Sched::UNIFORM, Sched::ALU, ReadRole::Data, 0, 0, 1, 7},
+    {0x02, Sched::UNIFORM, Sched::ALU, ReadRole::Data, 0, 0, 1, 6},
     {0x0c, Sched::UNIFORM, Sched::ALU, ReadRole::Data, 0, 0, 1, 8},
     {0x20, Sched::UNIFORM, Sched::ALU, ReadRole::Data, 1, 0, 0, 4},
     {0x1f, Sched::UNIFORM, Sched::ALU, ReadRole::Data, 1, 0, 0, 6},
@@ -431,8 +433,8 @@ const Row Rows[] = {
     {0x3f, Sched::UNIFORM, Sched::FP64, ReadRole::Data, 0, 1, 1, 2},
     {0x31, Sched::UNIFORM, Sched::IMAD, ReadRole::Data, 0, 0, 0, 2},
     {0x0e, Sched::UNIFORM, Sched::IMAD, ReadRole::Data, 0, 0, 0, 3},
-    {0x30, Sched::UNIFORM, Sched::IMAD, ReadRole::Data, 0, 0, 1, 2},
-    {0x03, Sched::UNIFORM, Sched::IMAD, ReadRole::Data, 0, 0, 1, 6},
+    {0x32, Sched::UNIFORM, Sched::IMAD, ReadRole::Data, 0, 0, 1, 2},
+    {0x01, Sched::UNIFORM, Sched::IMAD, ReadRole::Data, 0, 0, 1, 4},
     {0x0c, Sched::UNIFORM, Sched::IMAD, ReadRole::Data, 0, 0, 1, 7},
     {0x30, Sched::UNIFORM, Sched::IMAD, ReadRole::Data, 0, 1, 0, 6},
     {0x30, Sched::UNIFORM, Sched::IMAD, ReadRole::Data, 0, 1, 1, 6},
@@ -444,8 +446,9 @@ const Row Rows[] = {
     // 8 for ULDC -> MUFU.RCP in fast-math code (test/codegen/nvcc); the
     // corpus only had distant pairs.
     {0x30, Sched::UNIFORM, Sched::MUFU, ReadRole::Data, 0, 0, 0, 8},
-    {0x0f, Sched::UNIFORM, Sched::SHARED, ReadRole::Data, 0, 0, 0, 4},
-    {0x30, Sched::UNIFORM, Sched::SHARED, ReadRole::Data, 0, 0, 0, 5},
+    {0x23, Sched::UNIFORM, Sched::SHARED, ReadRole::Data, 0, 0, 0, 2},
+    {0x0c, Sched::UNIFORM, Sched::SHARED, ReadRole::Data, 0, 0, 0, 4},
+    {0x10, Sched::UNIFORM, Sched::SHARED, ReadRole::Data, 0, 0, 0, 5},
     {0x20, Sched::UNIFORM, Sched::SYNC, ReadRole::Data, 0, 0, 0, 2},
     {0x10, Sched::UNIFORM, Sched::SYNC, ReadRole::Data, 0, 0, 0, 9},
     {0x30, Sched::UNIFORM, Sched::SYNC, ReadRole::Data, 0, 1, 0, 14},
@@ -465,10 +468,12 @@ const Row Rows[] = {
     {0x0e, Sched::WARP, Sched::ALU, ReadRole::Data, 1, 0, 0, 4},
     {0x30, Sched::WARP, Sched::ALU, ReadRole::Data, 1, 0, 0, 13},
     {0x3e, Sched::WARP, Sched::BRANCH, ReadRole::BranchPred, 1, 0, 0, 13},
-    {0x30, Sched::WARP, Sched::IMAD, ReadRole::Data, 0, 0, 0, 13},
-    {0x0e, Sched::WARP, Sched::MEM, ReadRole::Data, 0, 0, 0, 26},
-    {0x01, Sched::WARP, Sched::MEM, ReadRole::Data, 0, 0, 0, 30},
-    {0x30, Sched::WARP, Sched::MEM, ReadRole::Data, 0, 0, 0, 33},
+    {0x23, Sched::WARP, Sched::IMAD, ReadRole::Data, 0, 0, 0, 5},
+    {0x10, Sched::WARP, Sched::IMAD, ReadRole::Data, 0, 0, 0, 13},
+    {0x22, Sched::WARP, Sched::MEM, ReadRole::Data, 0, 0, 0, 5},
+    {0x01, Sched::WARP, Sched::MEM, ReadRole::Data, 0, 0, 0, 8},
+    {0x0c, Sched::WARP, Sched::MEM, ReadRole::Data, 0, 0, 0, 26},
+    {0x10, Sched::WARP, Sched::MEM, ReadRole::Data, 0, 0, 0, 33},
 };
 // clang-format on
 
