@@ -15,9 +15,17 @@ if [ -z "$NVCC" ] || ! command -v ptxas > /dev/null; then
   echo "SKIPPED: nvcc/ptxas not found -- oracle NOT run"
   exit 77
 fi
-CUDA=$(cd "$(dirname "$(readlink -f "$NVCC")")/.." && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# The nvcc on PATH may be a wrapper script (/usr/local/bin/nvcc execs the
+# real one), so ask nvcc where its own bin directory is.
+echo '__global__ void k() {}' > "$T/probe.cu"
+HERE_BIN=$(nvcc -dryrun -cubin "$T/probe.cu" -o "$T/probe.cubin" 2>&1 |
+  sed -n 's/^#\$ _HERE_=//p' | head -n 1)
+if [ -z "$HERE_BIN" ] || [ ! -x "$HERE_BIN/nvcc" ]; then
+  HERE_BIN=$(dirname "$(readlink -f "$NVCC")")
+fi
+CUDA=$(cd "$HERE_BIN/.." && pwd)
 mkdir -p "$T/cuda/bin"
 for f in "$CUDA"/bin/*; do
   b=$(basename "$f")
@@ -57,6 +65,10 @@ run "$T/rdc.alt.cubin" "$T/rdc.ref.cubin"
 "$ALT" -arch=sm_80 -rdc=true main.cu kernels.cu helper.cu -o "$T/app-rdc"
 test -x "$T/app" && test -x "$T/app-rdc"
 # ptxas-alt did the assembling, as nvcc calls ptxas (-arch, -m64, -c for rdc).
+if [ ! -s "$T/ptxas-alt.log" ]; then
+  echo "FAILED: nvcc did not run ptxas-alt (shadow tree $T/cuda, CUDA=$CUDA)"
+  exit 1
+fi
 grep -c . "$T/ptxas-alt.log"
 grep -q -- "-c" "$T/ptxas-alt.log"
 # clang --ptxas-path (when a clang with the CUDA target is installed): clang
