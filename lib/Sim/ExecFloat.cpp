@@ -433,8 +433,9 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     };
     // Quiet canonical NaN of both formats (min/max .NAN, .RELU).
     constexpr uint16_t CanonNaN = 0x7fff;
-    bool NaNOut[2] = {false, false};
     FOR_LANES(G, L) {
+      // Per lane: a NaN half of one lane says nothing about the next one.
+      bool NaNOut[2] = {false, false};
       // .OOB: an input half (as swizzled) equal to 0x7fff gives 0.
       auto oobIn = [&](unsigned K) {
         for (unsigned I = 1; I <= 3; ++I) {
