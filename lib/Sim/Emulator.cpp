@@ -24,13 +24,17 @@ uint64_t GlobalMemory::alloc(uint64_t Size) {
 }
 
 uint8_t *GlobalMemory::translate(uint64_t Addr, uint64_t Size) {
-  if (Cache && Addr >= CacheBase && Addr + Size <= CacheBase + Cache->size())
+  // Offsets, not end addresses: Addr + Size wraps for addresses near 2^64
+  // (a wild pointer such as 0xffffffffffffffff must fail, not alias).
+  if (Cache && Addr >= CacheBase && Addr - CacheBase <= Cache->size() &&
+      Size <= Cache->size() - (Addr - CacheBase))
     return Cache->data() + (Addr - CacheBase);
   auto It = Regions.upper_bound(Addr);
   if (It == Regions.begin())
     return nullptr;
   --It;
-  if (Addr + Size > It->first + It->second.size())
+  uint64_t Off = Addr - It->first;
+  if (Off > It->second.size() || Size > It->second.size() - Off)
     return nullptr;
   CacheBase = It->first;
   Cache = &It->second;
