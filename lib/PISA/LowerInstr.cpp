@@ -1,0 +1,584 @@
+//===- LowerInstr.cpp - PISA instructions written as PTX -------------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each PISA instruction whose semantics equal a PTX instruction's becomes
+// that instruction, so it is selected to SASS by the same code as PTX:
+//   ld/st.space.Nb   -> ld/st.space.bN (.private -> .local)
+//   iadd.Nb          -> add.uN
+//   uaddc[.ci][.co]  -> add.cc/addc.cc with the carry moved between a
+//                       predicate and the condition code
+//   scmp/ucmp.cop.Nb -> setp.cop.sN/uN (predicate) or set.cop.u32 (0 / ~0)
+//   dp4a.XY.32b      -> dp4a.X32.Y32 with src0 as the accumulator
+//   call[.cond]      -> call through .param, skipped by a branch if .cond
+//   return           -> st.param + ret
+// Special registers are read into temporaries (PTX reads them only through
+// mov/cvt).
+//
+//===----------------------------------------------------------------------===//
+#include "LowerImpl.h"
+#include "ParserImpl.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace ptxas;
+using namespace ptxas::pisa;
+
+std::string Lowerer::temp(unsigned Bits, bool Pred) {
+  std::string Name = "%__t" + std::to_string(Temps.size());
+  Temps.push_back({Pred ? ".pred" : regType(Bits), Name});
+  return Name;
+}
+
+static int componentIndex(char C) {
+  switch (C) {
+  case 'x': return 0;
+  case 'y': return 1;
+  case 'z': return 2;
+  case 'w': return 3;
+  default: return -1;
+  }
+}
+
+bool Lowerer::source(const Operand &O, unsigned Bits, std::string &Out) {
+  llvm::raw_string_ostream &OS = *BodyOS;
+  switch (O.K) {
+  case Operand::Kind::Imm: {
+    // PISA Operands 3.2: the value must fit the operand's signed or
+    // unsigned range.
+    int64_t V = O.Value;
+    if (Bits < 64) {
+      int64_t Min = -(int64_t(1) << (Bits - 1));
+      uint64_t UMax = (uint64_t(1) << Bits) - 1;
+      if (V < Min || (V > 0 && uint64_t(V) > UMax)) {
+        error(O.Loc, "immediate value " + llvm::Twine(V) +
+                         " does not fit in " + llvm::Twine(Bits) + " bits");
+        return false;
+      }
+    }
+    std::string T = temp(Bits);
+    OS << "  mov" << bType(Bits < 16 ? 16 : Bits) << " " << T << ", "
+       << (Bits < 64 ? int64_t(uint64_t(V) & ((uint64_t(1) << Bits) - 1)) : V)
+       << ";\n";
+    Out = T;
+    return true;
+  }
+  case Operand::Kind::Reg: {
+    const RegVar &R = *O.Reg;
+    if (R.IsPred) {
+      error(O.Loc, "a predicate is not a " + llvm::Twine(Bits) +
+                       "-bit value");
+      return false;
+    }
+    if (R.Bits != Bits) {
+      error(O.Loc, "'" + O.Name + "' is " + llvm::Twine(R.Bits) +
+                       "-bit; the instruction needs " + llvm::Twine(Bits) +
+                       " bits");
+      return false;
+    }
+    if (R.Vec != 1 && !O.Component) {
+      error(O.Loc, "a vector register needs a swizzle here (.x .. .w)");
+      return false;
+    }
+    Out = R.Vec == 1 ? regName(R) : regName(R, componentIndex(O.Component));
+    return true;
+  }
+  case Operand::Kind::SReg: {
+    bool IsVec;
+    unsigned SB = specialRegBits(O.Name, IsVec);
+    if (SB != Bits) {
+      error(O.Loc, "'" + O.Name + "' is " + llvm::Twine(SB) +
+                       "-bit; the instruction needs " + llvm::Twine(Bits) +
+                       " bits");
+      return false;
+    }
+    std::string C = O.Component ? std::string(".") + O.Component : "";
+    llvm::StringRef N = O.Name;
+    std::string T = temp(SB);
+    auto Mov = [&](llvm::StringRef Ptx) {
+      OS << "  mov.u32 " << T << ", " << Ptx << C << ";\n";
+    };
+    if (N == "%localid")
+      Mov("%tid");
+    else if (N == "%localsize" || N == "%enqueuedlocalsize")
+      Mov("%ntid");
+    else if (N == "%groupid")
+      Mov("%ctaid");
+    else if (N == "%numgroups")
+      Mov("%nctaid");
+    else if (N == "%subgrouplocalid")
+      OS << "  mov.u32 " << T << ", %laneid;\n";
+    else if (N == "%subgroupsize")
+      OS << "  mov.u32 " << T << ", WARP_SZ;\n";
+    else if (N == "%activemask")
+      OS << "  activemask.b32 " << T << ";\n";
+    else if (N == "%globaloffset")
+      OS << "  mov.u64 " << T << ", 0;\n"; // CUDA launches have no offset
+    else if (N == "%globalsize" || N == "%globalid") {
+      std::string A = temp(32), B = temp(32);
+      bool Id = N == "%globalid";
+      OS << "  mov.u32 " << A << ", " << (Id ? "%ctaid" : "%nctaid") << C
+         << ";\n  mov.u32 " << B << ", %ntid" << C << ";\n";
+      if (Id) {
+        OS << "  cvt.u64.u32 " << T << ", %tid" << C << ";\n  mad.wide.u32 "
+           << T << ", " << A << ", " << B << ", " << T << ";\n";
+      } else {
+        OS << "  mul.wide.u32 " << T << ", " << A << ", " << B << ";\n";
+      }
+    } else {
+      unsupported(O.Loc, "special register '" + N + "'");
+      return false;
+    }
+    Out = T;
+    return true;
+  }
+  default:
+    error(O.Loc, "expected a register or an immediate value");
+    return false;
+  }
+}
+
+bool Lowerer::dest(const Operand &O, unsigned Bits, std::string &Out) {
+  if (O.K == Operand::Kind::SReg) {
+    error(O.Loc, "special registers are read-only");
+    return false;
+  }
+  if (O.K != Operand::Kind::Reg) {
+    error(O.Loc, "the destination must be a register");
+    return false;
+  }
+  return source(O, Bits, Out);
+}
+
+bool Lowerer::predicate(const Operand &O, std::string &Out) {
+  if (O.K != Operand::Kind::Reg || !O.Reg->IsPred) {
+    error(O.Loc, "expected a predicate register");
+    return false;
+  }
+  Out = (O.Negated ? "!" : "") + regName(*O.Reg);
+  return true;
+}
+
+bool Lowerer::address(const Operand &O, llvm::StringRef Space,
+                      std::string &Out) {
+  if (O.K != Operand::Kind::Addr || O.Elems.empty()) {
+    error(O.Loc, "expected an address operand '[...]'");
+    return false;
+  }
+  const Operand &B = O.Elems.front();
+  std::string Base;
+  if (B.K == Operand::Kind::Sym) {
+    llvm::StringRef N = B.Name.drop_front();
+    bool IsParam = F && llvm::any_of(F->Params, [&](const Param &P) {
+                     return P.Name == B.Name;
+                   });
+    if (IsParam != (Space == ".param")) {
+      error(B.Loc, IsParam ? "a kernel parameter is read with 'ld.param'"
+                           : "'ld.param' reads kernel parameters only");
+      return false;
+    }
+    if (M.function(N)) {
+      error(B.Loc, "a function is not a memory variable");
+      return false;
+    }
+    Base = symName(B.Name);
+  } else {
+    const RegVar &R = *B.Reg;
+    // Private and shared addresses are 32-bit, the others 64-bit (PISA
+    // Address Spaces 2.1).
+    bool Narrow = Space == ".local" || Space == ".shared";
+    if (R.Bits != 64 && !(Narrow && R.Bits == 32)) {
+      error(B.Loc, "address register '" + B.Name + "' must be " +
+                       (Narrow ? "32- or 64-bit" : "64-bit"));
+      return false;
+    }
+    if (Space == ".param") {
+      error(B.Loc, "'ld.param' takes a parameter name, not a register");
+      return false;
+    }
+    Base = R.Vec == 1 ? regName(R) : regName(R, componentIndex(B.Component));
+  }
+  Out = "[" + Base;
+  if (O.Value > 0)
+    Out += "+" + std::to_string(O.Value);
+  else if (O.Value < 0)
+    Out += "-" + std::to_string(-O.Value);
+  Out += "]";
+  return true;
+}
+
+bool Lowerer::lowerMemory(const Instr &I, bool Load) {
+  std::string Space;
+  unsigned Bits = 0, Vec = 1;
+  for (llvm::StringRef Q : I.Quals) {
+    std::optional<std::string> Sp =
+        llvm::StringSwitch<std::optional<std::string>>(Q)
+            .Case(".global", ".global")
+            .Case(".const", ".const")
+            .Case(".shared", ".shared")
+            .Case(".private", ".local")
+            .Case(".generic", "")
+            .Case(".param", ".param")
+            .Default(std::nullopt);
+    if (Sp && Space.empty() && !Bits) {
+      Space = *Sp + (Sp->empty() ? "" : "");
+      if (Sp->empty())
+        Space = "generic";
+      continue;
+    }
+    if (Q.starts_with(".v") && !bitWidthOf(Q)) {
+      Vec = llvm::StringSwitch<unsigned>(Q)
+                .Case(".v2", 2)
+                .Case(".v4", 4)
+                .Default(0);
+      if (!Vec) {
+        unsupported(I.Loc, "vector width '" + Q + "'");
+        return false;
+      }
+      continue;
+    }
+    if (unsigned B = bitWidthOf(Q); B >= 8 && B <= 64 && !Bits) {
+      Bits = B;
+      continue;
+    }
+    unsupported(I.Loc, "qualifier '" + Q + "' on '" + I.Opcode + "'");
+    return false;
+  }
+  if (Space.empty() || !Bits) {
+    error(I.Loc, "'" + I.Opcode + "' needs an address space and a bit width "
+                 "(e.g. '" + I.Opcode + ".global.32b')");
+    return false;
+  }
+  if (!Load && (Space == ".const" || Space == ".param")) {
+    error(I.Loc, "'st' cannot write the " +
+                     llvm::StringRef(Space == ".param" ? ".param" : ".const") +
+                     " address space");
+    return false;
+  }
+  if (Space == ".param" && !F->IsKernel) {
+    error(I.Loc, "'ld.param' reads kernel arguments; a function receives "
+                 "its arguments in registers");
+    return false;
+  }
+  std::string PtxSpace = Space == "generic" ? "" : Space;
+  if (I.Ops.size() != 2) {
+    error(I.Loc, "'" + I.Opcode + "' takes two operands");
+    return false;
+  }
+  const Operand &Val = Load ? I.Ops[0] : I.Ops[1];
+  const Operand &Addr = Load ? I.Ops[1] : I.Ops[0];
+  std::string A;
+  if (!address(Addr, Space, A))
+    return false;
+  std::string V;
+  if (Vec == 1) {
+    if (Load ? !dest(Val, Bits, V) : !source(Val, Bits, V))
+      return false;
+  } else {
+    if (Val.K != Operand::Kind::Reg || Val.Reg->Vec != Vec ||
+        Val.Component || Val.Reg->Bits != Bits) {
+      error(Val.Loc, "expected a .v" + llvm::Twine(Vec) + "." +
+                         llvm::Twine(Bits) + "b vector register");
+      return false;
+    }
+    V = "{";
+    for (unsigned E = 0; E != Vec; ++E)
+      V += (E ? ", " : "") + regName(*Val.Reg, int(E));
+    V += "}";
+  }
+  *BodyOS << "  " << I.Opcode << PtxSpace << (Vec > 1 ? ".v" : "")
+          << (Vec > 1 ? std::to_string(Vec) : "") << bType(Bits) << " "
+          << (Load ? V + ", " + A : A + ", " + V) << ";\n";
+  return true;
+}
+
+bool Lowerer::lowerIntArith(const Instr &I) {
+  bool Carry = I.Opcode == "uaddc";
+  bool CI = false, CO = false;
+  unsigned Bits = 0;
+  for (llvm::StringRef Q : I.Quals) {
+    if (Carry && Q == ".ci" && !CI) {
+      CI = true;
+    } else if (Carry && Q == ".co" && !CO) {
+      CO = true;
+    } else if (unsigned B = bitWidthOf(Q); B >= 16 && B <= 64 && !Bits &&
+               (!Carry || B >= 32)) {
+      Bits = B;
+    } else {
+      unsupported(I.Loc, "qualifier '" + Q + "' on '" + I.Opcode + "'");
+      return false;
+    }
+  }
+  if (!Bits) {
+    error(I.Loc, "'" + I.Opcode + "' needs a bit width (e.g. '" + I.Opcode +
+                     ".32b')");
+    return false;
+  }
+  size_t Want = 3 + CI + CO;
+  if (I.Ops.size() != Want) {
+    error(I.Loc, "'" + I.Opcode + "' takes " + llvm::Twine(Want) +
+                     " operands here");
+    return false;
+  }
+  std::string D, A, B;
+  unsigned Src = CO ? 2 : 1;
+  if (!dest(I.Ops[0], Bits, D) || !source(I.Ops[Src], Bits, A) ||
+      !source(I.Ops[Src + 1], Bits, B))
+    return false;
+  llvm::raw_string_ostream &OS = *BodyOS;
+  if (!Carry) {
+    OS << "  add" << uType(Bits) << " " << D << ", " << A << ", " << B
+       << ";\n";
+    return true;
+  }
+  // dst = src0 + src1 + pin; pout = carry out (PISA Operands 3.1's
+  // example). The predicate becomes CC.CF by adding all-ones to it.
+  std::string U = uType(Bits);
+  if (CI) {
+    std::string Pin;
+    if (!predicate(I.Ops.back(), Pin))
+      return false;
+    std::string T = temp(Bits);
+    OS << "  selp" << U << " " << T << ", 1, 0, " << Pin << ";\n  add.cc" << U
+       << " " << T << ", " << T << ", -1;\n  addc" << (CO ? ".cc" : "") << U
+       << " " << D << ", " << A << ", " << B << ";\n";
+  } else {
+    OS << "  add" << (CO ? ".cc" : "") << U << " " << D << ", " << A << ", "
+       << B << ";\n";
+  }
+  if (CO) {
+    std::string Pout;
+    if (!predicate(I.Ops[1], Pout) || I.Ops[1].Negated) {
+      if (I.Ops[1].Negated)
+        error(I.Ops[1].Loc, "a destination predicate cannot be negated");
+      return false;
+    }
+    std::string T = temp(32);
+    OS << "  addc.u32 " << T << ", 0, 0;\n  setp.ne.u32 " << Pout << ", " << T
+       << ", 0;\n";
+  }
+  return true;
+}
+
+bool Lowerer::lowerCompare(const Instr &I) {
+  bool Signed = I.Opcode == "scmp";
+  llvm::StringRef Cop;
+  unsigned Bits = 0;
+  for (llvm::StringRef Q : I.Quals) {
+    if (Cop.empty() && llvm::is_contained({".eq", ".ne", ".gt", ".ge", ".lt",
+                                           ".le"},
+                                          Q)) {
+      Cop = Q;
+    } else if (unsigned B = bitWidthOf(Q); B >= 16 && B <= 64 && !Bits) {
+      Bits = B;
+    } else {
+      unsupported(I.Loc, "qualifier '" + Q + "' on '" + I.Opcode + "'");
+      return false;
+    }
+  }
+  if (Cop.empty() || !Bits) {
+    error(I.Loc, "'" + I.Opcode + "' needs a comparison and a bit width "
+                 "(e.g. '" + I.Opcode + ".lt.32b')");
+    return false;
+  }
+  if (I.Ops.size() != 3) {
+    error(I.Loc, "'" + I.Opcode + "' takes three operands");
+    return false;
+  }
+  std::string A, B;
+  if (!source(I.Ops[1], Bits, A) || !source(I.Ops[2], Bits, B))
+    return false;
+  std::string Ty = Signed ? sType(Bits) : uType(Bits);
+  const Operand &D = I.Ops[0];
+  if (D.K == Operand::Kind::Reg && D.Reg->IsPred) {
+    if (D.Negated) {
+      error(D.Loc, "a destination predicate cannot be negated");
+      return false;
+    }
+    *BodyOS << "  setp" << Cop << Ty << " " << regName(*D.Reg) << ", " << A
+            << ", " << B << ";\n";
+    return true;
+  }
+  std::string R;
+  if (!dest(D, 32, R))
+    return false;
+  // set.*.u32 writes 0xFFFFFFFF for true, 0 for false: PISA's register form.
+  *BodyOS << "  set" << Cop << ".u32" << Ty << " " << R << ", " << A << ", "
+          << B << ";\n";
+  return true;
+}
+
+bool Lowerer::lowerDp4a(const Instr &I) {
+  llvm::StringRef Sg;
+  bool Type = false;
+  for (llvm::StringRef Q : I.Quals) {
+    if (Sg.empty() && llvm::is_contained({".ss", ".us", ".su", ".uu"}, Q))
+      Sg = Q;
+    else if (Q == ".32b" && !Type)
+      Type = true;
+    else if (Q == ".dsat") {
+      // PTX dp4a has no saturating form; a clamp sequence is future work.
+      unsupported(I.Loc, "'.dsat' on 'dp4a'");
+      return false;
+    } else {
+      error(I.Loc, "unknown qualifier '" + Q + "' on 'dp4a'");
+      return false;
+    }
+  }
+  if (Sg.empty() || !Type) {
+    error(I.Loc, "'dp4a' needs a signedness and '.32b' (e.g. 'dp4a.ss.32b')");
+    return false;
+  }
+  if (I.Ops.size() != 4) {
+    error(I.Loc, "'dp4a' takes four operands");
+    return false;
+  }
+  std::string D, S0, S1, S2;
+  if (!dest(I.Ops[0], 32, D) || !source(I.Ops[1], 32, S0) ||
+      !source(I.Ops[2], 32, S1) || !source(I.Ops[3], 32, S2))
+    return false;
+  // The first letter is src1's signedness, the second src2's (PISA 1.1).
+  auto T = [](char C) { return C == 's' ? ".s32" : ".u32"; };
+  *BodyOS << "  dp4a" << T(Sg[1]) << T(Sg[2]) << " " << D << ", " << S1
+          << ", " << S2 << ", " << S0 << ";\n";
+  return true;
+}
+
+bool Lowerer::lowerCall(const Instr &I) {
+  bool Cond = false;
+  for (llvm::StringRef Q : I.Quals) {
+    if (Q == ".cond" && !Cond) {
+      Cond = true;
+      continue;
+    }
+    unsupported(I.Loc, "qualifier '" + Q + "' on 'call'");
+    return false;
+  }
+  size_t First = Cond ? 1 : 0;
+  if (I.Ops.size() != First + 3 || I.Ops[First + 2].K != Operand::Kind::Args) {
+    error(I.Loc, "expected 'call" + llvm::StringRef(Cond ? ".cond <!>pred," : "") +
+                     " retval, target(args)'");
+    return false;
+  }
+  const Operand &Ret = I.Ops[First], &Tgt = I.Ops[First + 1],
+                &Args = I.Ops[First + 2];
+  if (Tgt.K == Operand::Kind::Reg) {
+    unsupported(Tgt.Loc, "an indirect call (through a register)");
+    return false;
+  }
+  const Function *Callee =
+      Tgt.K == Operand::Kind::Sym ? M.function(Tgt.Name.drop_front()) : nullptr;
+  if (!Callee || Callee->IsKernel) {
+    error(Tgt.Loc, "call target must be a function ('@name')");
+    return false;
+  }
+  if (Args.Elems.size() != Callee->Params.size()) {
+    error(Args.Loc, "'@" + Callee->Name + "' takes " +
+                        llvm::Twine(Callee->Params.size()) +
+                        " arguments, not " + llvm::Twine(Args.Elems.size()));
+    return false;
+  }
+  std::string RetReg;
+  if (Ret.K == Operand::Kind::Void) {
+    if (Callee->RetBits) {
+      error(Ret.Loc, "'@" + Callee->Name + "' returns a value");
+      return false;
+    }
+  } else {
+    if (!Callee->RetBits) {
+      error(Ret.Loc, "'@" + Callee->Name + "' returns void");
+      return false;
+    }
+    if (!dest(Ret, Callee->RetBits, RetReg))
+      return false;
+  }
+  std::vector<std::string> ArgRegs;
+  for (size_t A = 0; A != Args.Elems.size(); ++A) {
+    const Operand &E = Args.Elems[A];
+    if (E.K != Operand::Kind::Reg) {
+      error(E.Loc, "call arguments must be register variables");
+      return false;
+    }
+    std::string R;
+    if (!source(E, Callee->Params[A].Reg->Bits, R))
+      return false;
+    ArgRegs.push_back(R);
+  }
+  llvm::raw_string_ostream &OS = *BodyOS;
+  std::string Skip;
+  if (Cond) {
+    std::string P;
+    if (!predicate(I.Ops[0], P))
+      return false;
+    Skip = "$L__pisa_skip" + std::to_string(NextLabel++);
+    // Branch around the call when the condition is false.
+    std::string NotP = P[0] == '!' ? P.substr(1) : "!" + P;
+    OS << "  @" << NotP << " bra " << Skip << ";\n";
+  }
+  OS << "  {\n";
+  for (size_t A = 0; A != ArgRegs.size(); ++A) {
+    std::string T = bType(Callee->Params[A].Reg->Bits);
+    OS << "  .param " << T << " _a" << A << ";\n  st.param" << T << " [_a" << A
+       << "], " << ArgRegs[A] << ";\n";
+  }
+  if (Callee->RetBits)
+    OS << "  .param " << bType(Callee->RetBits) << " _r;\n";
+  OS << "  call " << (Callee->RetBits ? "(_r), " : "") << Callee->Name << ", (";
+  for (size_t A = 0; A != ArgRegs.size(); ++A)
+    OS << (A ? ", " : "") << "_a" << A;
+  OS << ");\n";
+  if (Callee->RetBits)
+    OS << "  ld.param" << bType(Callee->RetBits) << " " << RetReg
+       << ", [_r];\n";
+  OS << "  }\n";
+  if (Cond)
+    OS << Skip << ":\n";
+  return true;
+}
+
+bool Lowerer::lowerReturn(const Instr &I) {
+  if (!I.Quals.empty()) {
+    unsupported(I.Loc, "qualifier '" + I.Quals.front() + "' on 'return'");
+    return false;
+  }
+  if (F->IsKernel || !F->RetBits) {
+    if (!I.Ops.empty()) {
+      error(I.Loc, F->IsKernel ? "a kernel cannot return a value"
+                               : "a void function cannot return a value");
+      return false;
+    }
+    *BodyOS << "  ret;\n";
+    return true;
+  }
+  if (I.Ops.size() != 1) {
+    error(I.Loc, "'return' needs the " + llvm::Twine(F->RetBits) +
+                     "-bit value to return");
+    return false;
+  }
+  std::string V;
+  if (!source(I.Ops[0], F->RetBits, V))
+    return false;
+  *BodyOS << "  st.param" << bType(F->RetBits) << " [_fret], " << V
+          << ";\n  ret;\n";
+  return true;
+}
+
+void Lowerer::lowerInstr(const Instr &I) {
+  llvm::StringRef Op = I.Opcode;
+  if (Op == "ld" || Op == "st")
+    lowerMemory(I, Op == "ld");
+  else if (Op == "iadd" || Op == "uaddc")
+    lowerIntArith(I);
+  else if (Op == "scmp" || Op == "ucmp")
+    lowerCompare(I);
+  else if (Op == "dp4a")
+    lowerDp4a(I);
+  else if (Op == "call")
+    lowerCall(I);
+  else if (Op == "return")
+    lowerReturn(I);
+  else
+    unsupported(I.Loc, "instruction '" + Op + "'");
+}
