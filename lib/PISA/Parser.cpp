@@ -331,8 +331,17 @@ void Parser::parseMemVar(bool Export, bool Import, llvm::SMLoc LinkLoc,
   if (Tok.is(pisa::Tok::Equal)) {
     EqLoc = Tok.Loc;
     consume();
-    if (!parseInitializer(V, BraceLoc))
-      return skipStatement();
+    if (!parseInitializer(V, BraceLoc)) {
+      // Resume after the initializer's '}' and the declaration's ';'.
+      while (!Tok.is(pisa::Tok::Eof) && !Tok.is(pisa::Tok::Semi) &&
+             !Tok.is(pisa::Tok::RBrace))
+        consume();
+      if (Tok.is(pisa::Tok::RBrace))
+        consume();
+      if (Tok.is(pisa::Tok::Semi))
+        consume();
+      return;
+    }
   }
   if (!expect(pisa::Tok::Semi, "';' after the variable declaration"))
     return skipStatement();
