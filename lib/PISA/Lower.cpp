@@ -93,10 +93,17 @@ void Lowerer::emitGlobal(llvm::raw_ostream &OS, const MemVar &V,
     unsupported(V.Loc, "symbol name '" + PtxName + "'");
     return;
   }
-  if (V.Section)
-    // Placing a variable in a section of its own needs the cubin writer's
-    // support; until then the variable is not silently put elsewhere.
-    unsupported(V.Loc, "'.section(\"" + *V.Section + "\")'");
+  // The section the cubin writer puts the variable in. `.section` naming
+  // exactly that one is honoured; any other name would need a data section
+  // of its own (and, for .const, a constant bank of its own), which the
+  // writer does not have yet: the variable is not silently put elsewhere.
+  llvm::StringRef Standard = V.Space == MemSpace::Const ? ".nv.constant3"
+                             : V.HasInit              ? ".nv.global.init"
+                                                      : ".nv.global";
+  if (V.Section && *V.Section != Standard)
+    unsupported(V.Loc, "'.section(\"" + *V.Section +
+                           "\")' (this variable can only be placed in '" +
+                           Standard + "')");
   if (!Hoisted) {
     if (V.Export)
       OS << ".visible ";

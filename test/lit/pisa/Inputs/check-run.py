@@ -46,7 +46,27 @@ def int_ops(inp, n):
     return out
 
 
-KERNELS = {"int_ops": int_ops}
+def memory(inp, n):
+    # run/memory.pisa: 2 work-groups of 8 work-items, 32 words each.
+    T = [10, 20, 30, 40]
+    K = [7, (-3) & M32]
+    words = []
+    for gid in range(16):
+        lid, grp = gid % 8, gid // 8
+        w = [0] * 32
+        w[0], w[1] = K[0], K[1]
+        w[2] = T[2]                     # ld.global [@T+8]
+        w[3], w[4] = T[1], T[2]         # through @TA = @T+4
+        w[6], w[7] = lid + 100, K[1]    # .private, read back as 64 bits
+        w[8] = K[0]                     # .shared
+        w[9], w[10] = T[0], T[3]        # ld.global.v4: .x and .w
+        w[11], w[12], w[13], w[14] = lid, grp, 8, 2
+        w[16], w[17] = 16, 0            # %globalsize.x, 64-bit
+        words += w
+    return {"out": words}
+
+
+KERNELS = {"int_ops": int_ops, "memory": memory}
 
 
 def main():
@@ -62,7 +82,7 @@ def main():
             counts[t[1]] = int(t[4])
             if len(t) > 6 and t[5] == "values":
                 inputs[t[1]] = [int(x, 0) for x in t[6].split(",")]
-    n = max(len(v) for v in inputs.values())
+    n = max([len(v) for v in inputs.values()] + [0])
     got = {}
     for line in open(outfile):
         name, val = line.split()
