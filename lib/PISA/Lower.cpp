@@ -101,7 +101,7 @@ void Lowerer::emitGlobal(llvm::raw_ostream &OS, const MemVar &V,
                              : V.HasInit              ? ".nv.global.init"
                                                       : ".nv.global";
   if (V.Section && *V.Section != Standard)
-    unsupported(V.Loc, "'.section(\"" + *V.Section +
+    unsupported(V.SectionLoc, "'.section(\"" + *V.Section +
                            "\")' (this variable can only be placed in '" +
                            Standard + "')");
   if (!Hoisted) {

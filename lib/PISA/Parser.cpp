@@ -288,6 +288,8 @@ void Parser::parseMemVar(bool Export, bool Import, llvm::SMLoc LinkLoc,
         return skipStatement();
       }
       Slot = S;
+      if (A == ".section")
+        V.SectionLoc = ALoc;
       if (!AttrLoc.isValid())
         AttrLoc = ALoc;
     } else if (A == ".export" || A == ".import") {

@@ -74,6 +74,7 @@ struct MemVar {
   unsigned Align = 0;     ///< `.align N`, 0 when absent (byte aligned)
   bool Export = false, Import = false;
   std::optional<std::string> Section;    ///< `.section("NAME")`
+  llvm::SMLoc SectionLoc;
   std::optional<std::string> HostAccess; ///< `.host_access("NAME")`
   bool HasInit = false;
   std::vector<InitItem> Init;
