@@ -51,6 +51,7 @@ private:
   void lowerInstr(const Instr &I);
   bool lowerMemory(const Instr &I, bool Load);
   bool lowerIntArith(const Instr &I);
+  bool lowerLogic(const Instr &I);
   bool lowerCompare(const Instr &I);
   bool lowerDp4a(const Instr &I);
   bool lowerCall(const Instr &I);

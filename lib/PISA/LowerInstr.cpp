@@ -10,6 +10,8 @@
 //   iadd.Nb          -> add.uN
 //   uaddc[.ci][.co]  -> add.cc/addc.cc with the carry moved between a
 //                       predicate and the condition code
+//   and.Nb           -> and.bN
+//   asr.Nb           -> shr.sN by src1[5:0]
 //   scmp/ucmp.cop.Nb -> setp.cop.sN/uN (predicate) or set.cop.u32 (0 / ~0)
 //   dp4a.XY.32b      -> dp4a.X32.Y32 with src0 as the accumulator
 //   call[.cond]      -> call through .param, skipped by a branch if .cond
@@ -362,6 +364,43 @@ bool Lowerer::lowerIntArith(const Instr &I) {
   return true;
 }
 
+bool Lowerer::lowerLogic(const Instr &I) {
+  unsigned Bits = 0;
+  for (llvm::StringRef Q : I.Quals) {
+    if (unsigned B = bitWidthOf(Q); B >= 16 && B <= 64 && !Bits) {
+      Bits = B;
+      continue;
+    }
+    unsupported(I.Loc, "qualifier '" + Q + "' on '" + I.Opcode + "'");
+    return false;
+  }
+  if (!Bits) {
+    error(I.Loc, "'" + I.Opcode + "' needs a bit width (.16b, .32b or .64b)");
+    return false;
+  }
+  if (I.Ops.size() != 3) {
+    error(I.Loc, "'" + I.Opcode + "' takes three operands");
+    return false;
+  }
+  std::string D, A, B;
+  bool Asr = I.Opcode == "asr";
+  // asr's shift count is a 32-bit value of which bits [5:0] count (Logic
+  // and Shift 3.2); PTX clamps larger counts instead, so mask first.
+  if (!dest(I.Ops[0], Bits, D) || !source(I.Ops[1], Bits, A) ||
+      !source(I.Ops[2], Asr ? 32 : Bits, B))
+    return false;
+  llvm::raw_string_ostream &OS = *BodyOS;
+  if (!Asr) {
+    OS << "  and" << bType(Bits) << " " << D << ", " << A << ", " << B
+       << ";\n";
+    return true;
+  }
+  std::string T = temp(32);
+  OS << "  and.b32 " << T << ", " << B << ", 63;\n  shr" << sType(Bits)
+     << " " << D << ", " << A << ", " << T << ";\n";
+  return true;
+}
+
 bool Lowerer::lowerCompare(const Instr &I) {
   bool Signed = I.Opcode == "scmp";
   llvm::StringRef Cop;
@@ -571,6 +610,8 @@ void Lowerer::lowerInstr(const Instr &I) {
     lowerMemory(I, Op == "ld");
   else if (Op == "iadd" || Op == "uaddc")
     lowerIntArith(I);
+  else if (Op == "and" || Op == "asr")
+    lowerLogic(I);
   else if (Op == "scmp" || Op == "ucmp")
     lowerCompare(I);
   else if (Op == "dp4a")

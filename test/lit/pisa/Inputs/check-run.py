@@ -30,7 +30,8 @@ def dp4a(sign, src0, src1, src2):
 
 def int_ops(inp, n):
     a, b, c = inp["a"], inp["b"], inp["c"]
-    out = {k: [] for k in ("dot", "lt", "ult", "sum", "wide", "cond", "gid")}
+    out = {k: [] for k in ("dot", "lt", "ult", "sum", "wide", "cond", "gid",
+                           "logic")}
     for i in range(n):
         out["gid"].append(i)
         out["dot"].append(dp4a("su", c[i], a[i], b[i]))
@@ -43,6 +44,8 @@ def int_ops(inp, n):
         out["wide"] += [lo & M32, (c[i] + b[i] + carry) & M32]
         out["cond"].append((a[i] + c[i]) & M32 if s32(a[i]) < s32(b[i])
                            else b[i])
+        # Logic and Shift 3.1, 3.2: shift = unsigned(src1[5:0]), src0 signed.
+        out["logic"] += [a[i] & b[i], (s32(a[i]) >> (c[i] & 63)) & M32]
     return out
 
 
