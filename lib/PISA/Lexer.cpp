@@ -9,9 +9,9 @@
 
 using namespace ptxas::pisa;
 
-static bool isIdentChar(char C) {
-  return llvm::isAlnum(C) || C == '_' || C == '$';
-}
+// PISA identifiers are letters, digits and '_' ('$' is left to the
+// lowering's own PTX names).
+static bool isIdentChar(char C) { return llvm::isAlnum(C) || C == '_'; }
 
 bool Lexer::skipSpaceAndComments() {
   const char *Start = Cur;
@@ -104,7 +104,7 @@ Token Lexer::next() {
     }
     return Finish(Tok::Int);
   }
-  if (llvm::isAlpha(C) || C == '_' || C == '$') {
+  if (llvm::isAlpha(C) || C == '_') {
     while (Cur != End && isIdentChar(*Cur))
       ++Cur;
     return Finish(Tok::Ident);

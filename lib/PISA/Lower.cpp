@@ -31,9 +31,10 @@ using namespace ptxas;
 using namespace ptxas::pisa;
 
 std::string Lowerer::regName(const RegVar &R, int Elem) {
-  std::string S = "%_" + R.Name.drop_front().str();
+  // PISA names cannot contain '$', so these never meet a PISA name.
+  std::string S = "%r_" + R.Name.drop_front().str();
   if (Elem >= 0)
-    S += "__" + std::to_string(Elem);
+    S += "$" + std::to_string(Elem);
   return S;
 }
 
@@ -51,10 +52,10 @@ std::string Lowerer::regType(unsigned Bits) {
 }
 
 static std::string paramName(llvm::StringRef PisaName) {
-  return "_p_" + PisaName.drop_front().str();
+  return "$p$" + PisaName.drop_front().str();
 }
 static std::string hoistedName(const Function &F, const MemVar &V) {
-  return ("__pisa_" + F.Name + "_" + V.Name).str();
+  return ("$c$" + F.Name + "$" + V.Name).str();
 }
 
 std::string Lowerer::symName(llvm::StringRef Name) const {
@@ -203,7 +204,7 @@ void Lowerer::emitFunctionHeader(llvm::raw_ostream &OS, const Function &Fn) {
     OS << ".extern ";
   OS << ".func ";
   if (Fn.RetBits)
-    OS << "(.param " << bType(Fn.RetBits) << " _fret) ";
+    OS << "(.param " << bType(Fn.RetBits) << " $fret) ";
   OS << Fn.Name << "(";
   for (size_t I = 0; I != Fn.Params.size(); ++I) {
     const Param &P = Fn.Params[I];
@@ -211,7 +212,7 @@ void Lowerer::emitFunctionHeader(llvm::raw_ostream &OS, const Function &Fn) {
       unsupported(P.Loc, "a vector parameter");
       continue;
     }
-    OS << (I ? ", " : "") << ".param " << bType(P.Reg->Bits) << " _fp"
+    OS << (I ? ", " : "") << ".param " << bType(P.Reg->Bits) << " $fp"
        << I;
   }
   OS << ")";
@@ -229,12 +230,12 @@ void Lowerer::emitFunction(llvm::raw_ostream &OS, const Function &Fn) {
     for (size_t I = 0; I != Fn.Params.size(); ++I) {
       const RegVar &R = *Fn.Params[I].Reg;
       if (R.Vec == 1)
-        BOS << "  ld.param" << bType(R.Bits) << " " << regName(R) << ", [_fp"
+        BOS << "  ld.param" << bType(R.Bits) << " " << regName(R) << ", [$fp"
             << I << "];\n";
     }
   for (const Stmt &S : Fn.Body) {
     if (S.K == Stmt::Kind::Label) {
-      BOS << "$L__" << S.Label << ":\n";
+      BOS << "$L$" << S.Label << ":\n";
       continue;
     }
     lowerInstr(S.I);

@@ -29,7 +29,7 @@ using namespace ptxas;
 using namespace ptxas::pisa;
 
 std::string Lowerer::temp(unsigned Bits, bool Pred) {
-  std::string Name = "%__t" + std::to_string(Temps.size());
+  std::string Name = "%t$" + std::to_string(Temps.size());
   Temps.push_back({Pred ? ".pred" : regType(Bits), Name});
   return Name;
 }
@@ -551,7 +551,7 @@ bool Lowerer::lowerCall(const Instr &I) {
     std::string P;
     if (!predicate(I.Ops[0], P))
       return false;
-    Skip = "$L__pisa_skip" + std::to_string(NextLabel++);
+    Skip = "$s$" + std::to_string(NextLabel++);
     // Branch around the call when the condition is false.
     std::string NotP = P[0] == '!' ? P.substr(1) : "!" + P;
     OS << "  @" << NotP << " bra " << Skip << ";\n";
@@ -559,18 +559,18 @@ bool Lowerer::lowerCall(const Instr &I) {
   OS << "  {\n";
   for (size_t A = 0; A != ArgRegs.size(); ++A) {
     std::string T = bType(Callee->Params[A].Reg->Bits);
-    OS << "  .param " << T << " _a" << A << ";\n  st.param" << T << " [_a" << A
+    OS << "  .param " << T << " $a" << A << ";\n  st.param" << T << " [$a" << A
        << "], " << ArgRegs[A] << ";\n";
   }
   if (Callee->RetBits)
-    OS << "  .param " << bType(Callee->RetBits) << " _r;\n";
-  OS << "  call " << (Callee->RetBits ? "(_r), " : "") << Callee->Name << ", (";
+    OS << "  .param " << bType(Callee->RetBits) << " $r;\n";
+  OS << "  call " << (Callee->RetBits ? "($r), " : "") << Callee->Name << ", (";
   for (size_t A = 0; A != ArgRegs.size(); ++A)
-    OS << (A ? ", " : "") << "_a" << A;
+    OS << (A ? ", " : "") << "$a" << A;
   OS << ");\n";
   if (Callee->RetBits)
     OS << "  ld.param" << bType(Callee->RetBits) << " " << RetReg
-       << ", [_r];\n";
+       << ", [$r];\n";
   OS << "  }\n";
   if (Cond)
     OS << Skip << ":\n";
@@ -599,7 +599,7 @@ bool Lowerer::lowerReturn(const Instr &I) {
   std::string V;
   if (!source(I.Ops[0], F->RetBits, V))
     return false;
-  *BodyOS << "  st.param" << bType(F->RetBits) << " [_fret], " << V
+  *BodyOS << "  st.param" << bType(F->RetBits) << " [$fret], " << V
           << ";\n  ret;\n";
   return true;
 }
