@@ -52,6 +52,7 @@ private:
   bool lowerMemory(const Instr &I, bool Load);
   bool lowerIntArith(const Instr &I);
   bool lowerLogic(const Instr &I);
+  bool lowerFloat(const Instr &I);
   bool lowerCompare(const Instr &I);
   bool lowerDp4a(const Instr &I);
   bool lowerCall(const Instr &I);

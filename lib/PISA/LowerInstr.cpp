@@ -10,6 +10,8 @@
 //   iadd.Nb          -> add.uN
 //   uaddc[.ci][.co]  -> add.cc/addc.cc with the carry moved between a
 //                       predicate and the condition code
+//   fadd[.rnd][.ftz] -> add.rnd[.ftz].fN (always rounded: no contraction)
+//   fabs[.ftz]       -> sign cleared, NaN quieted, as the spec states
 //   and.Nb           -> and.bN
 //   asr.Nb           -> shr.sN by src1[5:0]
 //   scmp/ucmp.cop.Nb -> setp.cop.sN/uN (predicate) or set.cop.u32 (0 / ~0)
@@ -401,6 +403,88 @@ bool Lowerer::lowerLogic(const Instr &I) {
   return true;
 }
 
+/// The bit width of a floating-point type qualifier, 0 for others.
+static unsigned floatBits(llvm::StringRef Q) {
+  return llvm::StringSwitch<unsigned>(Q)
+      .Case(".hf", 16)
+      .Case(".f", 32)
+      .Case(".df", 64)
+      .Default(0);
+}
+
+bool Lowerer::lowerFloat(const Instr &I) {
+  bool Abs = I.Opcode == "fabs";
+  bool Ftz = false;
+  unsigned Bits = 0;
+  llvm::StringRef Rnd = ".rn"; // PISA's default rounding, round to even
+  for (llvm::StringRef Q : I.Quals) {
+    std::optional<llvm::StringRef> R =
+        llvm::StringSwitch<std::optional<llvm::StringRef>>(Q)
+            .Case(".re", ".rn")
+            .Case(".rd", ".rm")
+            .Case(".ru", ".rp")
+            .Case(".rz", ".rz")
+            .Default(std::nullopt);
+    if (!Abs && R) {
+      Rnd = *R;
+    } else if (Q == ".ftz" && !Ftz) {
+      Ftz = true;
+    } else if (unsigned B = floatBits(Q); B && !Bits) {
+      Bits = B;
+    } else {
+      unsupported(I.Loc, "qualifier '" + Q + "' on '" + I.Opcode + "'");
+      return false;
+    }
+  }
+  if (!Bits) {
+    error(I.Loc, "'" + I.Opcode + "' needs a type (.hf, .f or .df)");
+    return false;
+  }
+  if (Ftz && Bits != 32) {
+    unsupported(I.Loc, "'.ftz' on a type other than '.f'");
+    return false;
+  }
+  if (I.Ops.size() != (Abs ? 2u : 3u)) {
+    error(I.Loc, "'" + I.Opcode + "' takes " + (Abs ? "two" : "three") +
+                     " operands");
+    return false;
+  }
+  for (size_t K = 1; K != I.Ops.size(); ++K)
+    if (I.Ops[K].K == Operand::Kind::Imm) {
+      unsupported(I.Ops[K].Loc, "a floating-point immediate");
+      return false;
+    }
+  std::string D, A, B;
+  if (!dest(I.Ops[0], Bits, D) || !source(I.Ops[1], Bits, A) ||
+      (!Abs && !source(I.Ops[2], Bits, B)))
+    return false;
+  llvm::raw_string_ostream &OS = *BodyOS;
+  std::string F = ".f" + std::to_string(Bits);
+  if (!Abs) {
+    // An explicit rounding mode also keeps ptxas-alt from contracting the
+    // add into an fma, which PISA's fadd does not allow.
+    OS << "  add" << Rnd << (Ftz ? ".ftz" : "") << F << " " << D << ", " << A
+       << ", " << B << ";\n";
+    return true;
+  }
+  // |x| clears the sign; a NaN comes back quiet (Floating Point 2.1), and
+  // with .ftz a subnormal becomes +0.
+  uint64_t Sign = uint64_t(1) << (Bits - 1);
+  uint64_t Mant = Bits == 16 ? 10 : Bits == 32 ? 23 : 52;
+  uint64_t Inf = (Sign - 1) & ~((uint64_t(1) << Mant) - 1);
+  uint64_t Quiet = uint64_t(1) << (Mant - 1);
+  std::string T = temp(Bits), P = temp(1, true), U = uType(Bits);
+  OS << "  and" << bType(Bits) << " " << T << ", " << A << ", " << (Sign - 1)
+     << ";\n  setp.gt" << U << " " << P << ", " << T << ", " << Inf
+     << ";\n  @" << P << " or" << bType(Bits) << " " << T << ", " << T << ", "
+     << Quiet << ";\n";
+  if (Ftz)
+    OS << "  setp.lt.u32 " << P << ", " << T << ", " << (uint64_t(1) << Mant)
+       << ";\n  @" << P << " mov.b32 " << T << ", 0;\n";
+  OS << "  mov" << bType(Bits) << " " << D << ", " << T << ";\n";
+  return true;
+}
+
 bool Lowerer::lowerCompare(const Instr &I) {
   bool Signed = I.Opcode == "scmp";
   llvm::StringRef Cop;
@@ -610,6 +694,8 @@ void Lowerer::lowerInstr(const Instr &I) {
     lowerMemory(I, Op == "ld");
   else if (Op == "iadd" || Op == "uaddc")
     lowerIntArith(I);
+  else if (Op == "fadd" || Op == "fabs")
+    lowerFloat(I);
   else if (Op == "and" || Op == "asr")
     lowerLogic(I);
   else if (Op == "scmp" || Op == "ucmp")
