@@ -17,7 +17,8 @@
 namespace ptxas::pisa {
 
 /// Writes a checked PISA module as PTX. Module scope (variables, function
-/// headers) is in Lower.cpp, instruction bodies in LowerInstr.cpp.
+/// headers) is in Lower.cpp, instruction bodies in LowerInstr.cpp, their
+/// operands in LowerOperands.cpp.
 class Lowerer {
 public:
   Lowerer(const Module &M, DiagEngine &D, llvm::StringRef Target)
