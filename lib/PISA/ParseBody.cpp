@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "ParserImpl.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace ptxas;
@@ -62,8 +63,12 @@ void Parser::parseFunction(bool Kernel, bool Export, bool Import,
   }
   // Attributes (`.reqd_work_group_size(256, 2, 1) .vec_type_hint(int2)`),
   // then for a function its return type.
+  auto IsVectorWidth = [](llvm::StringRef S) {
+    return S.size() > 2 && S.starts_with(".v") &&
+           llvm::all_of(S.drop_front(2), llvm::isDigit);
+  };
   while (Tok.is(pisa::Tok::Directive) && bitWidthOf(Tok.Text) == 0 &&
-         !Tok.Text.starts_with(".v")) {
+         !IsVectorWidth(Tok.Text)) {
     llvm::StringRef A = Tok.Text;
     llvm::SMLoc ALoc = Tok.Loc;
     consume();
