@@ -16,7 +16,8 @@
 //   asr.Nb           -> shr.sN by src1[5:0]
 //   scmp/ucmp.cop.Nb -> setp.cop.sN/uN (predicate) or set.cop.u32 (0 / ~0)
 //   dp4a.XY.32b      -> dp4a.X32.Y32 with src0 as the accumulator
-//   call[.cond]      -> call through .param, skipped by a branch if .cond
+//   call[.cond]      -> call through .param (a register target with a
+//                       .callprototype), skipped by a branch if .cond
 //   return           -> st.param + ret
 // Special registers are read into temporaries (PTX reads them only through
 // mov/cvt).
@@ -404,34 +405,52 @@ bool Lowerer::lowerCall(const Instr &I) {
   }
   const Operand &Ret = I.Ops[First], &Tgt = I.Ops[First + 1],
                 &Args = I.Ops[First + 2];
+  // The signature: the callee's for a direct call; for a call through a
+  // 64-bit register, the one the result and argument registers spell.
+  const Function *Callee = nullptr;
+  std::string Target;
+  unsigned RetBits = 0;
+  std::vector<unsigned> ParamBits;
   if (Tgt.K == Operand::Kind::Reg) {
-    unsupported(Tgt.Loc, "an indirect call (through a register)");
-    return false;
-  }
-  const Function *Callee =
-      Tgt.K == Operand::Kind::Sym ? M.function(Tgt.Name.drop_front()) : nullptr;
-  if (!Callee || Callee->IsKernel) {
-    error(Tgt.Loc, "call target must be a function ('@name')");
-    return false;
-  }
-  if (Args.Elems.size() != Callee->Params.size()) {
-    error(Args.Loc, "'@" + Callee->Name + "' takes " +
-                        llvm::Twine(Callee->Params.size()) +
-                        " arguments, not " + llvm::Twine(Args.Elems.size()));
-    return false;
+    if (!source(Tgt, 64, Target))
+      return false;
+    if (Ret.K == Operand::Kind::Reg && !Ret.Reg->IsPred && Ret.Reg->Vec == 1)
+      RetBits = Ret.Reg->Bits;
+    for (const Operand &E : Args.Elems)
+      ParamBits.push_back(E.K == Operand::Kind::Reg && !E.Reg->IsPred
+                              ? E.Reg->Bits
+                              : 32);
+  } else {
+    Callee = Tgt.K == Operand::Kind::Sym ? M.function(Tgt.Name.drop_front())
+                                         : nullptr;
+    if (!Callee || Callee->IsKernel) {
+      error(Tgt.Loc, "call target must be a function ('@name') or a 64-bit "
+                     "register");
+      return false;
+    }
+    if (Args.Elems.size() != Callee->Params.size()) {
+      error(Args.Loc, "'@" + Callee->Name + "' takes " +
+                          llvm::Twine(Callee->Params.size()) +
+                          " arguments, not " + llvm::Twine(Args.Elems.size()));
+      return false;
+    }
+    Target = Callee->Name.str();
+    RetBits = Callee->RetBits;
+    for (const Param &P : Callee->Params)
+      ParamBits.push_back(P.Reg->Bits);
   }
   std::string RetReg;
   if (Ret.K == Operand::Kind::Void) {
-    if (Callee->RetBits) {
+    if (Callee && Callee->RetBits) {
       error(Ret.Loc, "'@" + Callee->Name + "' returns a value");
       return false;
     }
   } else {
-    if (!Callee->RetBits) {
+    if (Callee && !Callee->RetBits) {
       error(Ret.Loc, "'@" + Callee->Name + "' returns void");
       return false;
     }
-    if (!dest(Ret, Callee->RetBits, RetReg))
+    if (!dest(Ret, RetBits ? RetBits : 32, RetReg))
       return false;
   }
   std::vector<std::string> ArgRegs;
@@ -442,7 +461,7 @@ bool Lowerer::lowerCall(const Instr &I) {
       return false;
     }
     std::string R;
-    if (!source(E, Callee->Params[A].Reg->Bits, R))
+    if (!source(E, ParamBits[A], R))
       return false;
     ArgRegs.push_back(R);
   }
@@ -453,25 +472,34 @@ bool Lowerer::lowerCall(const Instr &I) {
     if (!predicate(I.Ops[0], P))
       return false;
     Skip = "$s$" + std::to_string(NextLabel++);
-    // Branch around the call when the condition is false.
+    // Branch around the call when the condition is false: PTX forbids
+    // predicating the read of a call's result.
     std::string NotP = P[0] == '!' ? P.substr(1) : "!" + P;
     OS << "  @" << NotP << " bra " << Skip << ";\n";
   }
   OS << "  {\n";
   for (size_t A = 0; A != ArgRegs.size(); ++A) {
-    std::string T = bType(Callee->Params[A].Reg->Bits);
+    std::string T = bType(ParamBits[A]);
     OS << "  .param " << T << " $a" << A << ";\n  st.param" << T << " [$a" << A
        << "], " << ArgRegs[A] << ";\n";
   }
-  if (Callee->RetBits)
-    OS << "  .param " << bType(Callee->RetBits) << " $r;\n";
-  OS << "  call " << (Callee->RetBits ? "($r), " : "") << Callee->Name << ", (";
+  if (RetBits)
+    OS << "  .param " << bType(RetBits) << " $r;\n";
+  std::string Proto;
+  if (!Callee) {
+    Proto = "$f$" + std::to_string(NextLabel++);
+    OS << "  " << Proto << ": .callprototype "
+       << (RetBits ? "(.param " + bType(RetBits) + " _) " : "") << "_ (";
+    for (size_t A = 0; A != ParamBits.size(); ++A)
+      OS << (A ? ", " : "") << ".param " << bType(ParamBits[A]) << " _";
+    OS << ");\n";
+  }
+  OS << "  call " << (RetBits ? "($r), " : "") << Target << ", (";
   for (size_t A = 0; A != ArgRegs.size(); ++A)
     OS << (A ? ", " : "") << "$a" << A;
-  OS << ");\n";
-  if (Callee->RetBits)
-    OS << "  ld.param" << bType(Callee->RetBits) << " " << RetReg
-       << ", [$r];\n";
+  OS << ")" << (Proto.empty() ? "" : ", " + Proto) << ";\n";
+  if (RetBits)
+    OS << "  ld.param" << bType(RetBits) << " " << RetReg << ", [$r];\n";
   OS << "  }\n";
   if (Cond)
     OS << Skip << ":\n";

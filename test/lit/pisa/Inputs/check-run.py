@@ -159,7 +159,17 @@ def is_nan_bits(v, width):
     return (v & ((1 << (width - 1)) - 1)) > inf
 
 
-KERNELS = {"int_ops": int_ops, "memory": memory, "float_ops": float_ops}
+def indirect(inp, n):
+    # run/indirect-call.pisa: add(add(x, x), 7), doubled where x < 3.
+    out = []
+    for x in range(8):
+        r = 2 * x + 7
+        out.append(2 * r if x < 3 else r)
+    return {"out": out}
+
+
+KERNELS = {"int_ops": int_ops, "memory": memory, "float_ops": float_ops,
+           "indirect": indirect}
 
 
 def main():
