@@ -240,7 +240,11 @@ void Lowerer::emitFunction(llvm::raw_ostream &OS, const Function &Fn) {
     }
     lowerInstr(S.I);
   }
-  BOS << "  ret;\n";
+  // Falling off the end of a body returns (a value-returning function that
+  // does so returns an undefined value, as PTX's would).
+  if (Fn.Body.empty() || Fn.Body.back().K != Stmt::Kind::Instr ||
+      Fn.Body.back().I.Opcode != "return")
+    BOS << "  ret;\n";
   BodyOS = nullptr;
 
   emitFunctionHeader(OS, Fn);
