@@ -413,12 +413,8 @@ void Parser::checkMemVar(MemVar &V, llvm::SMLoc SpaceLoc, llvm::SMLoc LinkLoc,
       note(P.Loc, "previous declaration is here");
       return;
     }
-  auto It = M.Declared.find(V.Name);
-  if (It != M.Declared.end()) {
-    error(V.Loc, "'@" + V.Name + "' is already declared in this module");
-    note(It->second, "previous declaration is here");
-    return;
-  }
+  // A clash with a module-scope name, declared before or after, is
+  // reported once the whole module is read (resolveSymbols).
   M.Vars.push_back(std::move(V));
   F.Locals.push_back(&M.Vars.back());
 }
@@ -501,6 +497,17 @@ bool Parser::parseInitializer(MemVar &V, llvm::SMLoc &BraceLoc) {
 }
 
 void Parser::resolveSymbols() {
+  // "A variable must not be declared more than once within a module":
+  // a kernel's or function's memory variable cannot reuse a module-scope
+  // name either.
+  for (const Function *F : M.Functions)
+    for (const MemVar *L : F->Locals) {
+      auto It = M.Declared.find(L->Name);
+      if (It == M.Declared.end())
+        continue;
+      error(L->Loc, "'@" + L->Name + "' is already declared in this module");
+      note(It->second, "the module-scope declaration is here");
+    }
   for (const MemVar *V : M.Globals)
     for (const InitItem &It : V->Init)
       if (It.K == InitItem::Kind::Symbol && !M.global(It.Symbol) &&
