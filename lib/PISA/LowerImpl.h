@@ -56,6 +56,7 @@ private:
   bool lowerFloat(const Instr &I);
   bool lowerCompare(const Instr &I);
   bool lowerDp4a(const Instr &I);
+  bool lowerFatom(const Instr &I);
   bool lowerCall(const Instr &I);
   bool lowerReturn(const Instr &I);
   /// A scalar source of \p Bits: a register, an immediate (range-checked),

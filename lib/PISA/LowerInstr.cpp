@@ -16,6 +16,7 @@
 //   asr.Nb           -> shr.sN by src1[5:0]
 //   scmp/ucmp.cop.Nb -> setp.cop.sN/uN (predicate) or set.cop.u32 (0 / ~0)
 //   dp4a.XY.32b      -> dp4a.X32.Y32 with src0 as the accumulator
+//   fatom.add/.sub   -> atom.add.fN (.sub adds the negated value)
 //   call[.cond]      -> call through .param (a register target with a
 //                       .callprototype), skipped by a branch if .cond
 //   return           -> st.param + ret
@@ -387,6 +388,74 @@ bool Lowerer::lowerDp4a(const Instr &I) {
   return true;
 }
 
+bool Lowerer::lowerFatom(const Instr &I) {
+  std::string Space, Sem, Scope;
+  llvm::StringRef Op;
+  unsigned Bits = 0;
+  for (llvm::StringRef Q : I.Quals) {
+    if (Space.empty() && (Q == ".global" || Q == ".shared" || Q == ".generic"))
+      Space = Q == ".generic" ? "generic" : Q.str();
+    else if (Sem.empty() && llvm::is_contained({".relaxed", ".release",
+                                                 ".acquire", ".acq_rel"},
+                                                Q))
+      Sem = Q.str();
+    else if (Scope.empty() && (Q == ".workgroup" || Q == ".gpu" ||
+                               Q == ".system"))
+      Scope = Q == ".workgroup" ? ".cta" : Q == ".gpu" ? ".gpu" : ".sys";
+    else if (Op.empty() && llvm::is_contained({".add", ".sub", ".min", ".max",
+                                                ".cas"},
+                                               Q))
+      Op = Q;
+    else if (unsigned B = floatBits(Q); B && !Bits)
+      Bits = B;
+    else {
+      unsupported(I.Loc, "qualifier '" + Q + "' on 'fatom'");
+      return false;
+    }
+  }
+  if (Space.empty() || Op.empty() || !Bits) {
+    error(I.Loc, "'fatom' needs an address space, an operation and a type "
+                 "(e.g. 'fatom.global.add.f')");
+    return false;
+  }
+  // Memory and Atomics 8.1: a scope only with an order other than relaxed.
+  if (!Scope.empty() && (Sem.empty() || Sem == ".relaxed")) {
+    error(I.Loc, "'fatom' takes a memory scope only with a memory order "
+                 "other than '.relaxed'");
+    return false;
+  }
+  // .min/.max have no PTX float atomic; .cas compares as floats (-0 == +0,
+  // NaN never equal), which a bitwise atom.cas would not.
+  if (Op != ".add" && Op != ".sub") {
+    unsupported(I.Loc, "'fatom" + Op + "'");
+    return false;
+  }
+  if (Bits == 16 && Space == ".shared") {
+    unsupported(I.Loc, "'fatom.shared' on '.hf'");
+    return false;
+  }
+  if (I.Ops.size() != 3) {
+    error(I.Loc, "'fatom" + Op + "' takes three operands");
+    return false;
+  }
+  std::string D, A, V;
+  if (!dest(I.Ops[0], Bits, D) || !address(I.Ops[1], Space, A) ||
+      !source(I.Ops[2], Bits, V))
+    return false;
+  llvm::raw_string_ostream &OS = *BodyOS;
+  std::string F = ".f" + std::to_string(Bits);
+  if (Op == ".sub") {
+    // old - x is old + (-x) exactly.
+    std::string T = temp(Bits);
+    OS << "  neg" << F << " " << T << ", " << V << ";\n";
+    V = T;
+  }
+  OS << "  atom" << Sem << Scope << (Space == "generic" ? "" : Space)
+     << ".add" << (Bits == 16 ? ".noftz" : "") << F << " " << D << ", " << A
+     << ", " << V << ";\n";
+  return true;
+}
+
 bool Lowerer::lowerCall(const Instr &I) {
   bool Cond = false;
   for (llvm::StringRef Q : I.Quals) {
@@ -547,6 +616,8 @@ void Lowerer::lowerInstr(const Instr &I) {
     lowerCompare(I);
   else if (Op == "dp4a")
     lowerDp4a(I);
+  else if (Op == "fatom")
+    lowerFatom(I);
   else if (Op == "call")
     lowerCall(I);
   else if (Op == "return")
