@@ -154,7 +154,7 @@ def float_ops(inp, n):
 
 
 def is_nan_bits(v, width):
-    mant = {32: 23, 64: 52}[width]
+    mant = {16: 10, 32: 23, 64: 52}[width]
     inf = ((1 << (width - 1)) - 1) & ~((1 << mant) - 1)
     return (v & ((1 << (width - 1)) - 1)) > inf
 
@@ -168,6 +168,64 @@ def indirect(inp, n):
     return {"out": out}
 
 
+def half_value(b):
+    """binary16 bits as an exact Fraction (None for NaN, +-inf as floats)."""
+    e, m, neg = (b >> 10) & 0x1F, b & 0x3FF, b >> 15
+    if e == 0x1F:
+        return None if m else (-math.inf if neg else math.inf)
+    v = Fraction(m, 1 << 10) * Fraction(2) ** -14 if e == 0 else \
+        (1 + Fraction(m, 1 << 10)) * Fraction(2) ** (e - 15)
+    return -v if neg else v
+
+
+def half_add(x, y):
+    # fadd.hf: the exact sum rounded once to binary16, to nearest even.
+    a, b = half_value(x), half_value(y)
+    if a is None or b is None:
+        return None
+    if isinstance(a, float) or isinstance(b, float):
+        r = float(a) + float(b)
+        if math.isnan(r):
+            return None
+        return 0x7C00 if r > 0 else 0xFC00
+    s = a + b
+    if s == 0:
+        return 0x8000 if (x >> 15) and (y >> 15) else 0
+    sign, m = (0x8000 if s < 0 else 0), abs(s)
+    e = math.floor(math.log2(m))
+    while Fraction(2) ** e > m:
+        e -= 1
+    while Fraction(2) ** (e + 1) <= m:
+        e += 1
+    q = Fraction(2) ** (max(e, -14) - 10)
+    n = math.floor(m / q)
+    rem = m / q - n
+    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and n % 2):
+        n += 1
+    v = n * q
+    if v >= 65520:  # rounds to infinity
+        return sign | 0x7C00
+    if v < Fraction(2) ** -14:
+        return sign | int(v / Fraction(2) ** -24)
+    e = math.floor(math.log2(v))
+    while Fraction(2) ** e > v:
+        e -= 1
+    while Fraction(2) ** (e + 1) <= v:
+        e += 1
+    mant = int((v / Fraction(2) ** e - 1) * 1024)
+    return sign | ((e + 15) << 10) | mant
+
+
+def half_ops(inp, n):
+    x, y = inp["x"], inp["y"]
+    out = {"hsum": [], "habs": []}
+    for i in range(n):
+        out["hsum"].append(half_add(x[i], y[i]))
+        r = x[i] & 0x7FFF
+        out["habs"].append(r | 0x200 if r > 0x7C00 else r)
+    return out
+
+
 def fatom(inp, n):
     # run/fatom.pisa: acc[0] += sum(x), acc[1] -= sum(y), dacc += sum(d),
     # starting from the spec's initial values (exact: small integers).
@@ -179,7 +237,7 @@ def fatom(inp, n):
     return {"acc": [bits32(acc0), bits32(acc1)], "dacc": [bits64(dacc)]}
 
 
-KERNELS = {"fatom": fatom, "int_ops": int_ops, "memory": memory, "float_ops": float_ops,
+KERNELS = {"fatom": fatom, "half_ops": half_ops, "int_ops": int_ops, "memory": memory, "float_ops": float_ops,
            "indirect": indirect}
 
 
@@ -221,7 +279,8 @@ def main():
             continue
         for i, (x, y) in enumerate(zip(g, ref)):
             if y is None:  # the reference is a NaN: any NaN will do
-                width = 64 if name.startswith("d") else 32
+                width = (64 if name.startswith("d") else
+                         16 if name.startswith("h") else 32)
                 if not is_nan_bits(x, width):
                     bad += 1
                     print("%s[%d]: emulator %#x, reference NaN" % (name, i, x))
