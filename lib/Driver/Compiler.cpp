@@ -15,6 +15,7 @@
 #include "ptxas-alt/CodeGen/CodeGen.h"
 #include "ptxas-alt/Driver/Version.h"
 #include "ptxas-alt/Object/CubinBuilder.h"
+#include "ptxas-alt/PISA/Frontend.h"
 #include "ptxas-alt/PTX/Parser.h"
 #include "ptxas-alt/PTX/Printer.h"
 
@@ -249,7 +250,11 @@ CompileStatus detail::compileBuffer(const DriverOptions &D,
   PO.Arch = D.Arch;
   PO.WarningsAsErrors = D.WarningsAsErrors;
   PO.SuppressWarnings = D.DisableWarnings;
-  ptx::ParseResult R = ptx::parseModule(std::move(B), PO, S.Err);
+  bool Pisa = D.InputLanguage.empty()
+                  ? pisa::isPisaFileName(B->getBufferIdentifier())
+                  : D.InputLanguage == "pisa";
+  ptx::ParseResult R = Pisa ? pisa::compilePisa(std::move(B), PO, S.Err)
+                            : ptx::parseModule(std::move(B), PO, S.Err);
   llvm::append_range(Res.Diagnostics, R.Diagnostics);
   if (!R.M)
     return CompileStatus::InvalidInput;

@@ -112,6 +112,7 @@ const OptionSpec Options[] = {
     // ptxas-alt's own.
     {"parse-only", "", Arg::Flag, Status::Implemented, "Parse and check the PTX, write nothing"},
     {"print-ptx", "", Arg::Flag, Status::Implemented, "Print the module as canonical PTX on stdout"},
+    {"input-language", "", Arg::Value, Status::Implemented, "Input language: ptx (default) or pisa (the default for .pisa files)"},
     {"cubin-abi", "", Arg::Value, Status::Implemented, "Cubin layout: v13 (CUDA 13, default) or v12 (CUDA 12, for older drivers)"},
     {"print-sass", "", Arg::Flag, Status::Implemented, "Print the generated SASS (nvdisasm syntax) on stdout"},
     {"print-after", "", Arg::Value, Status::Implemented, "Print the machine IR after a pass (isel, machine-opt, regalloc, control-codes, all)"},
@@ -512,6 +513,15 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode,
       return std::nullopt;
     }
     D.CubinAbiV12 = *Abi == "v12";
+  }
+  if (auto Lang = Get("input-language")) {
+    if (*Lang != "ptx" && *Lang != "pisa") {
+      Err << "ptxas-alt: error: invalid --input-language '" << *Lang
+          << "' (expected ptx or pisa)\n";
+      ExitCode = 255;
+      return std::nullopt;
+    }
+    D.InputLanguage = *Lang;
   }
   D.Output = Get("output-file").value_or("");
   D.Verbose = Flags["verbose"];

@@ -481,8 +481,13 @@ void Builder::makeProgramHeaders() {
                                            : B.Proc.front().Bank0Sec;
     Self.Flags = pf::R | pf::X;
     Ph.push_back(Self);
+    // A module of data and no code: the constant banks alone (ptxas 13,
+    // sm_75: one R-X LOAD over .nv.constant3).
     if (FirstConst)
-      Ph.push_back(Span(FirstConst, B.Proc.back().TextSec, pf::R | pf::X));
+      Ph.push_back(Span(FirstConst,
+                        B.Proc.empty() ? (Const3 ? Const3 : Const4)
+                                       : B.Proc.back().TextSec,
+                        pf::R | pf::X));
     if (HasData)
       Ph.push_back(DataSegment());
     ProgramHeader L = Self;

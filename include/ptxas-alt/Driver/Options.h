@@ -28,6 +28,8 @@ struct DriverOptions {
   std::vector<std::string> Inputs; ///< "-" reads stdin
   std::vector<std::string> InputStrings; ///< --input-as-string
   std::string Output;              ///< -o (default: elf.o like ptxas)
+  /// --input-language: "ptx", "pisa", or "" (by file name: `.pisa` is PISA).
+  std::string InputLanguage;
   std::optional<ptx::SmTarget> Arch;
   unsigned OptLevel = 3;
   bool Verbose = false;
