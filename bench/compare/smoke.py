@@ -17,7 +17,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 KEYS = ("total_time_ratio", "geomean_time_ratio", "regs_le_ptxas_share",
         "median_instr_ratio", "spill_where_ptxas_none", "compiled", "failed",
-        "failed_files")
+        "failed_files", "max_rss_ratio", "rss_le_ptxas_share")
 
 
 def main():
@@ -56,6 +56,11 @@ def main():
     if len(s["failed_files"]) != s["failed"]:
         print("FAIL: failed_files does not list every failure")
         return 1
+    for rec in doc["files"]:
+        for who in ("ptxas", "ours"):
+            if rec[who].get("ok") and not rec[who].get("max_rss_kib"):
+                print(f"FAIL: no peak RSS for {who} on {rec['file']}")
+                return 1
     if "summary:" not in r.stdout:
         print("FAIL: no summary in the table")
         return 1

@@ -291,11 +291,16 @@ static void packIntoTuples(MFunction &MF, const std::vector<char> &FeedsJoin,
     }
     if (!Any)
       continue;
-    std::vector<MInstr> Keep;
+    // In place: a second vector of the block's instructions was the
+    // compile's peak memory on large kernels.
+    unsigned W = 0;
     for (unsigned K = 0; K != Is.size(); ++K)
-      if (!Drop[K])
-        Keep.push_back(std::move(Is[K]));
-    Is = std::move(Keep);
+      if (!Drop[K]) {
+        if (W != K)
+          Is[W] = std::move(Is[K]);
+        ++W;
+      }
+    Is.erase(Is.begin() + W, Is.end());
   }
   for (MBlock &B : MF.Blocks)
     for (MInstr &I : B.Instrs)
@@ -360,9 +365,16 @@ void codegen::eliminateCommonSubexpressions(MFunction &MF) {
   for (unsigned B : Order) {
     llvm::StringMap<unsigned> Avail;
     auto &Is = MF.Blocks[B].Instrs;
-    std::vector<MInstr> Keep;
-    Keep.reserve(Is.size());
-    for (MInstr &I : Is) {
+    // Kept instructions move down in place (a second vector of the block
+    // was the compile's peak memory on large kernels).
+    size_t Kept = 0;
+    for (size_t K = 0; K != Is.size(); ++K) {
+      MInstr &I = Is[K];
+      auto Keep = [&] {
+        if (Kept != K)
+          Is[Kept] = std::move(I);
+        ++Kept;
+      };
       RenameUses(I);
       if (isWordCopy(I)) {
         auto It = Copies.find(I.Ops[0].Reg);
@@ -380,9 +392,9 @@ void codegen::eliminateCommonSubexpressions(MFunction &MF) {
           continue;
         }
       }
-      Keep.push_back(std::move(I));
+      Keep();
     }
-    Is = std::move(Keep);
+    Is.erase(Is.begin() + Kept, Is.end());
   }
   for (MBlock &B : MF.Blocks)
     for (MInstr &I : B.Instrs)

@@ -220,6 +220,13 @@ void codegen::beginModule() {
   NextRecId = 0x10000;
 }
 
+unsigned codegen::moduleCounter() { return NextRecId; }
+
+void codegen::setModuleCounter(unsigned N) {
+  Active.clear();
+  NextRecId = N;
+}
+
 /// Copies \p Words words of vreg \p From (register operand) to \p To.
 void codegen::copyVReg(ISel &S, unsigned To, const MOperand &From,
                        unsigned Words) {

@@ -40,87 +40,125 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
                                                 const RegIndex &RI) {
   unsigned N = RI.size();
   size_t NB = MF.Blocks.size();
-  // Per block, the registers read before any killing definition (Use),
-  // killed (Def) and written at all (MayDef), as lists: N-bit vectors for
-  // each block and each set were most of this function's time (and page
-  // faults) on large kernels. Duplicates in a list are harmless.
-  std::vector<llvm::BitVector> In(NB, llvm::BitVector(N)),
-      Out(NB, llvm::BitVector(N));
-  std::vector<llvm::SmallVector<unsigned, 8>> Use(NB), Def(NB), MayDef(NB);
-  llvm::BitVector Killed(N);
-  for (size_t B = 0; B != NB; ++B) {
-    for (const MInstr &I : MF.Blocks[B].Instrs)
-      forEachRegOf(RI, I, [&](unsigned R, bool IsDef, bool Kills) {
-        if (!IsDef && !Killed.test(R))
-          Use[B].push_back(R);
-        if (IsDef && Kills && !Killed.test(R)) {
-          Killed.set(R);
-          Def[B].push_back(R);
-        }
-        if (IsDef)
-          MayDef[B].push_back(R);
-      });
-    for (unsigned R : Def[B])
-      Killed.reset(R);
-  }
-  std::vector<llvm::SmallVector<unsigned, 2>> Succ(NB);
-  for (size_t B = 0; B != NB; ++B)
-    Succ[B] = successors(MF, unsigned(B));
-  // (Scratch vectors live outside the loops: a fresh BitVector per block
-  // and round was most of this function's time on large kernels.)
-  llvm::BitVector O(N), I(N);
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (size_t B = NB; B-- > 0;) {
-      O.reset();
-      for (unsigned S : Succ[B])
-        O |= In[S];
-      I = O;
-      for (unsigned R : Def[B])
-        I.reset(R);
-      for (unsigned R : Use[B])
-        I.set(R);
-      if (I != In[B] || O != Out[B]) {
-        In[B] = I;
-        Out[B] = O;
-        Changed = true;
-      }
-    }
-  }
-  // Where no path has defined a value yet it is undefined, and reading it
-  // there reads garbage whatever register holds it: it need not be live
-  // (nvcc's registers written only under a guard would otherwise be live
-  // from the kernel's entry). Physical registers count as defined on
-  // entry (the caller's arguments, the stack pointer).
+  // Per register, the blocks that read it before any killing definition
+  // (Use), kill it (Def) and write it at all (MayDef). Liveness is then
+  // solved one register at a time over the blocks where it is live, so the
+  // cost is the size of the live ranges, not blocks x registers: N-bit
+  // vectors per block (three sets, iterated to a fixed point) made this
+  // quadratic in a function's size (a 10,000-block CFG took 80 MB of bit
+  // vectors). Duplicates in a list are harmless.
+  std::vector<llvm::SmallVector<unsigned, 2>> Use(N), Def(N), MayDef(N);
   {
-    // (DefOut[B] is DefIn[B] | MayDef[B], made when needed: it changes
-    // only when DefIn[B] does, which the successor updates already note.)
-    std::vector<llvm::BitVector> DefIn(NB, llvm::BitVector(N));
-    if (NB)
-      DefIn[0].set(RI.NumVRegs, N);
-    for (bool Changed = true; Changed;) {
-      Changed = false;
-      for (size_t B = 0; B != NB; ++B) {
-        O = DefIn[B];
-        for (unsigned R : MayDef[B])
-          O.set(R);
-        for (unsigned S : Succ[B]) {
-          // DefIn[S] | O differs from DefIn[S] when O has a bit it lacks.
-          if (O.test(DefIn[S])) {
-            DefIn[S] |= O;
-            Changed = true;
+    llvm::BitVector Killed(N);
+    llvm::SmallVector<unsigned, 16> Kills;
+    for (size_t B = 0; B != NB; ++B) {
+      unsigned BB = unsigned(B);
+      for (const MInstr &I : MF.Blocks[B].Instrs)
+        forEachRegOf(RI, I, [&](unsigned R, bool IsDef, bool Kill) {
+          if (!IsDef && !Killed.test(R) &&
+              (Use[R].empty() || Use[R].back() != BB))
+            Use[R].push_back(BB);
+          if (IsDef && Kill && !Killed.test(R)) {
+            Killed.set(R);
+            Kills.push_back(R);
+            Def[R].push_back(BB);
           }
+          if (IsDef && (MayDef[R].empty() || MayDef[R].back() != BB))
+            MayDef[R].push_back(BB);
+        });
+      for (unsigned R : Kills)
+        Killed.reset(R);
+      Kills.clear();
+    }
+  }
+  std::vector<llvm::SmallVector<unsigned, 2>> Succ(NB), Pred(NB);
+  for (size_t B = 0; B != NB; ++B) {
+    Succ[B] = successors(MF, unsigned(B));
+    for (unsigned S : Succ[B])
+      Pred[S].push_back(unsigned(B));
+  }
+  // The answer, per block: the registers live in and live out (ascending:
+  // the registers are solved in order).
+  std::vector<std::vector<unsigned>> LiveIn(NB), LiveOut(NB);
+  // Block marks stamped with the register being solved (+1): no clearing
+  // between registers.
+  std::vector<unsigned> InM(NB, 0), OutM(NB, 0), KillM(NB, 0), MayM(NB, 0),
+      DefInM(NB, 0);
+  std::vector<unsigned> Work, Region;
+  for (unsigned R = 0; R != N; ++R) {
+    if (Use[R].empty())
+      continue; // never read upward-exposed: live nowhere
+    unsigned St = R + 1;
+    for (unsigned B : Def[R])
+      KillM[B] = St;
+    for (unsigned B : MayDef[R])
+      MayM[B] = St;
+    // Backward: In = Use | (Out - Def), Out = union of the successors' In
+    // (the least fixed point, as the block-wise iteration found it).
+    Work.clear();
+    Region.clear();
+    for (unsigned B : Use[R])
+      if (InM[B] != St) {
+        InM[B] = St;
+        Work.push_back(B);
+        Region.push_back(B);
+      }
+    while (!Work.empty()) {
+      unsigned B = Work.back();
+      Work.pop_back();
+      for (unsigned P : Pred[B]) {
+        OutM[P] = St;
+        if (KillM[P] != St && InM[P] != St) {
+          InM[P] = St;
+          Work.push_back(P);
+          Region.push_back(P);
         }
       }
     }
-    for (size_t B = 0; B != NB; ++B) {
-      In[B] &= DefIn[B];
-      O = DefIn[B];
-      for (unsigned R : MayDef[B])
-        O.set(R);
-      Out[B] &= O;
+    // Where no path has defined a value yet it is undefined, and reading it
+    // there reads garbage whatever register holds it: it need not be live
+    // (nvcc's registers written only under a guard would otherwise be live
+    // from the kernel's entry). Physical registers count as defined on
+    // entry (the caller's arguments, the stack pointer). A path from a
+    // write to a block where the value is live in runs through blocks
+    // where it is live in after its last write, so "defined on entry" is
+    // needed, and found, only inside the live-in region: its blocks with
+    // a writing predecessor (or the entry block, for physical registers)
+    // and what they reach inside it.
+    bool Phys = RI.isPhys(R);
+    Work.clear();
+    for (unsigned B : Region) {
+      bool Seed = Phys && B == 0;
+      for (unsigned P : Pred[B])
+        Seed |= MayM[P] == St;
+      if (Seed) {
+        DefInM[B] = St;
+        Work.push_back(B);
+      }
     }
+    while (!Work.empty()) {
+      unsigned B = Work.back();
+      Work.pop_back();
+      for (unsigned S : Succ[B])
+        if (InM[S] == St && DefInM[S] != St) {
+          DefInM[S] = St;
+          Work.push_back(S);
+        }
+    }
+    for (unsigned B : Region)
+      if (DefInM[B] == St)
+        LiveIn[B].push_back(R);
+    // Live out: every predecessor of a live-in block; kept where the value
+    // is defined on leaving (defined on entry, or written in the block).
+    for (unsigned B : Region)
+      for (unsigned P : Pred[B])
+        if (OutM[P] == St) {
+          OutM[P] = 0; // once
+          if (MayM[P] == St || (InM[P] == St && DefInM[P] == St))
+            LiveOut[P].push_back(R);
+        }
   }
+  std::vector<unsigned> OutStamp(N, ~0u);
   // Segments: a value is live from the start of each block where it is
   // live in (or from its definition) to its last use there, or to the end
   // of the block where it is live out; a killing definition starts anew.
@@ -139,7 +177,9 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
       Last[R] = P;
       Touched.push_back(R);
     };
-    for (unsigned R : In[B].set_bits())
+    for (unsigned R : LiveOut[B])
+      OutStamp[R] = unsigned(B);
+    for (unsigned R : LiveIn[B])
       OpenAt(R, Begin);
     for (const MInstr &I : MF.Blocks[B].Instrs) {
       forEachRegOf(RI, I, [&](unsigned R, bool IsDef, bool Kills) {
@@ -158,7 +198,7 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
     for (unsigned R : Touched) {
       if (Open[R] < 0)
         continue;
-      unsigned E = Out[B].test(R) ? std::max(BlockEnd, Last[R]) : Last[R];
+      unsigned E = OutStamp[R] == B ? std::max(BlockEnd, Last[R]) : Last[R];
       Segs[R].push_back({unsigned(Open[R]), E});
       Open[R] = -1;
     }

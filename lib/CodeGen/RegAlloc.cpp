@@ -21,6 +21,7 @@
 #include "fmt/format.h"
 
 #include <algorithm>
+#include <deque>
 
 using namespace ptxas;
 using namespace ptxas::codegen;
@@ -54,21 +55,25 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
 
   // Busy lists per class and register number: intervals of fixed uses and
   // of allocated virtual registers.
+  // (Entries point at the intervals: copying one per entry was most of
+  // this pass's memory on large kernels.)
   struct Use {
-    Interval I;
+    const Interval *I;
     int Owner; ///< virtual register, -1 for fixed ranges
   };
+  std::deque<Interval> Fixed; // reserved and clobbered ranges
   std::vector<std::vector<std::vector<Use>>> Busy(5);
   for (unsigned C = 0; C != 5; ++C) {
     Busy[C].resize(256);
     for (unsigned N = 0; N != 256; ++N) {
       const Interval &P = Iv[RI.physIndex(RegClass(C), N)];
       if (!P.empty())
-        Busy[C][N].push_back({P, -1});
+        Busy[C][N].push_back({&P, -1});
     }
   }
   auto Reserve = [&](RegClass RC, unsigned N) {
-    Busy[unsigned(RC)][N].push_back({Interval::range(0, ~0u - 1), -1});
+    Fixed.push_back(Interval::range(0, ~0u - 1));
+    Busy[unsigned(RC)][N].push_back({&Fixed.back(), -1});
   };
   Reserve(RegClass::GPR, 1);
   Reserve(RegClass::UGPR, 4);
@@ -95,11 +100,13 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
   unsigned Pos = 0;
   for (const MBlock &B : MF.Blocks)
     for (const MInstr &I : B.Instrs) {
-      if (I.ABICall)
+      if (I.ABICall) {
+        Fixed.push_back(Interval::range(Pos + 1, Pos + 1));
         for (unsigned C = 0; C != 5; ++C)
           for (unsigned N = 0; N != zeroReg(RegClass(C)); ++N)
             if (!abi::preservedAcrossCall(RegClass(C), N))
-              Busy[C][N].push_back({Interval::range(Pos + 1, Pos + 1), -1});
+              Busy[C][N].push_back({&Fixed.back(), -1});
+      }
       Pos += 2;
     }
 
@@ -154,10 +161,20 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
     unsigned C = unsigned(VI.RC);
     unsigned Count = classCount(MF, VI.RC);
     unsigned Size = VI.Size;
+    // Values are visited by start: a busy range that ended before this one
+    // starts overlaps no value from here on and is dropped when its list is
+    // next looked at (keeping every assigned interval made each check walk
+    // all earlier values of the register: quadratic in the kernel's size).
+    unsigned From = Iv[V].Start;
+    auto Live = [&](unsigned N) -> std::vector<Use> & {
+      std::vector<Use> &L = Busy[C][N];
+      llvm::erase_if(L, [&](const Use &B) { return B.I->End < From; });
+      return L;
+    };
     auto IsFree = [&](unsigned Base) {
       for (unsigned W = 0; W != Size; ++W)
-        for (const Use &B : Busy[C][Base + W])
-          if (Overlaps(B.I, Iv[V]))
+        for (const Use &B : Live(Base + W))
+          if (Overlaps(*B.I, Iv[V]))
             return false;
       return true;
     };
@@ -178,10 +195,10 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
       // linear-scan choice) when it outlives V; otherwise V spills.
       int Victim = -1;
       for (unsigned N = 0; N != Count; ++N)
-        for (const Use &B : Busy[C][N])
+        for (const Use &B : Live(N))
           if (B.Owner >= 0 && !MF.VRegs[B.Owner].SpillTemp &&
-              Overlaps(B.I, Iv[V]) && B.I.End > Iv[V].End &&
-              (Victim < 0 || B.I.End > Iv[Victim].End))
+              Overlaps(*B.I, Iv[V]) && B.I->End > Iv[V].End &&
+              (Victim < 0 || B.I->End > Iv[Victim].End))
             Victim = B.Owner;
       if (Victim < 0)
         break;
@@ -196,7 +213,7 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
     }
     VI.Phys = Found;
     for (unsigned W = 0; W != Size; ++W)
-      Busy[C][Found + W].push_back({Iv[V], int(V)});
+      Busy[C][Found + W].push_back({&Iv[V], int(V)});
   }
   for (const VRegInfo &VI : MF.VRegs)
     if (VI.RC == RegClass::GPR && VI.Phys >= 0)

@@ -33,6 +33,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 using namespace ptxas;
 using namespace ptxas::codegen;
 
@@ -97,18 +99,26 @@ bool isSelfCopy(const MInstr &I) {
   return Src >= 0 && unsigned(Src) == I.Ops[0].Reg;
 }
 
+/// The union of two intervals, adjacent segments joined. A linear merge of
+/// the two sorted lists: coalescing grows one class register by register
+/// (every SSA version of a PTX register), and sorting the whole list at
+/// each step made the pass quadratic with a large constant.
 Interval unite(const Interval &A, const Interval &B) {
   Interval R;
-  llvm::SmallVector<std::pair<unsigned, unsigned>, 4> All(A.Segs.begin(),
-                                                          A.Segs.end());
-  All.append(B.Segs.begin(), B.Segs.end());
-  llvm::sort(All);
-  for (const auto &S : All) {
+  R.Segs.reserve(A.Segs.size() + B.Segs.size());
+  auto Add = [&](const std::pair<unsigned, unsigned> &S) {
     if (!R.Segs.empty() && S.first <= R.Segs.back().second + 1)
       R.Segs.back().second = std::max(R.Segs.back().second, S.second);
     else
       R.Segs.push_back(S);
-  }
+  };
+  size_t I = 0, J = 0;
+  while (I != A.Segs.size() || J != B.Segs.size())
+    if (J == B.Segs.size() ||
+        (I != A.Segs.size() && A.Segs[I] <= B.Segs[J]))
+      Add(A.Segs[I++]);
+    else
+      Add(B.Segs[J++]);
   if (!R.Segs.empty()) {
     R.Start = R.Segs.front().first;
     R.End = R.Segs.back().second;
@@ -245,11 +255,33 @@ std::string codegen::destructSSA(MFunction &MF) {
       V = Leader[V] = Leader[Leader[V]];
     return V;
   };
+  // Whether a definition of class A (other than a copy from class B) lies
+  // where B is live. Defs[A] is sorted by position, so the shorter of the
+  // two lists is walked and the other searched: a class grows to every SSA
+  // version of a PTX register, and walking all its definitions for each
+  // copy made coalescing quadratic on large functions.
+  auto Blocks = [&](const DefSite &D, unsigned B) {
+    return D.CopyOf < 0 || Find(unsigned(D.CopyOf)) != B;
+  };
   auto LiveAtDefs = [&](unsigned A, unsigned B) {
-    for (const DefSite &D : Defs[A])
-      if ((D.CopyOf < 0 || Find(unsigned(D.CopyOf)) != B) &&
-          Iv[B].contains(D.Pos))
-        return true;
+    const Interval &IB = Iv[B];
+    const auto &DA = Defs[A];
+    if (IB.empty() || DA.empty() || DA.back().Pos < IB.Start ||
+        DA.front().Pos > IB.End)
+      return false;
+    if (DA.size() <= IB.Segs.size()) {
+      for (const DefSite &D : DA)
+        if (Blocks(D, B) && IB.contains(D.Pos))
+          return true;
+      return false;
+    }
+    for (const auto &[First, Last] : IB.Segs) {
+      auto It = llvm::lower_bound(
+          DA, First, [](const DefSite &D, unsigned P) { return D.Pos < P; });
+      for (; It != DA.end() && It->Pos <= Last; ++It)
+        if (Blocks(*It, B))
+          return true;
+    }
     return false;
   };
   for (auto [Dst, Src] : Copies) {
@@ -260,7 +292,14 @@ std::string codegen::destructSSA(MFunction &MF) {
       std::swap(A, B);
     Leader[B] = A; // the lower number: usually the PTX register's first
     Iv[A] = unite(Iv[A], Iv[B]);
+    size_t Mid = Defs[A].size();
     Defs[A].append(Defs[B].begin(), Defs[B].end());
+    std::inplace_merge(Defs[A].begin(), Defs[A].begin() + Mid, Defs[A].end(),
+                       [](const DefSite &X, const DefSite &Y) {
+                         return X.Pos < Y.Pos;
+                       });
+    Defs[B].clear();
+    Iv[B] = Interval();
   }
   for (MBlock &B : MF.Blocks) {
     for (MInstr &I : B.Instrs)

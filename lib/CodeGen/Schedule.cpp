@@ -244,11 +244,26 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
     return; // a cycle cannot happen; keep the block as it is if it does
   for (unsigned K = unsigned(End); K != N; ++K)
     Order.push_back(K);
-  std::vector<MInstr> New;
-  New.reserve(N);
-  for (unsigned K : Order)
-    New.push_back(std::move(B.Instrs[K]));
-  B.Instrs = std::move(New);
+  // Permute in place, cycle by cycle (position K takes the instruction at
+  // Order[K]): a second vector of the block's instructions was the
+  // compile's peak memory on large kernels.
+  std::vector<bool> Placed(N, false);
+  for (size_t I = 0; I != N; ++I) {
+    if (Placed[I] || Order[I] == I)
+      continue;
+    MInstr Tmp = std::move(B.Instrs[I]);
+    size_t J = I;
+    while (true) {
+      size_t K = Order[J];
+      Placed[J] = true;
+      if (K == I) {
+        B.Instrs[J] = std::move(Tmp);
+        break;
+      }
+      B.Instrs[J] = std::move(B.Instrs[K]);
+      J = K;
+    }
+  }
 }
 } // namespace
 

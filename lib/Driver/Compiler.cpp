@@ -317,6 +317,21 @@ CompileStatus detail::compileBuffer(const DriverOptions &D,
   std::vector<FunctionReport> Reports;
   uint64_t AddressTableBytes = 0, CodeBytes = 0;
   std::optional<CompileStatus> Stopped;
+  // The driver's part for each function, in module order.
+  auto Account = [&](const object::CodeRequest &Req,
+                     const object::FunctionCode &FC, double Ms) {
+    CodeBytes += FC.Text.size();
+    if (Req.Addrs)
+      AddressTableBytes = 8 * Req.Addrs->Symbols.size();
+    if ((!Req.AsSubfunction || !Req.Kernel) && !FC.Failed)
+      warnLocalMemory(D, Req.F->Name, FC, Diags);
+    if (!Req.AsSubfunction || !Req.Kernel)
+      Reports.push_back({Req.F, Req.Kernel != nullptr,
+                         Req.Kernel ? Req.Kernel->SharedSize : 0,
+                         Req.Kernel ? Req.Kernel->Bank0Size : 0, FC, Ms});
+    else if (!Reports.empty())
+      Reports.back().Millis += Ms;
+  };
   auto Provider = [&](const object::CodeRequest &Req) {
     if (!Stopped)
       Stopped = Check.exceeded(ModBytes + CodeBytes);
@@ -332,19 +347,23 @@ CompileStatus detail::compileBuffer(const DriverOptions &D,
     double Ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - T0)
                     .count();
-    CodeBytes += FC.Text.size();
-    if (Req.Addrs)
-      AddressTableBytes = 8 * Req.Addrs->Symbols.size();
-    if ((!Req.AsSubfunction || !Req.Kernel) && !FC.Failed)
-      warnLocalMemory(D, Req.F->Name, FC, Diags);
-    if (!Req.AsSubfunction || !Req.Kernel)
-      Reports.push_back({Req.F, Req.Kernel != nullptr,
-                         Req.Kernel ? Req.Kernel->SharedSize : 0,
-                         Req.Kernel ? Req.Kernel->Bank0Size : 0, FC, Ms});
-    else if (!Reports.empty())
-      Reports.back().Millis += Ms;
+    Account(Req, FC, Ms);
     return FC;
   };
+  if (D.SplitCompile != 1 && !D.PlaceholderCode)
+    WO.CodeBatch = [&](llvm::ArrayRef<object::CodeRequest> Reqs) {
+      if (detail::splitCompileThreads(D.SplitCompile, Reqs.size()) < 2) {
+        std::vector<object::FunctionCode> Codes;
+        for (const object::CodeRequest &Req : Reqs)
+          Codes.push_back(Provider(Req));
+        return Codes;
+      }
+      detail::ParallelCodeGen P{
+          D.SplitCompile, CO, Diags,
+          [&](uint64_t Done) { return Check.exceeded(ModBytes + Done); },
+          Account, Stopped};
+      return detail::generateInParallel(Reqs, P);
+    };
   std::vector<uint8_t> Bytes;
   codegen::beginModule();
   bool Ok = object::writeCubin(*R.M, WO, Provider, Bytes, Diags);

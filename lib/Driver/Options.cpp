@@ -103,7 +103,7 @@ const OptionSpec Options[] = {
     {"return-at-end", "ret-end", Arg::Flag, Status::Irrelevant, "Keep the final return"},
     {"sanitize", "sanitize", Arg::Value, Status::NoEffectYet, "Sanitizer instrumentation"},
     {"sp-bounds-check", "sp-bounds-check", Arg::Flag, Status::NoEffectYet, "Stack pointer bounds check"},
-    {"split-compile", "split-compile", Arg::Value, Status::Irrelevant, "Parallel compile threads"},
+    {"split-compile", "split-compile", Arg::Value, Status::Implemented, "Compile functions on N threads (0: one per CPU); output identical for every N"},
     {"suppress-async-bulk-multicast-advisory-warning", "suppress-async-bulk-multicast-advisory-warning", Arg::Flag, Status::Implemented, "Advisory off"},
     {"suppress-debug-info", "suppress-debug-info", Arg::Flag, Status::Implemented, "No debug info"},
     {"suppress-double-demote-warning", "suppress-double-demote-warning", Arg::Flag, Status::Implemented, "Warning off"},
@@ -279,7 +279,8 @@ std::string recordedOptions(
       "maxntid", "override-directive-values", "device-function-maxrregcount",
       "generate-line-info", "opt-level", "gpu-name", "def-load-cache",
       "def-store-cache", "force-load-cache", "force-store-cache",
-      "warning-as-error", "disable-warnings", "compile-only", "fmad"};
+      "warning-as-error", "disable-warnings", "compile-only", "split-compile",
+      "fmad"};
   std::string S;
   for (const char *Name : Order) {
     const OptionSpec *O = findByAlias(Name);
@@ -543,6 +544,17 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode,
   D.NoReuse = Flags["no-reuse"];
   D.PlaceholderCode = Flags["placeholder-code"];
   D.Entries = Values["entry"];
+  if (auto V = Get("split-compile")) {
+    // ptxas: "'x': expected a number", "Invalid value '-1' for option
+    // '--split-compile'"; it records the number as parsed (04 -> 4).
+    if (llvm::StringRef(*V).getAsInteger(10, D.SplitCompile)) {
+      Err << "ptxas-alt: error: invalid --split-compile '" << *V
+          << "' (expected a number of threads, 0 for one per CPU)\n";
+      ExitCode = 255;
+      return std::nullopt;
+    }
+    Singles["split-compile"] = std::to_string(D.SplitCompile);
+  }
   D.RecordedOptions = recordedOptions(Singles, Values, Flags);
   D.InputStrings = Values["input-as-string"];
   if (Flags["list-version"]) {

@@ -135,22 +135,46 @@ void Builder::assembleCode() {
       Units.push_back(L);
     }
   }
+  // Every request first (a unit, then the subfunctions copied into it), so
+  // that a batch provider (--split-compile) can generate them in parallel;
+  // the results are assembled in this order either way.
+  std::vector<CodeRequest> Reqs;
   for (const KernelLayout *U : Units) {
-    auto It = U;
-    KernelCode K;
-    K.L = U;
     CodeRequest Req;
-    Req.F = It->F;
+    Req.F = U->F;
     Req.Arch = Opts.Arch;
     Req.AsSubfunction = !U->F->IsEntry;
     Req.Kernel = U->F->IsEntry ? U : nullptr;
     Req.Module = &B.L;
     Req.Addrs = Rel ? nullptr : &B.Addrs;
     Req.Diags = &Diags;
-    FunctionCode FC = Code(Req);
+    Reqs.push_back(Req);
+    // Whole-program mode copies callees into the kernel (§7); -c calls them.
+    if (!Rel)
+      for (const ptx::Function *Sub : U->Subfunctions) {
+        CodeRequest SubReq = Req;
+        SubReq.F = Sub;
+        SubReq.AsSubfunction = true;
+        SubReq.Kernel = U;
+        Reqs.push_back(SubReq);
+      }
+  }
+  std::vector<FunctionCode> Codes;
+  if (Opts.CodeBatch) {
+    Codes = Opts.CodeBatch(Reqs);
+  } else {
+    Codes.reserve(Reqs.size());
+    for (const CodeRequest &Req : Reqs)
+      Codes.push_back(Code(Req));
+  }
+  size_t Next = 0;
+  for (const KernelLayout *U : Units) {
+    KernelCode K;
+    K.L = U;
+    FunctionCode FC = std::move(Codes[Next++]);
     if (FC.Failed)
       CodeFailed = true;
-    K.Text = FC.Text;
+    K.Text = std::move(FC.Text);
     // -c: the ABI needs at least 24 registers (§2.2).
     K.RegCount = Rel ? std::max(FC.RegCount, 24u) : FC.RegCount;
     K.FrameSize = FC.FrameSize;
@@ -158,19 +182,14 @@ void Builder::assembleCode() {
     K.NumBarriers = FC.NumBarriers;
     K.CtaidZUsed = FC.CtaidZUsed;
     K.IsaClass = FC.IsaClass;
-    K.SourceRows = FC.SourceRows;
-    K.CfaInstrs = FC.CfaInstrs;
-    K.ExitOffsets = FC.ExitOffsets;
-    K.SyscallOffsets = FC.SyscallOffsets;
-    K.TextRelocs = FC.Relocs;
-    // Whole-program mode copies callees into the kernel (§7); -c calls them.
+    K.SourceRows = std::move(FC.SourceRows);
+    K.CfaInstrs = std::move(FC.CfaInstrs);
+    K.ExitOffsets = std::move(FC.ExitOffsets);
+    K.SyscallOffsets = std::move(FC.SyscallOffsets);
+    K.TextRelocs = std::move(FC.Relocs);
     for (const ptx::Function *Sub : Rel ? std::vector<const ptx::Function *>()
-                                        : It->Subfunctions) {
-      CodeRequest SubReq = Req;
-      SubReq.F = Sub;
-      SubReq.AsSubfunction = true;
-      SubReq.Kernel = U;
-      FunctionCode SC = Code(SubReq);
+                                        : U->Subfunctions) {
+      FunctionCode SC = std::move(Codes[Next++]);
       if (SC.Failed)
         CodeFailed = true;
       uint32_t Off = uint32_t(K.Text.size());

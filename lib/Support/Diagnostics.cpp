@@ -51,8 +51,21 @@ void DiagEngine::printSuppressedSummary() {
   NumRepeated = 0;
 }
 
+void DiagEngine::replayInto(DiagEngine &To) const {
+  for (const Pending &P : PendingDiags)
+    switch (P.Kind) {
+    case llvm::SourceMgr::DK_Error: To.error(P.Loc, P.Msg); break;
+    case llvm::SourceMgr::DK_Warning: To.warning(P.Loc, P.Msg); break;
+    default: To.note(P.Loc, P.Msg); break;
+    }
+}
+
 void DiagEngine::error(llvm::SMLoc Loc, const llvm::Twine &Msg) {
   ++NumErrors;
+  if (Deferred) {
+    PendingDiags.push_back({llvm::SourceMgr::DK_Error, Loc, Msg.str()});
+    return;
+  }
   emit(Loc, llvm::SourceMgr::DK_Error, Msg);
   if (NumErrors == ErrorLimit + 1)
     OS << "ptxas-alt: too many errors, stopping\n";
@@ -61,6 +74,11 @@ void DiagEngine::error(llvm::SMLoc Loc, const llvm::Twine &Msg) {
 void DiagEngine::error(const llvm::Twine &Msg) { error(llvm::SMLoc(), Msg); }
 
 void DiagEngine::warning(llvm::SMLoc Loc, const llvm::Twine &Msg) {
+  if (Deferred) {
+    ++NumWarnings;
+    PendingDiags.push_back({llvm::SourceMgr::DK_Warning, Loc, Msg.str()});
+    return;
+  }
   if (WarningsAsErrors) {
     error(Loc, Msg);
     return;
@@ -72,6 +90,10 @@ void DiagEngine::warning(llvm::SMLoc Loc, const llvm::Twine &Msg) {
 }
 
 void DiagEngine::note(llvm::SMLoc Loc, const llvm::Twine &Msg) {
+  if (Deferred) {
+    PendingDiags.push_back({llvm::SourceMgr::DK_Note, Loc, Msg.str()});
+    return;
+  }
   emit(Loc, llvm::SourceMgr::DK_Note, Msg);
 }
 

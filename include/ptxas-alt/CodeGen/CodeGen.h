@@ -53,6 +53,14 @@ object::FunctionCode generateCode(const object::CodeRequest &Req,
 /// generateCode of each module.
 void beginModule();
 
+/// The per-module numbering kept between functions (the site numbers of
+/// recursive calls, which appear in the code), of this thread. A parallel
+/// compile (--split-compile) starts each function from the value the
+/// functions before it in the module leave, to get the same bytes as one
+/// thread compiling them in order.
+unsigned moduleCounter();
+void setModuleCounter(unsigned N);
+
 /// The names of the passes --print-after accepts.
 llvm::ArrayRef<const char *> passNames();
 

@@ -67,6 +67,9 @@ struct DriverOptions {
   bool NoReuse = false;     ///< --no-reuse
   bool PlaceholderCode = false; ///< --placeholder-code (metadata tests)
   bool CubinAbiV12 = false; ///< --cubin-abi=v12: the CUDA 12 (ABI v7) layout
+  /// --split-compile: threads generating code (0: one per CPU). The output
+  /// is the same for every value.
+  unsigned SplitCompile = 1;
   /// Options accepted for compatibility whose effect is not implemented yet.
   std::vector<std::string> NotImplemented;
 };

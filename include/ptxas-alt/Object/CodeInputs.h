@@ -19,6 +19,8 @@
 #include "ptxas-alt/Object/DataLayout.h"
 #include "ptxas-alt/PTX/Module.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -109,6 +111,12 @@ struct CodeRequest {
 /// Code for \p F on \p Arch; \p AsSubfunction for a .func copied into a
 /// kernel.
 using CodeProvider = std::function<FunctionCode(const CodeRequest &)>;
+
+/// Code for many requests at once, one result per request in its order (a
+/// parallel compile, --split-compile). It must give what calling a
+/// CodeProvider on each request in turn gives.
+using CodeBatchProvider =
+    std::function<std::vector<FunctionCode>(llvm::ArrayRef<CodeRequest>)>;
 
 /// The placeholder producer: MOV/LDC R1, c[0x0][0x28]; EXIT for a kernel and
 /// a lone EXIT for a subfunction, as raw words taken from ptxas 13.0 output.

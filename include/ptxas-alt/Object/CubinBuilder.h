@@ -36,6 +36,10 @@ struct WriterOptions {
   bool LineInfo = false;
   /// --maxntid, --minnctapersm, --maxrregcount, --override-directive-values.
   LaunchOptions Launch;
+  /// When set, asked once for the code of every request (in the order the
+  /// CodeProvider would be called) instead of the provider
+  /// (--split-compile).
+  CodeBatchProvider CodeBatch;
 };
 
 /// Builds the cubin for \p M. Returns false after reporting errors (limits,

@@ -51,6 +51,15 @@ public:
 
   llvm::SourceMgr &sourceMgr() { return SM; }
 
+  /// Deferred mode, for work on another thread (a --split-compile job):
+  /// reports are only recorded, with their raw location, and nothing is
+  /// printed or resolved (the SourceMgr's line cache is not thread-safe).
+  /// replayInto() then reports them, in order, to the engine the work
+  /// belongs to, which applies its own -Werror/-w, repeat and limit rules:
+  /// the output is what reporting there directly would have given.
+  void setDeferred(bool B) { Deferred = B; }
+  void replayInto(DiagEngine &To) const;
+
   /// Everything reported so far, repeated errors included.
   const std::vector<Diagnostic> &diagnostics() const { return Records; }
   /// Errors whose message repeats an earlier one are counted but not
@@ -79,8 +88,15 @@ private:
     std::string File;
     unsigned Line;
   };
+  struct Pending {
+    llvm::SourceMgr::DiagKind Kind;
+    llvm::SMLoc Loc;
+    std::string Msg;
+  };
   llvm::SourceMgr &SM;
   llvm::raw_ostream &OS;
+  bool Deferred = false;
+  std::vector<Pending> PendingDiags;
   std::vector<LineMarker> Markers; // in buffer order
   unsigned NumErrors = 0;
   unsigned NumWarnings = 0;

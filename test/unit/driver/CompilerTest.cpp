@@ -185,3 +185,57 @@ TEST(Compiler, CancelAndLimits) {
   EXPECT_EQ(compile(Big, {"-arch=sm_80"}, T).Status,
             CompileStatus::TimeLimitExceeded);
 }
+
+// --split-compile: diagnostics of functions generated on other threads
+// come out in module order, with the structured records and the log of a
+// one-thread compile; limits still stop the compile.
+TEST(Compiler, SplitCompileDiagnosticsAndLimits) {
+  std::string M = R"(.version 8.0
+.target sm_90a
+.address_size 64
+)";
+  for (int K = 0; K != 12; ++K) {
+    M += ".visible .entry k" + std::to_string(K) +
+         "(.param .u64 p) { .reg .b64 %rd<2>; ld.param.u64 %rd1, [p]; ";
+    // Every third kernel uses an instruction code generation does not
+    // support yet: an error located in that kernel.
+    if (K % 3 == 1)
+      M += "barrier.cluster.arrive; ";
+    M += "st.global.u32 [%rd1], " + std::to_string(K) + "; ret; }\n";
+  }
+  CompileResult One = compile(M, {"-arch=sm_90a"}, {}, "m.ptx");
+  CompileResult Four =
+      compile(M, {"-arch=sm_90a", "--split-compile", "4"}, {}, "m.ptx");
+  ASSERT_EQ(One.Status, CompileStatus::InvalidInput) << One.ErrorLog;
+  EXPECT_EQ(Four.Status, One.Status);
+  EXPECT_EQ(Four.ErrorLog, One.ErrorLog);
+  ASSERT_EQ(Four.Diagnostics.size(), One.Diagnostics.size());
+  ASSERT_GE(One.Diagnostics.size(), 4u);
+  for (size_t I = 0; I != One.Diagnostics.size(); ++I) {
+    EXPECT_EQ(Four.Diagnostics[I].Message, One.Diagnostics[I].Message);
+    EXPECT_EQ(Four.Diagnostics[I].Line, One.Diagnostics[I].Line);
+    EXPECT_EQ(Four.Diagnostics[I].Column, One.Diagnostics[I].Column);
+    EXPECT_EQ(Four.Diagnostics[I].File, One.Diagnostics[I].File);
+  }
+  // Without the failing kernels: the same functions and code sizes.
+  std::string Good = M;
+  for (size_t P; (P = Good.find("barrier.cluster.arrive; ")) !=
+                 std::string::npos;)
+    Good.erase(P, 24);
+  CompileResult G1 = compile(Good, {"-arch=sm_90a", "-v"});
+  CompileResult G0 = compile(Good, {"-arch=sm_90a", "-v", "--split-compile=0"});
+  ASSERT_TRUE(G1.ok()) << G1.ErrorLog;
+  ASSERT_TRUE(G0.ok()) << G0.ErrorLog;
+  ASSERT_EQ(G0.Functions.size(), G1.Functions.size());
+  for (size_t I = 0; I != G1.Functions.size(); ++I) {
+    EXPECT_EQ(G0.Functions[I].Name, G1.Functions[I].Name);
+    EXPECT_EQ(G0.Functions[I].CodeBytes, G1.Functions[I].CodeBytes);
+    EXPECT_EQ(G0.Functions[I].Registers, G1.Functions[I].Registers);
+  }
+  std::atomic<bool> Cancel{true};
+  CompileLimits L;
+  L.Cancel = &Cancel;
+  CompileResult C = compile(Good, {"-arch=sm_90a", "--split-compile", "2"}, L);
+  EXPECT_EQ(C.Status, CompileStatus::Cancelled);
+  EXPECT_TRUE(C.Cubin.empty());
+}
