@@ -43,28 +43,6 @@ std::string codegen::selectForms(MFunction &MF) {
   return "";
 }
 
-/// The .nv.compat ISA class ptxas 13.0 writes for code holding \p Op on
-/// sm_90/sm_90a (probed one instruction at a time; the module gets the
-/// highest): 4 for the warpgroup MMAs (HGMMA, IGMMA, QGMMA, BGMMA), 3 for
-/// the other warpgroup instructions (WARPGROUP.ARRIVE / DEPBAR), 2 for FP8
-/// conversions (F2FP with an E4M3/E5M2 operand), global-to-shared bulk
-/// copies (UBLKCP.S.G; the shared-to-global, shared-to-shared, reduce and
-/// prefetch forms stay 1), tensor-map operations (UTMALDG/STG/PF/REDG/CCTL,
-/// not the UTMACMDFLUSH of bulk-group commits) and USETMAXREG.
-static uint8_t isaClassOf(llvm::StringRef Op) {
-  llvm::StringRef Base = Op.split('.').first;
-  if (Base == "HGMMA" || Base == "IGMMA" || Base == "QGMMA" || Base == "BGMMA")
-    return 4;
-  if (Base == "WARPGROUP")
-    return 3;
-  if (Base == "F2FP")
-    return Op.contains(".E4M3") || Op.contains(".E5M2") ? 2 : 1;
-  if (Op.starts_with("UBLKCP.S.G") || Base == "USETMAXREG" ||
-      (Base.starts_with("UTMA") && Base != "UTMACMDFLUSH"))
-    return 2;
-  return 1;
-}
-
 static bool hasLabel(const MInstr &I) {
   for (const MOperand &O : I.Ops)
     if (O.K == MOperand::Kind::Label)
@@ -92,9 +70,9 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out) {
       llvm::support::endian::write64le(Bytes, W.Lo);
       llvm::support::endian::write64le(Bytes + 8, W.Hi);
       Out.Text.insert(Out.Text.end(), Bytes, Bytes + 16);
-      if (I.Op == "EXIT")
+      if (I.Op.is(Opc::EXIT))
         Out.ExitOffsets.push_back(uint32_t(A));
-      Out.IsaClass = std::max(Out.IsaClass, isaClassOf(I.Op));
+      Out.IsaClass = std::max(Out.IsaClass, I.Op.isaClass());
       if (Out.SourceRows.empty() ||
           Out.SourceRows.back().Stmt.getPointer() != I.Src.getPointer())
         Out.SourceRows.push_back({uint32_t(A), I.Src});
