@@ -7,8 +7,8 @@
 // An MInstr is rendered in nvdisasm syntax and parsed by the SASS layer,
 // which picks the form and fills its fields: the form table stays the one
 // place that knows encodings. After control codes, blocks get addresses,
-// branch instructions are re-parsed with their final targets, and the words
-// are written.
+// the final offset of each branch is put into its form's target field, and
+// the words are written.
 //
 //===----------------------------------------------------------------------===//
 #include "CallABI.h"
@@ -50,6 +50,46 @@ static bool hasLabel(const MInstr &I) {
   return false;
 }
 
+/// Puts the final target of the one block operand of \p I into the target
+/// field of its encoding: form and field values, no text. False when \p I
+/// is not such a branch (or a relocation fills it) or the offset does not
+/// fit the field; the caller then parses its text at the final address.
+static bool patchTarget(const MFunction &MF, MInstr &I, uint64_t Addr) {
+  if (!I.Encoded || !I.Enc.F || I.RelocType)
+    return false;
+  const MOperand *L = nullptr;
+  for (const MOperand &O : I.Ops)
+    if (O.K == MOperand::Kind::Label) {
+      if (L)
+        return false;
+      L = &O;
+    }
+  const sass::Item *T = nullptr;
+  for (const sass::Item &It : I.Enc.F->Items)
+    if (It.Kind == sass::ItemKind::Target) {
+      if (T)
+        return false;
+      T = &It;
+    }
+  if (!L || !T)
+    return false;
+  uint64_t Target = MF.Blocks[L->Block].Addr;
+  unsigned W = I.Enc.F->Fields[T->FieldIdx].width();
+  int64_t X = int64_t(Target) - int64_t(Addr) - 16;
+  if (W >= 64 || X % (int64_t(1) << T->Scale))
+    return false;
+  X /= int64_t(1) << T->Scale;
+  if (X < -(int64_t(1) << (W - 1)) || X > (int64_t(1) << (W - 1)) - 1)
+    return false;
+  sass::Instr New = I.Enc;
+  New.V[T->FieldIdx] = uint64_t(X) & ((uint64_t(1) << W) - 1);
+  New.Addr = Addr;
+  if (sass::branchTarget(New) != Target)
+    return false;
+  I.Enc = New;
+  return true;
+}
+
 std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out) {
   uint64_t Addr = 0;
   for (MBlock &B : MF.Blocks) {
@@ -61,7 +101,10 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out) {
   for (MBlock &B : MF.Blocks) {
     uint64_t A = B.Addr;
     for (MInstr &I : B.Instrs) {
-      if (hasLabel(I) || !I.Encoded)
+      // Branches were encoded with their targets unknown (selectForms):
+      // the offset goes into the target field; only an instruction that
+      // cannot take it so is rendered and parsed again.
+      if (!I.Encoded || (hasLabel(I) && !patchTarget(MF, I, A)))
         if (std::string E = parseInto(MF, I, A); !E.empty())
           return E;
       I.Enc.Addr = A;

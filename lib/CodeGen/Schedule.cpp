@@ -62,8 +62,9 @@ Effect effectOf(const MInstr &I) {
   }
   if (I.Op.hasFact(Pure))
     return I.Implicit.empty() ? Effect::None : Effect::Ordered;
+  // (No SASS form spells .VOLATILE, so it is not asked.)
   if (I.Op.hasFact(Load) && !I.Op.has(Mod::STRONG) && !I.Op.has(Mod::MMIO) &&
-      !I.Op.has(Mod::VOLATILE) && !I.Op.has(Mod::SC) && I.Implicit.empty())
+      !I.Op.has(Mod::SC) && I.Implicit.empty())
     return Effect::Load;
   return Effect::Ordered;
 }

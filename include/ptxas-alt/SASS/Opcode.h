@@ -94,7 +94,7 @@ constexpr bool isOpcodeSpelling(std::string_view Text) {
   X(L, "L") X(LUT, "LUT") X(M64, "64") X(M128, "128") X(MMIO, "MMIO") X(R, "R")              \
   X(S, "S") X(S32, "S32") X(SC, "SC") X(STRONG, "STRONG") X(SX32, "SX32")     \
   X(SYS, "SYS") X(TRAP, "TRAP") X(U, "U") X(U32, "U32") X(U64, "U64")         \
-  X(VOLATILE, "VOLATILE") X(WIDE, "WIDE") X(X, "X") X(ABS, "ABS")             \
+  X(WIDE, "WIDE") X(X, "X") X(ABS, "ABS")             \
   X(NODEC, "NODEC") X(REL, "REL")
 enum class Mod : uint8_t {
   Other,
