@@ -141,7 +141,7 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
       return Fail(E);
   if (std::string E = After("control-codes"); !E.empty())
     return Fail(E);
-  if (std::string E = encodeFunction(MF, Out); !E.empty())
+  if (std::string E = encodeFunction(MF, Out, Opts.VerifyEach); !E.empty())
     return Fail(E);
   if (Opts.PrintSass && Opts.Listing)
     printSass(MF, *Opts.Listing);

@@ -90,7 +90,8 @@ static bool patchTarget(const MFunction &MF, MInstr &I, uint64_t Addr) {
   return true;
 }
 
-std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out) {
+std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out,
+                                    bool VerifyText) {
   uint64_t Addr = 0;
   for (MBlock &B : MF.Blocks) {
     B.Addr = Addr;
@@ -104,9 +105,20 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out) {
       // Branches were encoded with their targets unknown (selectForms):
       // the offset goes into the target field; only an instruction that
       // cannot take it so is rendered and parsed again.
-      if (!I.Encoded || (hasLabel(I) && !patchTarget(MF, I, A)))
+      bool Patched = I.Encoded && hasLabel(I) && patchTarget(MF, I, A);
+      if (!I.Encoded || (hasLabel(I) && !Patched))
         if (std::string E = parseInto(MF, I, A); !E.empty())
           return E;
+      if (Patched && VerifyText) {
+        MInstr Text = I;
+        if (std::string E = parseInto(MF, Text, A); !E.empty())
+          return E;
+        Text.Enc.Addr = A;
+        if (sass::encode(Text.Enc) != sass::encode(I.Enc))
+          return fmt::format("internal error: branch '{}' encodes differently "
+                             "from its text",
+                             renderInstr(MF, I));
+      }
       I.Enc.Addr = A;
       sass::Word128 W = sass::encode(I.Enc);
       uint8_t Bytes[16];
