@@ -183,8 +183,7 @@ std::string codegen::minimizeFences(MFunction &MF, const CodeGenOptions &Opts) {
     MBlock &B = MF.Blocks[BI];
     bool HasFence = false;
     for (const MInstr &I : B.Instrs)
-      HasFence |= I.Op.opc() == Opc::MEMBAR ||
-                  I.Op.is(Opc::CCTL, {Mod::IVALL});
+      HasFence |= I.Op.opc() == Opc::MEMBAR || I.Op.is(Opc::CCTL, {Mod::IVALL});
     if (!HasFence)
       continue;
     std::vector<Item> Items = parseBlock(B);

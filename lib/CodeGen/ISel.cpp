@@ -64,9 +64,8 @@ void ISel::fitAddressOffset(const MOp &Op, MOperand &A) {
                 !A.NoReg && A.RC == RegClass::GPR;
   if (!IsAddr || !A.Imm)
     return;
-  unsigned Bits =
-      sass::addressOffsetBits(sass::Table::get(arch()),
-                              sass::opcodeName(Op.opc()));
+  unsigned Bits = sass::addressOffsetBits(sass::Table::get(arch()),
+                                          sass::opcodeName(Op.opc()));
   if (!Bits || Bits >= 64 || llvm::isIntN(Bits, A.Imm))
     return;
   auto BaseWord = [&](unsigned W) {

@@ -704,7 +704,8 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
         Ds.push_back(B);
     llvm::DenseSet<unsigned> Targeted;
     for (unsigned B : Ds)
-      if (!MF.Blocks[B].Instrs.empty() && MF.Blocks[B].Instrs.back().Op.is(Opc::BRA))
+      if (!MF.Blocks[B].Instrs.empty() &&
+          MF.Blocks[B].Instrs.back().Op.is(Opc::BRA))
         Targeted.insert(MF.Blocks[B].Instrs.back().Ops[0].Block);
     unsigned Tail = D;
     unsigned TailSite = Site;

@@ -1,4 +1,4 @@
-//===- MOp.cpp - Interned instruction identities ----------------------------===//
+//===- MOp.cpp - Interned instruction identities --------------------------===//
 //
 // Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -51,8 +51,8 @@ static std::unique_ptr<MOp::Desc> resolve(llvm::StringRef Text) {
   D->Op = *Op;
   for (size_t K = 1; K != Parts.size(); ++K) {
     if (Parts[K].empty())
-      llvm::report_fatal_error(llvm::Twine("internal error: empty modifier in '") +
-                               Text + "'");
+      llvm::report_fatal_error(
+          llvm::Twine("internal error: empty modifier in '") + Text + "'");
     Mod M = sass::lookupMod(Parts[K]);
     D->Mods.push_back(M);
     if (M != Mod::Other)

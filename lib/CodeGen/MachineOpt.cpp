@@ -25,9 +25,7 @@ using namespace ptxas;
 using namespace ptxas::codegen;
 
 /// Instructions whose only effect is writing their register results.
-static bool isPure(const MInstr &I) {
-  return I.Op.hasFact(sass::opfact::Pure);
-}
+static bool isPure(const MInstr &I) { return I.Op.hasFact(sass::opfact::Pure); }
 
 static bool removeDeadCode(MFunction &MF) {
   // A word of a register is live when some instruction reads it; the
@@ -124,7 +122,8 @@ static void dropUnusedDescriptor(MFunction &MF) {
     return;
   auto &Pro = MF.Blocks.front().Instrs;
   for (size_t K = 0; K != Pro.size(); ++K)
-    if (Pro[K].Op.is(Opc::ULDC, {Mod::M64}) && Pro[K].Ops[0].Phys && Pro[K].Ops[0].Reg == 4) {
+    if (Pro[K].Op.is(Opc::ULDC, {Mod::M64}) && Pro[K].Ops[0].Phys &&
+        Pro[K].Ops[0].Reg == 4) {
       Pro.erase(Pro.begin() + K);
       return;
     }

@@ -152,12 +152,12 @@ bool combineLea32(MFunction &MF, MBlock &B, size_t K,
 bool combineLea64(MFunction &MF, MBlock &B, size_t K,
                   const std::vector<unsigned> &Uses) {
   MInstr &Lo = B.Instrs[K], &Hi = B.Instrs[K + 1];
-  if (!Lo.Op.is(Opc::IADD3) || !Hi.Op.is(Opc::IADD3, {Mod::X}) || Lo.hasGuard() ||
-      Hi.hasGuard() || Lo.Ops.size() != 5 || Hi.Ops.size() != 6 ||
-      !isZero(Lo.Ops[4]) || !isZero(Hi.Ops[3]) || !Lo.Ops[1].isVirtualReg() ||
-      Uses[Lo.Ops[1].Reg] != 1 || Hi.Ops[4].Reg != Lo.Ops[1].Reg ||
-      Hi.Ops[4].Phys || Hi.Ops[4].Neg || !isZero(Hi.Ops[5]) ||
-      !Hi.Ops[5].Not)
+  if (!Lo.Op.is(Opc::IADD3) || !Hi.Op.is(Opc::IADD3, {Mod::X}) ||
+      Lo.hasGuard() || Hi.hasGuard() || Lo.Ops.size() != 5 ||
+      Hi.Ops.size() != 6 || !isZero(Lo.Ops[4]) || !isZero(Hi.Ops[3]) ||
+      !Lo.Ops[1].isVirtualReg() || Uses[Lo.Ops[1].Reg] != 1 ||
+      Hi.Ops[4].Reg != Lo.Ops[1].Reg || Hi.Ops[4].Phys || Hi.Ops[4].Neg ||
+      !isZero(Hi.Ops[5]) || !Hi.Ops[5].Not)
     return false;
   for (unsigned Side = 0; Side != 2; ++Side) {
     const MOperand &T = Lo.Ops[2 + Side], &X0 = Lo.Ops[3 - Side];
@@ -169,8 +169,8 @@ bool combineLea64(MFunction &MF, MBlock &B, size_t K,
     auto Shift = shiftLeft32(wordDef(B, K, T.Reg, 0));
     const MInstr *HiShift = wordDef(B, K, T.Reg, 1);
     if (!Shift || Shift->second <= 0 || Shift->second > 31 || !HiShift ||
-        !HiShift->Op.is(Opc::SHF, {Mod::L, Mod::U64, Mod::HI}) || HiShift->Ops.size() != 4 ||
-        !sameValue(HiShift->Ops[1], Shift->first) ||
+        !HiShift->Op.is(Opc::SHF, {Mod::L, Mod::U64, Mod::HI}) ||
+        HiShift->Ops.size() != 4 || !sameValue(HiShift->Ops[1], Shift->first) ||
         HiShift->Ops[2].K != MOperand::Kind::Imm ||
         HiShift->Ops[2].Imm != Shift->second)
       continue;
@@ -231,8 +231,9 @@ void codegen::combineInstructions(MFunction &MF) {
   for (MBlock &B : MF.Blocks) {
     for (size_t K = 0; K + 1 < B.Instrs.size(); ++K) {
       MInstr &Lo = B.Instrs[K], &Hi = B.Instrs[K + 1];
-      if (!Lo.Op.is(Opc::IADD3) || !Hi.Op.is(Opc::IADD3, {Mod::X}) || Lo.hasGuard() ||
-          Hi.hasGuard() || Lo.Ops.size() != 5 || Hi.Ops.size() != 6)
+      if (!Lo.Op.is(Opc::IADD3) || !Hi.Op.is(Opc::IADD3, {Mod::X}) ||
+          Lo.hasGuard() || Hi.hasGuard() || Lo.Ops.size() != 5 ||
+          Hi.Ops.size() != 6)
         continue;
       // Lo: d.0, P, s1.0, s2.0, RZ   Hi: d.1, s1.1, s2.1, RZ, P, !PT
       const MOperand &D0 = Lo.Ops[0], &Carry = Lo.Ops[1];
@@ -260,7 +261,8 @@ void codegen::combineInstructions(MFunction &MF) {
         if (DefAt == size_t(-1))
           continue;
         MInstr &Mul = B.Instrs[DefAt];
-        if ((!Mul.Op.is(Opc::IMAD, {Mod::WIDE}) && !Mul.Op.is(Opc::IMAD, {Mod::WIDE, Mod::U32})) ||
+        if ((!Mul.Op.is(Opc::IMAD, {Mod::WIDE}) &&
+             !Mul.Op.is(Opc::IMAD, {Mod::WIDE, Mod::U32})) ||
             Mul.hasGuard() || Mul.Ops.size() != 4 || !isZero(Mul.Ops[3]) ||
             !isVReg(Mul.Ops[0], 2))
           continue;

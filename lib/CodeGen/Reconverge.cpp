@@ -64,7 +64,8 @@ void codegen::emitWarpSync(ISel &S, const MOperand &Mask, bool Auto) {
     else if (!S.isSm90())
       W = &S.emit(MOp(Opc::WARPSYNC), {imm(V)});
     else
-      W = &S.emit(MOp(Opc::WARPSYNC), {S.materialize(imm(V))}); // no immediate form
+      W = &S.emit(MOp(Opc::WARPSYNC),
+                  {S.materialize(imm(V))}); // no immediate form
   } else {
     W = &S.emit(MOp(Opc::WARPSYNC), {Mask});
   }
@@ -167,8 +168,7 @@ bool warpSyncReachable(const MFunction &MF, const BlockGraph &G, unsigned From) 
     const auto &Is = MF.Blocks[B].Instrs;
     for (size_t K = 0; K != Is.size(); ++K)
       if (isAutoWarpSync(Is[K]) &&
-          !(K + 1 < Is.size() &&
-            Is[K + 1].Op.opc() == Opc::BAR))
+          !(K + 1 < Is.size() && Is[K + 1].Op.opc() == Opc::BAR))
         return true;
     for (unsigned S : G.Succ[B])
       if (!Seen.test(S)) {
@@ -506,9 +506,9 @@ void predicateShortSkips(MFunction &MF) {
     if (Head.Instrs.empty())
       continue;
     MInstr &Br = Head.Instrs.back();
-    if (!Br.Op.is(Opc::BRA) || !Br.hasGuard() || Br.Guard.RC != RegClass::Pred ||
-        Br.Ops.empty() || Br.Ops[0].K != MOperand::Kind::Label ||
-        Br.Ops[0].Block != B + 2)
+    if (!Br.Op.is(Opc::BRA) || !Br.hasGuard() ||
+        Br.Guard.RC != RegClass::Pred || Br.Ops.empty() ||
+        Br.Ops[0].K != MOperand::Kind::Label || Br.Ops[0].Block != B + 2)
       continue;
     MBlock &Body = MF.Blocks[B + 1];
     if (Body.IsBranchTarget || Body.Instrs.empty() || Body.Instrs.size() > 4 ||
@@ -516,9 +516,8 @@ void predicateShortSkips(MFunction &MF) {
       continue;
     // A branch to an exit becomes a guarded EXIT (MachineOpt), as ptxas.
     const MBlock &Skip = MF.Blocks[B + 2];
-    if (!Skip.Instrs.empty() &&
-        (Skip.Instrs.front().Op.is(Opc::EXIT) ||
-         Skip.Instrs.front().Op.opc() == Opc::RET))
+    if (!Skip.Instrs.empty() && (Skip.Instrs.front().Op.is(Opc::EXIT) ||
+                                 Skip.Instrs.front().Op.opc() == Opc::RET))
       continue;
     bool Ok = true;
     for (const MInstr &I : Body.Instrs) {

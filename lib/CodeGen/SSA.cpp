@@ -400,8 +400,8 @@ std::string codegen::verifySSA(const MFunction &MF) {
         unsigned To = Tied ? MF.VRegs[O.Reg].Size : O.Sub + O.Width;
         for (unsigned W = From; W != To; ++W) {
           if (DefAt[O.Reg][W].first >= 0)
-            return fmt::format("bb{}: {} writes %v{} word {} again", B, I.Op.str(),
-                               O.Reg, W);
+            return fmt::format("bb{}: {} writes %v{} word {} again", B,
+                               I.Op.str(), O.Reg, W);
           DefAt[O.Reg][W] = {int(B), int(K)};
         }
         return "";

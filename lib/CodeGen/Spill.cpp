@@ -23,7 +23,9 @@ using namespace ptxas::codegen;
 
 /// LDL/STL of \p Words words: .128, .64 or plain.
 static MOp sized(Opc O, unsigned Words) {
-  return Words == 4 ? MOp(O, {Mod::M128}) : Words == 2 ? MOp(O, {Mod::M64}) : MOp(O);
+  return Words == 4   ? MOp(O, {Mod::M128})
+         : Words == 2 ? MOp(O, {Mod::M64})
+                      : MOp(O);
 }
 
 /// A spill slot: [R1+Off], or [FB+Off] in a function whose stack pointer
@@ -131,7 +133,8 @@ static void placeR2FrameBase(MFunction &MF) {
   std::optional<MInstr> Save, Copy;
   for (size_t K = 0; K != Entry.size();) {
     MInstr &I = Entry[K];
-    bool IsSave = I.Op.is(Opc::STL) && I.Ops.size() == 2 && IsPhys(I.Ops[0], 1) &&
+    bool IsSave = I.Op.is(Opc::STL) && I.Ops.size() == 2 &&
+                  IsPhys(I.Ops[0], 1) &&
                   I.Ops[0].Imm == int64_t(MF.R2SaveSlot) && IsPhys(I.Ops[1], 2);
     bool IsCopy = !I.Ops.empty() && I.Ops[0].IsDef && IsPhys(I.Ops[0], 2) &&
                   IsPhys(I.Ops.back(), 1);

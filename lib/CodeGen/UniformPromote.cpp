@@ -61,7 +61,8 @@ MOp uniformOp(const MInstr &I) {
   if (Op.opc() == Opc::S2R || Op.opc() == Opc::MOV)
     return MOp();
   // The twin's spelling keeps the modifiers: UIADD3.X, USHF.L.U32, ...
-  llvm::StringRef Mods = Op.text().drop_front(sass::opcodeName(Op.opc()).size());
+  llvm::StringRef Mods =
+      Op.text().drop_front(sass::opcodeName(Op.opc()).size());
   return MOp(sass::opcodeName(Twin).str() + Mods.str());
 }
 
@@ -78,8 +79,8 @@ bool isZeroGPR(const MOperand &O) {
 
 /// The instruction with every operand in \p Uni (and its zero registers,
 /// when \p WholeInstr) in the uniform class, named \p Op.
-MInstr asUniform(const MInstr &I, const std::vector<char> &Uni,
-                 const MOp &Op, bool WholeInstr) {
+MInstr asUniform(const MInstr &I, const std::vector<char> &Uni, const MOp &Op,
+                 bool WholeInstr) {
   MInstr U = I;
   U.Op = Op;
   for (MOperand &O : U.Ops) {
@@ -107,10 +108,9 @@ void codegen::promoteUniformValues(MFunction &MF) {
   std::vector<char> Uni(NV, 0);
   for (MBlock &B : MF.Blocks)
     for (MInstr &I : B.Instrs) {
-      if (I.hasGuard() || !I.Implicit.empty() || I.RelocType ||
-          I.Ops.empty() || !isPlainGPR(I.Ops[0]) || !I.Ops[0].IsDef ||
-          !I.Ops[0].Undef || MF.VRegs[I.Ops[0].Reg].Size != 1 ||
-          uniformOp(I).opc() == Opc::NONE)
+      if (I.hasGuard() || !I.Implicit.empty() || I.RelocType || I.Ops.empty() ||
+          !isPlainGPR(I.Ops[0]) || !I.Ops[0].IsDef || !I.Ops[0].Undef ||
+          MF.VRegs[I.Ops[0].Reg].Size != 1 || uniformOp(I).opc() == Opc::NONE)
         continue;
       bool Ok = true;
       for (size_t K = 1; K != I.Ops.size() && Ok; ++K) {

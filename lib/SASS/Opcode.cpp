@@ -22,7 +22,8 @@ constexpr OpcodeInfo Infos[] = {
     {"", 0, NONE, 1, true},
 #define SASS_OPCODE(NAME, FACTS, UNIFORM, ISA)                                 \
   {#NAME, uint32_t(FACTS), UNIFORM, ISA, false},
-#define SASS_PSEUDO(NAME, SPELLING, FACTS) {SPELLING, uint32_t(FACTS), NONE, 1, true},
+#define SASS_PSEUDO(NAME, SPELLING, FACTS)                                     \
+  {SPELLING, uint32_t(FACTS), NONE, 1, true},
 #include "ptxas-alt/SASS/Opcodes.def"
 };
 static_assert(std::size(Infos) == size_t(Opc::NumOpcodes));
@@ -39,12 +40,14 @@ std::optional<Opc> sass::lookupOpcode(llvm::StringRef Mnemonic) {
       .Default(std::nullopt);
 }
 
+// clang-format off
 static constexpr const char *ModNames[] = {
     "",
 #define X(NAME, SPELLING) SPELLING,
     SASS_NAMED_MODS(X)
 #undef X
 };
+// clang-format on
 static_assert(std::size(ModNames) == size_t(Mod::NumMods));
 
 llvm::StringRef sass::modName(Mod M) { return ModNames[unsigned(M)]; }

@@ -89,13 +89,14 @@ constexpr bool isOpcodeSpelling(std::string_view Text) {
 /// Other; a unit test checks that each named one is a spelling of the form
 /// table. Names that are not identifiers get a prefix: M64 is ".64".
 #define SASS_NAMED_MODS(X)                                                     \
-  X(ALL, "ALL") X(AND, "AND") X(CTA, "CTA") X(E4M3, "E4M3") X(E5M2, "E5M2")   \
-  X(EQ, "EQ") X(G, "G") X(GPU, "GPU") X(HI, "HI") X(IVALL, "IVALL")           \
-  X(L, "L") X(LUT, "LUT") X(M64, "64") X(M128, "128") X(MMIO, "MMIO") X(R, "R")              \
-  X(S, "S") X(S32, "S32") X(SC, "SC") X(STRONG, "STRONG") X(SX32, "SX32")     \
-  X(SYS, "SYS") X(TRAP, "TRAP") X(U, "U") X(U32, "U32") X(U64, "U64")         \
-  X(WIDE, "WIDE") X(X, "X") X(ABS, "ABS")             \
-  X(NODEC, "NODEC") X(REL, "REL")
+  X(ALL, "ALL") X(AND, "AND") X(CTA, "CTA") X(E4M3, "E4M3") X(E5M2, "E5M2")    \
+  X(EQ, "EQ") X(G, "G") X(GPU, "GPU") X(HI, "HI") X(IVALL, "IVALL")            \
+  X(L, "L") X(LUT, "LUT") X(M64, "64") X(M128, "128") X(MMIO, "MMIO")          \
+  X(R, "R") X(S, "S") X(S32, "S32") X(SC, "SC") X(STRONG, "STRONG")            \
+  X(SX32, "SX32") X(SYS, "SYS") X(TRAP, "TRAP") X(U, "U") X(U32, "U32")        \
+  X(U64, "U64") X(WIDE, "WIDE") X(X, "X") X(ABS, "ABS") X(NODEC, "NODEC")      \
+  X(REL, "REL")
+// clang-format off
 enum class Mod : uint8_t {
   Other,
 #define X(NAME, SPELLING) NAME,
@@ -103,6 +104,7 @@ enum class Mod : uint8_t {
 #undef X
   NumMods
 };
+// clang-format on
 /// The spelling of a named modifier ("" for Other).
 llvm::StringRef modName(Mod M);
 /// The named modifier spelled \p S, Other if none.

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ptxas-alt/SASS/Instr.h"
 #include "ptxas-alt/SASS/Opcode.h"
+#include "ptxas-alt/SASS/Instr.h"
 
 #include "llvm/ADT/StringSet.h"
 
