@@ -94,8 +94,9 @@ bool BlockGraph::dominates(unsigned A, unsigned B) const {
 size_t codegen::edgeCopyPoint(const MBlock &B) {
   if (B.Instrs.empty())
     return 0;
-  llvm::StringRef Last = B.Instrs.back().Op;
-  if (isTerminator(Last) || Last.starts_with("CALL.REL"))
+  const MOp &Last = B.Instrs.back().Op;
+  if (Last.isTerminator() ||
+      (Last.opc() == Opc::CALL && Last.hasMods() && Last.mods()[0] == Mod::REL))
     return B.Instrs.size() - 1;
   return B.Instrs.size();
 }

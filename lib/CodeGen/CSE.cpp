@@ -30,19 +30,8 @@ using namespace ptxas::codegen;
 
 namespace {
 bool isMergeable(const MInstr &I) {
-  static const char *Ops[] = {"IMAD", "IADD3", "LOP3", "SHF", "LEA", "PRMT",
-                              "SEL", "FADD", "FMUL", "FFMA", "IABS",
-                              "IMNMX", "FMNMX", "SGXT", "BMSK", "POPC",
-                              "FLO", "BREV", "I2F", "F2I", "I2FP", "F2FP",
-                              "MUFU", "LDC", "S2R", "DADD", "DMUL", "DFMA",
-                              "HADD2", "HMUL2", "HFMA2", "F2F", "FRND"};
-  if (I.hasGuard() || !I.Implicit.empty() || I.RelocType || I.Ops.empty())
-    return false;
-  llvm::StringRef Base = llvm::StringRef(I.Op).split('.').first;
-  bool Known = false;
-  for (const char *O : Ops)
-    Known |= Base == O;
-  if (!Known)
+  if (I.hasGuard() || !I.Implicit.empty() || I.RelocType || I.Ops.empty() ||
+      !I.Op.hasFact(sass::opfact::CSE))
     return false;
   // Clock and timer reads differ every time.
   for (const MOperand &O : I.Ops)
@@ -77,7 +66,7 @@ std::string keyOf(const MFunction &MF, const MInstr &I) {
 /// `MOV d.j, s.k` between words of general registers, unguarded and
 /// undecorated.
 static bool isWordCopy(const MInstr &I) {
-  if (I.Op != "MOV" || I.Ops.size() != 2 || I.hasGuard() ||
+  if (!I.Op.is(Opc::MOV) || I.Ops.size() != 2 || I.hasGuard() ||
       !I.Implicit.empty() || I.RelocType)
     return false;
   const MOperand &D = I.Ops[0], &S = I.Ops[1];
@@ -198,7 +187,7 @@ static void packIntoTuples(MFunction &MF, const std::vector<char> &FeedsJoin,
       return false;
     const MInstr &I = MF.Blocks[S.Block].Instrs[S.Index];
     const MOperand &O = I.Ops[S.Op];
-    return I.Op != "PHI" && !I.hasGuard() && O.Undef && O.Width == 1 &&
+    return !I.Op.is(Opc::PHI) && !I.hasGuard() && O.Undef && O.Width == 1 &&
            O.Sub == 0 && llvm::none_of(I.Implicit, [](const MOperand &T) {
              return T.TiedTo >= 0;
            });
@@ -230,7 +219,7 @@ static void packIntoTuples(MFunction &MF, const std::vector<char> &FeedsJoin,
         if (isWordCopy(I) && S.Sub == 0 && DefOf[S.Reg].Block == B &&
             DefOf[S.Reg].Index < K && Movable(S.Reg))
           Single = S.Reg;
-        else if (I.Op == "PHI" || I.hasGuard() || !I.Implicit.empty() ||
+        else if (I.Op.is(Opc::PHI) || I.hasGuard() || !I.Implicit.empty() ||
                  O.Sub + O.Width > N)
           Spoilt.insert(D);
         auto [It, New] = Words.try_emplace(D);
@@ -344,7 +333,7 @@ void codegen::eliminateCommonSubexpressions(MFunction &MF) {
   std::vector<char> FeedsJoin(MF.VRegs.size(), 0);
   for (const MBlock &B : MF.Blocks)
     for (const MInstr &I : B.Instrs) {
-      if (I.Op == "PHI")
+      if (I.Op.is(Opc::PHI))
         for (size_t A = 1; A < I.Ops.size(); A += 2)
           FeedsJoin[I.Ops[A].Reg] = 1;
       for (const MOperand &O : I.Implicit)

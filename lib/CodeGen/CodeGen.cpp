@@ -84,7 +84,7 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
     // holds a trap.
     MF.Blocks.emplace_back();
     MInstr Trap;
-    Trap.Op = "BPT.TRAP";
+    Trap.Op = MOp(Opc::BPT, {Mod::TRAP});
     Trap.Ops = {imm(1)};
     MF.Blocks.back().Instrs.push_back(std::move(Trap));
   } else {
@@ -141,7 +141,7 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
       return Fail(E);
   if (std::string E = After("control-codes"); !E.empty())
     return Fail(E);
-  if (std::string E = encodeFunction(MF, Out); !E.empty())
+  if (std::string E = encodeFunction(MF, Out, Opts.VerifyEach); !E.empty())
     return Fail(E);
   if (Opts.PrintSass && Opts.Listing)
     printSass(MF, *Opts.Listing);

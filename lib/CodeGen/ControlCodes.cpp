@@ -131,7 +131,7 @@ void ControlPass::accesses(const MInstr &I, llvm::SmallVectorImpl<Access> &Out) 
 
 MInstr ControlPass::makeNop() {
   MInstr N;
-  N.Op = "NOP";
+  N.Op = MOp(Opc::NOP);
   std::string Err;
   std::optional<sass::Instr> P = sass::parse(MF.A, "NOP", 0, Err);
   if (P) {
@@ -238,7 +238,7 @@ std::string ControlPass::run() {
       // branch target and waits on every scoreboard).
       // The CALL also waits on every scoreboard in use: the code after
       // it (reached on return) must not see anything pending from before.
-      if (llvm::StringRef(I.Op).starts_with("CALL")) {
+      if (I.Op.opc() == Opc::CALL) {
         for (unsigned Idx : Touched)
           if (const RegState &R = Regs[Idx]; R.Prod)
             Req = std::max(Req, R.ProdCycle +

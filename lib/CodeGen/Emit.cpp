@@ -7,8 +7,8 @@
 // An MInstr is rendered in nvdisasm syntax and parsed by the SASS layer,
 // which picks the form and fills its fields: the form table stays the one
 // place that knows encodings. After control codes, blocks get addresses,
-// branch instructions are re-parsed with their final targets, and the words
-// are written.
+// the final offset of each branch is put into its form's target field, and
+// the words are written.
 //
 //===----------------------------------------------------------------------===//
 #include "CallABI.h"
@@ -43,28 +43,6 @@ std::string codegen::selectForms(MFunction &MF) {
   return "";
 }
 
-/// The .nv.compat ISA class ptxas 13.0 writes for code holding \p Op on
-/// sm_90/sm_90a (probed one instruction at a time; the module gets the
-/// highest): 4 for the warpgroup MMAs (HGMMA, IGMMA, QGMMA, BGMMA), 3 for
-/// the other warpgroup instructions (WARPGROUP.ARRIVE / DEPBAR), 2 for FP8
-/// conversions (F2FP with an E4M3/E5M2 operand), global-to-shared bulk
-/// copies (UBLKCP.S.G; the shared-to-global, shared-to-shared, reduce and
-/// prefetch forms stay 1), tensor-map operations (UTMALDG/STG/PF/REDG/CCTL,
-/// not the UTMACMDFLUSH of bulk-group commits) and USETMAXREG.
-static uint8_t isaClassOf(llvm::StringRef Op) {
-  llvm::StringRef Base = Op.split('.').first;
-  if (Base == "HGMMA" || Base == "IGMMA" || Base == "QGMMA" || Base == "BGMMA")
-    return 4;
-  if (Base == "WARPGROUP")
-    return 3;
-  if (Base == "F2FP")
-    return Op.contains(".E4M3") || Op.contains(".E5M2") ? 2 : 1;
-  if (Op.starts_with("UBLKCP.S.G") || Base == "USETMAXREG" ||
-      (Base.starts_with("UTMA") && Base != "UTMACMDFLUSH"))
-    return 2;
-  return 1;
-}
-
 static bool hasLabel(const MInstr &I) {
   for (const MOperand &O : I.Ops)
     if (O.K == MOperand::Kind::Label)
@@ -72,7 +50,48 @@ static bool hasLabel(const MInstr &I) {
   return false;
 }
 
-std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out) {
+/// Puts the final target of the one block operand of \p I into the target
+/// field of its encoding: form and field values, no text. False when \p I
+/// is not such a branch (or a relocation fills it) or the offset does not
+/// fit the field; the caller then parses its text at the final address.
+static bool patchTarget(const MFunction &MF, MInstr &I, uint64_t Addr) {
+  if (!I.Encoded || !I.Enc.F || I.RelocType)
+    return false;
+  const MOperand *L = nullptr;
+  for (const MOperand &O : I.Ops)
+    if (O.K == MOperand::Kind::Label) {
+      if (L)
+        return false;
+      L = &O;
+    }
+  const sass::Item *T = nullptr;
+  for (const sass::Item &It : I.Enc.F->Items)
+    if (It.Kind == sass::ItemKind::Target) {
+      if (T)
+        return false;
+      T = &It;
+    }
+  if (!L || !T)
+    return false;
+  uint64_t Target = MF.Blocks[L->Block].Addr;
+  unsigned W = I.Enc.F->Fields[T->FieldIdx].width();
+  int64_t X = int64_t(Target) - int64_t(Addr) - 16;
+  if (W >= 64 || X % (int64_t(1) << T->Scale))
+    return false;
+  X /= int64_t(1) << T->Scale;
+  if (X < -(int64_t(1) << (W - 1)) || X > (int64_t(1) << (W - 1)) - 1)
+    return false;
+  sass::Instr New = I.Enc;
+  New.V[T->FieldIdx] = uint64_t(X) & ((uint64_t(1) << W) - 1);
+  New.Addr = Addr;
+  if (sass::branchTarget(New) != Target)
+    return false;
+  I.Enc = New;
+  return true;
+}
+
+std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out,
+                                    bool VerifyText) {
   uint64_t Addr = 0;
   for (MBlock &B : MF.Blocks) {
     B.Addr = Addr;
@@ -83,18 +102,32 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out) {
   for (MBlock &B : MF.Blocks) {
     uint64_t A = B.Addr;
     for (MInstr &I : B.Instrs) {
-      if (hasLabel(I) || !I.Encoded)
+      // Branches were encoded with their targets unknown (selectForms):
+      // the offset goes into the target field; only an instruction that
+      // cannot take it so is rendered and parsed again.
+      bool Patched = I.Encoded && hasLabel(I) && patchTarget(MF, I, A);
+      if (!I.Encoded || (hasLabel(I) && !Patched))
         if (std::string E = parseInto(MF, I, A); !E.empty())
           return E;
+      if (Patched && VerifyText) {
+        MInstr Text = I;
+        if (std::string E = parseInto(MF, Text, A); !E.empty())
+          return E;
+        Text.Enc.Addr = A;
+        if (sass::encode(Text.Enc) != sass::encode(I.Enc))
+          return fmt::format("internal error: branch '{}' encodes differently "
+                             "from its text",
+                             renderInstr(MF, I));
+      }
       I.Enc.Addr = A;
       sass::Word128 W = sass::encode(I.Enc);
       uint8_t Bytes[16];
       llvm::support::endian::write64le(Bytes, W.Lo);
       llvm::support::endian::write64le(Bytes + 8, W.Hi);
       Out.Text.insert(Out.Text.end(), Bytes, Bytes + 16);
-      if (I.Op == "EXIT")
+      if (I.Op.is(Opc::EXIT))
         Out.ExitOffsets.push_back(uint32_t(A));
-      Out.IsaClass = std::max(Out.IsaClass, isaClassOf(I.Op));
+      Out.IsaClass = std::max(Out.IsaClass, I.Op.isaClass());
       if (Out.SourceRows.empty() ||
           Out.SourceRows.back().Stmt.getPointer() != I.Src.getPointer())
         Out.SourceRows.push_back({uint32_t(A), I.Src});

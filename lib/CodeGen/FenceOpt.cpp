@@ -74,53 +74,31 @@ struct Item {
 
 } // namespace
 
-static llvm::StringRef opcode(const MInstr &I) {
-  llvm::StringRef Op = I.Op;
-  return Op.substr(0, Op.find('.'));
-}
-
 /// Reads, writes or synchronizes memory.
 static bool isMemory(const MInstr &I) {
-  llvm::StringRef Op = opcode(I);
-  if (Op == "LDC" || Op == "ULDC" || Op == "S2R" || Op == "S2UR" ||
-      Op == "CS2R" || Op == "QSPC")
-    return false;
-  static const char *const Prefixes[] = {
-      "LD",   "ST",    "ATOM", "RED",   "CCTL", "BAR",   "CALL",  "RET",
-      "SU",   "TEX",   "TLD",  "TMML",  "TXD",  "TXQ",   "DEPBAR", "ARRIVES",
-      "SYNCS", "UBLKCP", "UTMA", "MEMBAR", "FENCE", "ERRBAR", "CGAERRBAR",
-      "WARPSYNC", "BPT", "EXIT"};
-  for (const char *P : Prefixes)
-    if (Op.starts_with(P))
-      return true;
-  return false;
+  return I.Op.hasFact(sass::opfact::Mem);
 }
 
 /// Visible outside the CTA (rule F5 forbids these).
 static bool isWideMemory(const MInstr &I) {
-  if (!isMemory(I))
-    return false;
-  llvm::StringRef Op = opcode(I);
-  return !(Op == "LDS" || Op == "STS" || Op == "ATOMS" || Op == "LDL" ||
-           Op == "STL" || Op == "MEMBAR" || Op == "ERRBAR" ||
-           Op == "CGAERRBAR" || Op == "EXIT" || Op.starts_with("BAR") ||
-           I.Op == "CCTL.IVALL");
+  return isMemory(I) && !I.Op.hasFact(sass::opfact::CtaMem) &&
+         !I.Op.is(Opc::CCTL, {Mod::IVALL});
 }
 
 static std::optional<Group> parseMembar(const MInstr &I) {
-  llvm::StringRef Op = I.Op;
-  if (!Op.consume_front("MEMBAR.") || I.hasGuard())
+  llvm::ArrayRef<Mod> M = I.Op.mods();
+  if (I.Op.opc() != Opc::MEMBAR || I.hasGuard() || M.size() != 2)
     return std::nullopt;
   Group G;
-  if (Op.consume_front("SC."))
+  if (M[0] == Mod::SC)
     G.SC = true;
-  else if (!Op.consume_front("ALL."))
+  else if (M[0] != Mod::ALL)
     return std::nullopt;
-  if (Op == "CTA")
+  if (M[1] == Mod::CTA)
     G.Sc = ScopeLevel::CTA;
-  else if (Op == "GPU")
+  else if (M[1] == Mod::GPU)
     G.Sc = ScopeLevel::GPU;
-  else if (Op == "SYS")
+  else if (M[1] == Mod::SYS)
     G.Sc = ScopeLevel::SYS;
   else
     return std::nullopt;
@@ -128,17 +106,16 @@ static std::optional<Group> parseMembar(const MInstr &I) {
 }
 
 static void emitGroup(const Group &G, std::vector<MInstr> &Out) {
-  static const char *const Names[] = {"CTA", "GPU", "SYS"};
+  static const Mod Scopes[] = {Mod::CTA, Mod::GPU, Mod::SYS};
   MInstr M;
-  M.Op = std::string("MEMBAR.") + (G.SC ? "SC." : "ALL.") +
-         Names[unsigned(G.Sc)];
+  M.Op = MOp(Opc::MEMBAR, {G.SC ? Mod::SC : Mod::ALL, Scopes[unsigned(G.Sc)]});
   Out.push_back(M);
-  for (auto [On, Name] : {std::pair{G.Errbar, "ERRBAR"},
-                          std::pair{G.Cga, "CGAERRBAR"},
-                          std::pair{G.Cctl, "CCTL.IVALL"}})
+  for (auto [On, Op] : {std::pair{G.Errbar, MOp(Opc::ERRBAR)},
+                        std::pair{G.Cga, MOp(Opc::CGAERRBAR)},
+                        std::pair{G.Cctl, MOp(Opc::CCTL, {Mod::IVALL})}})
     if (On) {
       MInstr X;
-      X.Op = Name;
+      X.Op = Op;
       Out.push_back(X);
     }
 }
@@ -152,18 +129,18 @@ static std::vector<Item> parseBlock(MBlock &B) {
       It.K = Item::Fence;
       It.G = *G;
       while (K + 1 < Is.size() && !Is[K + 1].hasGuard()) {
-        const std::string &N = Is[K + 1].Op;
-        if (N == "ERRBAR" && !It.G.Errbar && !It.G.Cga && !It.G.Cctl)
+        const MOp &N = Is[K + 1].Op;
+        if (N.is(Opc::ERRBAR) && !It.G.Errbar && !It.G.Cga && !It.G.Cctl)
           It.G.Errbar = true;
-        else if (N == "CGAERRBAR" && !It.G.Cga && !It.G.Cctl)
+        else if (N.is(Opc::CGAERRBAR) && !It.G.Cga && !It.G.Cctl)
           It.G.Cga = true;
-        else if (N == "CCTL.IVALL" && !It.G.Cctl)
+        else if (N.is(Opc::CCTL, {Mod::IVALL}) && !It.G.Cctl)
           It.G.Cctl = true;
         else
           break;
         ++K;
       }
-    } else if (Is[K].Op == "CCTL.IVALL" && !Is[K].hasGuard()) {
+    } else if (Is[K].Op.is(Opc::CCTL, {Mod::IVALL}) && !Is[K].hasGuard()) {
       It.K = Item::Ivall;
     } else {
       It.K = isMemory(Is[K]) ? Item::Mem : Item::Plain;
@@ -183,7 +160,7 @@ static void writeBlock(MBlock &B, std::vector<Item> &Items) {
       emitGroup(It.G, Out);
     } else if (It.K == Item::Ivall) {
       MInstr X;
-      X.Op = "CCTL.IVALL";
+      X.Op = MOp(Opc::CCTL, {Mod::IVALL});
       Out.push_back(X);
     } else {
       Out.push_back(std::move(It.I));
@@ -206,8 +183,7 @@ std::string codegen::minimizeFences(MFunction &MF, const CodeGenOptions &Opts) {
     MBlock &B = MF.Blocks[BI];
     bool HasFence = false;
     for (const MInstr &I : B.Instrs)
-      HasFence |= llvm::StringRef(I.Op).starts_with("MEMBAR") ||
-                  I.Op == "CCTL.IVALL";
+      HasFence |= I.Op.opc() == Opc::MEMBAR || I.Op.is(Opc::CCTL, {Mod::IVALL});
     if (!HasFence)
       continue;
     std::vector<Item> Items = parseBlock(B);
@@ -234,7 +210,7 @@ std::string codegen::minimizeFences(MFunction &MF, const CodeGenOptions &Opts) {
 
     // F4: nothing but non-memory instructions up to an unguarded EXIT.
     if (!Items.empty() && Items.back().K == Item::Mem &&
-        Items.back().I.Op == "EXIT" && !Items.back().I.hasGuard())
+        Items.back().I.Op.is(Opc::EXIT) && !Items.back().I.hasGuard())
       for (size_t K = Items.size() - 1; K-- > 0;) {
         Item &It = Items[K];
         if (It.K == Item::Mem)

@@ -41,8 +41,8 @@ struct ConstValue {
 /// whose sense flips with the swap (-1 if none).
 static llvm::SmallVector<std::pair<unsigned, int>, 2>
 commutedSlots(const MInstr &I, unsigned K) {
-  llvm::StringRef Op = I.Op;
-  llvm::StringRef Base = Op.split('.').first;
+  using namespace sass::opfact;
+  const MOp &Op = I.Op;
   unsigned N = I.Ops.size();
   llvm::SmallVector<std::pair<unsigned, int>, 2> Out;
   auto Among = [&](unsigned First, unsigned Last) {
@@ -52,18 +52,19 @@ commutedSlots(const MInstr &I, unsigned K) {
       if (J != K)
         Out.push_back({J, -1});
   };
-  if (Base == "IADD3" && !Op.contains(".X") && N == 4)
+  if (Op.hasFact(CommAdd3) && !Op.has(Mod::X) && N == 4)
     Among(1, 3); // d, a, b, c
-  else if (Base == "IADD3" && !Op.contains(".X") && N == 5)
+  else if (Op.hasFact(CommAdd3) && !Op.has(Mod::X) && N == 5)
     Among(2, 4); // d, P, a, b, c
-  else if (Op == "IADD3.X" && N == 6)
+  else if (Op.hasFact(CommAdd3) && Op.mods().size() == 1 && Op.has(Mod::X) &&
+           N == 6)
     Among(1, 3); // d, a, b, c, Pin, !PT
-  else if ((Base == "FADD" || Base == "FMUL" || Base == "DADD" ||
-            Base == "DMUL") && N == 3)
+  else if (Op.hasFact(CommBinary) && N == 3)
     Among(1, 2);
-  else if ((Base == "FFMA" || Base == "DFMA") && N == 4)
+  else if (Op.hasFact(CommFMA) && N == 4)
     Among(1, 2);
-  else if ((Op == "SEL" || Op == "FSEL") && N == 4 && K >= 1 && K <= 2)
+  else if (Op.hasFact(CommSelect) && !Op.hasMods() && N == 4 && K >= 1 &&
+           K <= 2)
     Out.push_back({3 - K, 3});
   return Out;
 }
@@ -111,7 +112,7 @@ static void foldZeroWords(MFunction &MF) {
           return T.TiedTo == int(N);
         });
         const MOperand *S = I.Ops.size() == 2 ? &I.Ops[1] : nullptr;
-        bool ZeroMov = I.Op == "MOV" && !I.hasGuard() && !Tied && S &&
+        bool ZeroMov = I.Op.is(Opc::MOV) && !I.hasGuard() && !Tied && S &&
                        O.Width == 1 && !I.RelocType &&
                        ((S->K == MOperand::Kind::Imm && S->Imm == 0) ||
                         (S->K == MOperand::Kind::Reg && S->Phys &&
@@ -130,8 +131,7 @@ static void foldZeroWords(MFunction &MF) {
     for (MInstr &I : B.Instrs) {
       // (nvdisasm names an IMAD by RZ IMAD.MOV: kept in a register, as for
       // immediates below.)
-      if (I.Op == "PHI" || I.Op == "MOV" ||
-          llvm::StringRef(I.Op).starts_with("IMAD"))
+      if (I.Op.is(Opc::PHI) || I.Op.is(Opc::MOV) || I.Op.opc() == Opc::IMAD)
         continue;
       for (unsigned K = 0; K != I.Ops.size(); ++K) {
         MOperand &O = I.Ops[K];
@@ -175,7 +175,7 @@ void codegen::foldConstantOperands(MFunction &MF) {
           continue;
         ConstValue &C = CV[O.Reg];
         ++C.Defs;
-        bool IsMov = I.Op == "MOV" && !I.hasGuard() && I.Ops.size() == 2 &&
+        bool IsMov = I.Op.is(Opc::MOV) && !I.hasGuard() && I.Ops.size() == 2 &&
                      O.Width == 1 && !I.RelocType;
         if (IsMov && I.Ops[1].K == MOperand::Kind::Imm && O.Sub == 0 &&
             MF.VRegs[O.Reg].Size == 1) {
@@ -216,7 +216,7 @@ void codegen::foldConstantOperands(MFunction &MF) {
   }
   for (MBlock &B : MF.Blocks)
     for (MInstr &I : B.Instrs) {
-      if (I.Op == "MOV" || I.Op == "PHI")
+      if (I.Op.is(Opc::MOV) || I.Op.is(Opc::PHI))
         continue; // the definitions themselves, plain copies, value joins
       for (size_t K = 0; K != I.Ops.size(); ++K) {
         MOperand &O = I.Ops[K];
@@ -235,7 +235,7 @@ void codegen::foldConstantOperands(MFunction &MF) {
           uint32_t V = uint32_t(C.Imm);
           // nvdisasm shows IMADs with a 0 or 1 multiplier under other
           // names (IMAD.MOV, IMAD.IADD); keep those in a register.
-          if (llvm::StringRef(I.Op).starts_with("IMAD") && V <= 1)
+          if (I.Op.opc() == Opc::IMAD && V <= 1)
             continue;
           llvm::SmallVector<MOperand, 2> Tries;
           if (V == 0)

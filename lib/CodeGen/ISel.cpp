@@ -59,13 +59,13 @@ unsigned ISel::descUR() {
 /// ATOM hold 24 bits, LDC's c[B][R+off] 16. An offset that does not fit is
 /// added to the base register first (IADD3, with IADD3.X for a 64-bit
 /// base), and the address keeps offset 0.
-void ISel::fitAddressOffset(llvm::StringRef Op, MOperand &A) {
+void ISel::fitAddressOffset(const MOp &Op, MOperand &A) {
   bool IsAddr = (A.K == MOperand::Kind::Mem || A.K == MOperand::Kind::Const) &&
                 !A.NoReg && A.RC == RegClass::GPR;
   if (!IsAddr || !A.Imm)
     return;
-  unsigned Bits =
-      sass::addressOffsetBits(sass::Table::get(arch()), Op.split('.').first);
+  unsigned Bits = sass::addressOffsetBits(sass::Table::get(arch()),
+                                          sass::opcodeName(Op.opc()));
   if (!Bits || Bits >= 64 || llvm::isIntN(Bits, A.Imm))
     return;
   auto BaseWord = [&](unsigned W) {
@@ -96,9 +96,9 @@ void ISel::fitAddressOffset(llvm::StringRef Op, MOperand &A) {
   A.Imm = 0;
 }
 
-MInstr &ISel::emit(llvm::StringRef Op, llvm::ArrayRef<MOperand> Ops) {
+MInstr &ISel::emit(const MOp &Op, llvm::ArrayRef<MOperand> Ops) {
   MInstr I;
-  I.Op = Op.str();
+  I.Op = Op;
   I.Ops.append(Ops.begin(), Ops.end());
   for (MOperand &A : I.Ops)
     fitAddressOffset(Op, A);
@@ -107,7 +107,7 @@ MInstr &ISel::emit(llvm::StringRef Op, llvm::ArrayRef<MOperand> Ops) {
   return MF.Blocks.back().Instrs.back();
 }
 
-MInstr &ISel::emit(llvm::StringRef Op, std::initializer_list<MOperand> Ops) {
+MInstr &ISel::emit(const MOp &Op, std::initializer_list<MOperand> Ops) {
   return emit(Op, llvm::ArrayRef<MOperand>(Ops.begin(), Ops.size()));
 }
 
@@ -373,11 +373,7 @@ MOperand codegen::valueWord(const MOperand &Src, unsigned W) {
   return F;
 }
 
-bool codegen::isTerminator(llvm::StringRef Op) {
-  return Op.starts_with("BRA") || Op == "EXIT" || Op.starts_with("RET") ||
-         Op.starts_with("BRX") || Op.starts_with("JMX") ||
-         Op.starts_with("JMP") || Op == "BPT.TRAP";
-}
+bool codegen::isTerminator(const MOp &Op) { return Op.isTerminator(); }
 
 ptx::Operand ISel::addendValue(const Operand &O) {
   Operand Plain = O;

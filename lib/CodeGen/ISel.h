@@ -60,8 +60,11 @@ public:
   unsigned descUR();
 
   //===-- Emission ----------------------------------------------------===//
-  MInstr &emit(llvm::StringRef Op, std::initializer_list<MOperand> Ops);
-  MInstr &emit(llvm::StringRef Op, llvm::ArrayRef<MOperand> Ops);
+  /// Appends an instruction to the current block. \p Op is resolved here
+  /// (text such as "IMAD.WIDE.U32" converts to an MOp; a misspelt
+  /// mnemonic stops the compiler with an internal error).
+  MInstr &emit(const MOp &Op, std::initializer_list<MOperand> Ops);
+  MInstr &emit(const MOp &Op, llvm::ArrayRef<MOperand> Ops);
   /// Starts a new block (appended; layout order = creation order) and
   /// makes it current. Returns its index.
   unsigned newBlock(llvm::StringRef Label = "");
@@ -117,7 +120,7 @@ private:
   ptx::Operand addendValue(const ptx::Operand &O);
   /// Moves an address offset that \p Op's field cannot hold into the
   /// base register (ISel.cpp).
-  void fitAddressOffset(llvm::StringRef Op, MOperand &A);
+  void fitAddressOffset(const MOp &Op, MOperand &A);
   void emitPrologue();
   void resolveLabels();
 
@@ -150,8 +153,8 @@ unsigned emitRegPlusImm(ISel &S, const ptx::Operand &Plain, int64_t Addend,
 /// tuple (decorations kept), or the low/high 32 bits of an integer or
 /// floating immediate (a float's single-precision bits).
 MOperand valueWord(const MOperand &Src, unsigned W);
-/// BRA, EXIT, RET, BRX, JMP...: ends a block.
-bool isTerminator(llvm::StringRef Op);
+/// BRA, EXIT, RET, BRX, BPT.TRAP: ends a block (MOp::isTerminator).
+bool isTerminator(const MOp &Op);
 /// Entry and return of a .func compiled on its own (-c) under the ABI of
 /// CallABI.h: parameters from R4.., results to R4.., RET.ABS.NODEC through
 /// the return address (ISelControlABI.cpp).

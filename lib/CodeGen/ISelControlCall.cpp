@@ -78,7 +78,7 @@ static std::string dispatchName(llvm::StringRef F) {
 }
 
 bool codegen::isReturnBranch(const MInstr &I) {
-  if (I.Op != "BRA")
+  if (!I.Op.is(Opc::BRA))
     return false;
   for (const MOperand &O : I.Implicit)
     if (O.K == MOperand::Kind::Text && O.Text == "$return")
@@ -508,7 +508,7 @@ static void linkDispatch(ISel &S, llvm::StringRef F, const MOperand &RA,
   for (unsigned B = 0; B != MF.Blocks.size(); ++B) {
     llvm::StringRef L = MF.Blocks[B].Label;
     if (!L.starts_with(Prefix) || (!MF.Blocks[B].Instrs.empty() &&
-                                   MF.Blocks[B].Instrs.back().Op == "BRA"))
+                                   MF.Blocks[B].Instrs.back().Op.is(Opc::BRA)))
       continue;
     unsigned Site = 0;
     if (L.drop_front(Prefix.size()).getAsInteger(10, Site))
@@ -711,7 +711,8 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
         Ds.push_back(B);
     llvm::DenseSet<unsigned> Targeted;
     for (unsigned B : Ds)
-      if (!MF.Blocks[B].Instrs.empty() && MF.Blocks[B].Instrs.back().Op == "BRA")
+      if (!MF.Blocks[B].Instrs.empty() &&
+          MF.Blocks[B].Instrs.back().Op.is(Opc::BRA))
         Targeted.insert(MF.Blocks[B].Instrs.back().Ops[0].Block);
     unsigned Tail = D;
     unsigned TailSite = Site;
@@ -722,7 +723,7 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
       // Walk this chain to its end.
       Tail = Head;
       while (!MF.Blocks[Tail].Instrs.empty() &&
-             MF.Blocks[Tail].Instrs.back().Op == "BRA")
+             MF.Blocks[Tail].Instrs.back().Op.is(Opc::BRA))
         Tail = MF.Blocks[Tail].Instrs.back().Ops[0].Block;
       llvm::StringRef L = MF.Blocks[Tail].Label;
       L.drop_front(Prefix.size()).getAsInteger(10, TailSite);

@@ -201,7 +201,7 @@ struct OperandPrinter {
     std::string S;
     if (I.hasGuard())
       S = "@" + std::string(I.GuardNeg ? "!" : "") + operand(I.Guard) + " ";
-    S += I.Op;
+    S += I.Op.text();
     for (size_t K = 0; K != I.Ops.size(); ++K) {
       // A Text operand starting with a space follows the previous one
       // without a comma (`RET.ABS.NODEC R20 0x0`).
@@ -340,14 +340,14 @@ std::string codegen::verifyMFunction(const MFunction &MF, bool AfterRA) {
   };
   for (size_t B = 0; B != MF.Blocks.size(); ++B)
     for (const MInstr &I : MF.Blocks[B].Instrs) {
-      std::string Where = fmt::format("bb{}: {}", B, I.Op);
+      std::string Where = fmt::format("bb{}: {}", B, I.Op.str());
       if (I.hasGuard())
         if (std::string E = Check(I.Guard, Where); !E.empty())
           return E;
       for (const MOperand &O : I.Ops)
         if (std::string E = Check(O, Where); !E.empty())
           return E;
-      if (I.Op == "PHI" && !MF.InSSA)
+      if (I.Op.is(Opc::PHI) && !MF.InSSA)
         return Where + ": PHI outside SSA form";
     }
   return MF.InSSA ? verifySSA(MF) : "";

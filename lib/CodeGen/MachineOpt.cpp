@@ -20,28 +20,12 @@
 #include "Liveness.h"
 
 #include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/StringSet.h"
 
 using namespace ptxas;
 using namespace ptxas::codegen;
 
 /// Instructions whose only effect is writing their register results.
-static bool isPure(const MInstr &I) {
-  llvm::StringRef Op = I.Op;
-  // A hash set: dead-code elimination asks for every instruction on each
-  // round, and a linear scan of strcmp's showed in profiles.
-  static const llvm::StringSet<> Pure = {"MOV",  "IADD3", "IMAD", "LOP3", "SHF",
-                               "ISETP", "FSETP", "FADD", "FMUL", "FFMA",
-                               "SEL",  "FSEL", "LEA", "PRMT", "S2R", "CS2R",
-                               "PLOP3", "I2F", "F2I", "F2F", "MUFU", "DADD",
-                               "DMUL", "DFMA", "HADD2", "HMUL2", "HFMA2",
-                               "POPC", "FLO", "BREV", "SGXT", "IABS", "IMNMX",
-                               "FMNMX", "LDC", "ULDC", "I2FP", "F2FP", "F2IP",
-                               "FRND", "DSETP", "HSETP2", "IDP", "VABSDIFF",
-                               "BMSK", "FCHK", "IMUL", "UMOV", "UIADD3", "S2UR",
-                               "PHI"};
-  return Pure.contains(Op.split('.').first);
-}
+static bool isPure(const MInstr &I) { return I.Op.hasFact(sass::opfact::Pure); }
 
 static bool removeDeadCode(MFunction &MF) {
   // A word of a register is live when some instruction reads it; the
@@ -138,7 +122,8 @@ static void dropUnusedDescriptor(MFunction &MF) {
     return;
   auto &Pro = MF.Blocks.front().Instrs;
   for (size_t K = 0; K != Pro.size(); ++K)
-    if (Pro[K].Op == "ULDC.64" && Pro[K].Ops[0].Phys && Pro[K].Ops[0].Reg == 4) {
+    if (Pro[K].Op.is(Opc::ULDC, {Mod::M64}) && Pro[K].Ops[0].Phys &&
+        Pro[K].Ops[0].Reg == 4) {
       Pro.erase(Pro.begin() + K);
       return;
     }
@@ -153,14 +138,14 @@ void codegen::simplifyBranches(MFunction &MF) {
     if (Instrs.empty())
       continue;
     MInstr &T = Instrs.back();
-    if (T.Op != "BRA" || T.Ops.size() != 1 ||
+    if (!T.Op.is(Opc::BRA) || T.Ops.size() != 1 ||
         T.Ops[0].K != MOperand::Kind::Label)
       continue;
     unsigned Target = T.Ops[0].Block;
     const auto &TI = MF.Blocks[Target].Instrs;
-    if (!TI.empty() && TI.front().Op == "EXIT" && !TI.front().hasGuard() &&
+    if (!TI.empty() && TI.front().Op.is(Opc::EXIT) && !TI.front().hasGuard() &&
         TI.front().Ops.empty()) {
-      T.Op = "EXIT";
+      T.Op = MOp(Opc::EXIT);
       T.Ops.clear();
       continue;
     }
@@ -187,17 +172,17 @@ void codegen::simplifyBranches(MFunction &MF) {
 static void canonicalizeMultiplies(MFunction &MF) {
   for (MBlock &B : MF.Blocks)
     for (MInstr &I : B.Instrs) {
-      if (I.Op != "IMAD" || I.Ops.size() != 4 || !I.Implicit.empty())
+      if (!I.Op.is(Opc::IMAD) || I.Ops.size() != 4 || !I.Implicit.empty())
         continue;
       const MOperand &Mul = I.Ops[2];
       bool Zero = (Mul.K == MOperand::Kind::Imm && Mul.Imm == 0) ||
                   (Mul.isReg() && Mul.Phys && Mul.Reg == zeroReg(Mul.RC));
       bool One = Mul.K == MOperand::Kind::Imm && Mul.Imm == 1 && !Mul.Neg;
       if (Zero && !I.Ops[3].Neg) {
-        I.Op = "MOV";
+        I.Op = MOp(Opc::MOV);
         I.Ops = {I.Ops[0], I.Ops[3]};
       } else if (One && I.Ops[1].isReg() && I.Ops[3].isReg()) {
-        I.Op = "IADD3";
+        I.Op = MOp(Opc::IADD3);
         I.Ops = {I.Ops[0], I.Ops[1], I.Ops[3], RZ()};
       }
     }

@@ -67,8 +67,12 @@ std::string assignControlCodes(MFunction &MF);
 /// the final instruction order; sets bit 109 only where the flags need it
 /// and no stall it is on protects a fixed-latency dependency.
 std::string assignReuseFlags(MFunction &MF);
-/// Block addresses, branch targets and the final words (Emit.cpp).
-std::string encodeFunction(MFunction &MF, object::FunctionCode &Out);
+/// Block addresses, branch targets and the final words (Emit.cpp). With
+/// \p VerifyText (--verify-each) each branch whose target went into its
+/// field values is also rendered and parsed at its address, and the two
+/// encodings must agree.
+std::string encodeFunction(MFunction &MF, object::FunctionCode &Out,
+                           bool VerifyText = false);
 /// The --print-sass listing (Emit.cpp).
 void printSass(const MFunction &MF, llvm::raw_ostream &OS);
 

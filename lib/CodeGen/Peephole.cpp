@@ -115,7 +115,7 @@ bool keepsValue(const MOperand &O) {
 
 /// `SHF.L.U32 t, a, k, RZ`: a and k.
 std::optional<std::pair<MOperand, int64_t>> shiftLeft32(const MInstr *I) {
-  if (!I || I->Op != "SHF.L.U32" || I->Ops.size() != 4 ||
+  if (!I || !I->Op.is(Opc::SHF, {Mod::L, Mod::U32}) || I->Ops.size() != 4 ||
       I->Ops[2].K != MOperand::Kind::Imm || !isZero(I->Ops[3]) ||
       !keepsValue(I->Ops[1]) || I->Ops[1].Neg || I->Ops[1].Not)
     return std::nullopt;
@@ -126,7 +126,7 @@ std::optional<std::pair<MOperand, int64_t>> shiftLeft32(const MInstr *I) {
 bool combineLea32(MFunction &MF, MBlock &B, size_t K,
                   const std::vector<unsigned> &Uses) {
   MInstr &Add = B.Instrs[K];
-  if (Add.Op != "IADD3" || Add.Ops.size() != 4 || !isZero(Add.Ops[3]) ||
+  if (!Add.Op.is(Opc::IADD3) || Add.Ops.size() != 4 || !isZero(Add.Ops[3]) ||
       !Add.Ops[0].isVirtualReg())
     return false;
   for (unsigned Side = 0; Side != 2; ++Side) {
@@ -138,7 +138,7 @@ bool combineLea32(MFunction &MF, MBlock &B, size_t K,
     if (!Shift || Shift->second <= 0 || Shift->second > 31)
       continue;
     MInstr Lea = Add;
-    Lea.Op = "LEA";
+    Lea.Op = MOp(Opc::LEA);
     Lea.Ops = {Add.Ops[0], Shift->first, X, imm(Shift->second)};
     if (!hasForm(MF, Lea))
       continue;
@@ -152,12 +152,12 @@ bool combineLea32(MFunction &MF, MBlock &B, size_t K,
 bool combineLea64(MFunction &MF, MBlock &B, size_t K,
                   const std::vector<unsigned> &Uses) {
   MInstr &Lo = B.Instrs[K], &Hi = B.Instrs[K + 1];
-  if (Lo.Op != "IADD3" || Hi.Op != "IADD3.X" || Lo.hasGuard() ||
-      Hi.hasGuard() || Lo.Ops.size() != 5 || Hi.Ops.size() != 6 ||
-      !isZero(Lo.Ops[4]) || !isZero(Hi.Ops[3]) || !Lo.Ops[1].isVirtualReg() ||
-      Uses[Lo.Ops[1].Reg] != 1 || Hi.Ops[4].Reg != Lo.Ops[1].Reg ||
-      Hi.Ops[4].Phys || Hi.Ops[4].Neg || !isZero(Hi.Ops[5]) ||
-      !Hi.Ops[5].Not)
+  if (!Lo.Op.is(Opc::IADD3) || !Hi.Op.is(Opc::IADD3, {Mod::X}) ||
+      Lo.hasGuard() || Hi.hasGuard() || Lo.Ops.size() != 5 ||
+      Hi.Ops.size() != 6 || !isZero(Lo.Ops[4]) || !isZero(Hi.Ops[3]) ||
+      !Lo.Ops[1].isVirtualReg() || Uses[Lo.Ops[1].Reg] != 1 ||
+      Hi.Ops[4].Reg != Lo.Ops[1].Reg || Hi.Ops[4].Phys || Hi.Ops[4].Neg ||
+      !isZero(Hi.Ops[5]) || !Hi.Ops[5].Not)
     return false;
   for (unsigned Side = 0; Side != 2; ++Side) {
     const MOperand &T = Lo.Ops[2 + Side], &X0 = Lo.Ops[3 - Side];
@@ -169,8 +169,8 @@ bool combineLea64(MFunction &MF, MBlock &B, size_t K,
     auto Shift = shiftLeft32(wordDef(B, K, T.Reg, 0));
     const MInstr *HiShift = wordDef(B, K, T.Reg, 1);
     if (!Shift || Shift->second <= 0 || Shift->second > 31 || !HiShift ||
-        HiShift->Op != "SHF.L.U64.HI" || HiShift->Ops.size() != 4 ||
-        !sameValue(HiShift->Ops[1], Shift->first) ||
+        !HiShift->Op.is(Opc::SHF, {Mod::L, Mod::U64, Mod::HI}) ||
+        HiShift->Ops.size() != 4 || !sameValue(HiShift->Ops[1], Shift->first) ||
         HiShift->Ops[2].K != MOperand::Kind::Imm ||
         HiShift->Ops[2].Imm != Shift->second)
       continue;
@@ -178,22 +178,22 @@ bool combineLea64(MFunction &MF, MBlock &B, size_t K,
     if (!keepsValue(H) || H.Neg || H.Not)
       continue;
     MInstr NewLo = Lo, NewHi = Hi;
-    NewLo.Op = "LEA";
+    NewLo.Op = MOp(Opc::LEA);
     NewLo.Ops = {Lo.Ops[0], Lo.Ops[1], A, X0, imm(Shift->second)};
     // The high word: a's sign (a sign-extended index), or h itself.
     const MInstr *Sign =
         H.isVirtualReg() && H.K == MOperand::Kind::Reg && H.Width == 1
             ? wordDef(B, K, H.Reg, H.Sub)
             : nullptr;
-    bool SignOfA = Sign && Sign->Op == "SHF.R.S32.HI" &&
+    bool SignOfA = Sign && Sign->Op.is(Opc::SHF, {Mod::R, Mod::S32, Mod::HI}) &&
                    Sign->Ops.size() == 4 && isZero(Sign->Ops[1]) &&
                    Sign->Ops[2].K == MOperand::Kind::Imm &&
                    Sign->Ops[2].Imm == 31 && sameValue(Sign->Ops[3], A);
     if (SignOfA) {
-      NewHi.Op = "LEA.HI.X.SX32";
+      NewHi.Op = MOp(Opc::LEA, {Mod::HI, Mod::X, Mod::SX32});
       NewHi.Ops = {Hi.Ops[0], A, X1, imm(Shift->second), Hi.Ops[4]};
     } else {
-      NewHi.Op = "LEA.HI.X";
+      NewHi.Op = MOp(Opc::LEA, {Mod::HI, Mod::X});
       NewHi.Ops = {Hi.Ops[0], A, X1, H, imm(Shift->second), Hi.Ops[4]};
     }
     if (!hasForm(MF, NewLo) || !hasForm(MF, NewHi))
@@ -231,8 +231,9 @@ void codegen::combineInstructions(MFunction &MF) {
   for (MBlock &B : MF.Blocks) {
     for (size_t K = 0; K + 1 < B.Instrs.size(); ++K) {
       MInstr &Lo = B.Instrs[K], &Hi = B.Instrs[K + 1];
-      if (Lo.Op != "IADD3" || Hi.Op != "IADD3.X" || Lo.hasGuard() ||
-          Hi.hasGuard() || Lo.Ops.size() != 5 || Hi.Ops.size() != 6)
+      if (!Lo.Op.is(Opc::IADD3) || !Hi.Op.is(Opc::IADD3, {Mod::X}) ||
+          Lo.hasGuard() || Hi.hasGuard() || Lo.Ops.size() != 5 ||
+          Hi.Ops.size() != 6)
         continue;
       // Lo: d.0, P, s1.0, s2.0, RZ   Hi: d.1, s1.1, s2.1, RZ, P, !PT
       const MOperand &D0 = Lo.Ops[0], &Carry = Lo.Ops[1];
@@ -260,7 +261,8 @@ void codegen::combineInstructions(MFunction &MF) {
         if (DefAt == size_t(-1))
           continue;
         MInstr &Mul = B.Instrs[DefAt];
-        if ((Mul.Op != "IMAD.WIDE" && Mul.Op != "IMAD.WIDE.U32") ||
+        if ((!Mul.Op.is(Opc::IMAD, {Mod::WIDE}) &&
+             !Mul.Op.is(Opc::IMAD, {Mod::WIDE, Mod::U32})) ||
             Mul.hasGuard() || Mul.Ops.size() != 4 || !isZero(Mul.Ops[3]) ||
             !isVReg(Mul.Ops[0], 2))
           continue;

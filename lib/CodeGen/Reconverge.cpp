@@ -47,7 +47,7 @@ using namespace ptxas;
 using namespace ptxas::codegen;
 
 bool codegen::isAutoWarpSync(const MInstr &I) {
-  if (!llvm::StringRef(I.Op).starts_with("WARPSYNC"))
+  if (I.Op.opc() != Opc::WARPSYNC)
     return false;
   for (const MOperand &O : I.Implicit)
     if (O.K == MOperand::Kind::Text && O.Text == AutoWarpSyncMarker)
@@ -60,13 +60,14 @@ void codegen::emitWarpSync(ISel &S, const MOperand &Mask, bool Auto) {
   if (Mask.K == MOperand::Kind::Imm) {
     uint32_t V = uint32_t(Mask.Imm);
     if (V == 0xffffffffu && S.isSm90())
-      W = &S.emit("WARPSYNC.ALL", {});
+      W = &S.emit(MOp(Opc::WARPSYNC, {Mod::ALL}), {});
     else if (!S.isSm90())
-      W = &S.emit("WARPSYNC", {imm(V)});
+      W = &S.emit(MOp(Opc::WARPSYNC), {imm(V)});
     else
-      W = &S.emit("WARPSYNC", {S.materialize(imm(V))}); // no immediate form
+      W = &S.emit(MOp(Opc::WARPSYNC),
+                  {S.materialize(imm(V))}); // no immediate form
   } else {
-    W = &S.emit("WARPSYNC", {Mask});
+    W = &S.emit(MOp(Opc::WARPSYNC), {Mask});
   }
   if (Auto)
     W->Implicit.push_back(text(AutoWarpSyncMarker));
@@ -75,7 +76,7 @@ void codegen::emitWarpSync(ISel &S, const MOperand &Mask, bool Auto) {
 namespace {
 
 bool isUncondTerminator(const MInstr &I) {
-  return isTerminator(I.Op) && !I.hasGuard();
+  return I.Op.isTerminator() && !I.hasGuard();
 }
 
 /// A conditional branch some lanes may take and others not.
@@ -84,12 +85,10 @@ bool isDivergentBranch(const MInstr &I) {
     return false;
   if (I.Guard.Phys && I.Guard.Reg == zeroReg(RegClass::Pred))
     return false; // @PT / @!PT
-  llvm::StringRef Op = I.Op;
-  if (Op == "BRA.U")
+  if (I.Op.is(Opc::BRA, {Mod::U}))
     return false;
-  return Op.starts_with("BRA") || Op.starts_with("RET") ||
-         Op.starts_with("BRX") || Op.starts_with("JMX") ||
-         Op.starts_with("JMP");
+  return I.Op.hasFact(sass::opfact::Branch) ||
+         I.Op.hasFact(sass::opfact::Return);
 }
 
 bool isDivergentBlockEnd(const MBlock &B) {
@@ -99,8 +98,8 @@ bool isDivergentBlockEnd(const MBlock &B) {
   if (isDivergentBranch(T))
     return true;
   // Jump tables through registers: every lane picks its own target.
-  llvm::StringRef Op = T.Op;
-  return (Op.starts_with("BRX") || Op.starts_with("JMX")) && !Op.ends_with(".U");
+  return T.Op.hasFact(sass::opfact::Indirect) &&
+         !(T.Op.hasMods() && T.Op.mods().back() == Mod::U);
 }
 
 
@@ -169,8 +168,7 @@ bool warpSyncReachable(const MFunction &MF, const BlockGraph &G, unsigned From) 
     const auto &Is = MF.Blocks[B].Instrs;
     for (size_t K = 0; K != Is.size(); ++K)
       if (isAutoWarpSync(Is[K]) &&
-          !(K + 1 < Is.size() &&
-            llvm::StringRef(Is[K + 1].Op).starts_with("BAR")))
+          !(K + 1 < Is.size() && Is[K + 1].Op.opc() == Opc::BAR))
         return true;
     for (unsigned S : G.Succ[B])
       if (!Seen.test(S)) {
@@ -322,7 +320,7 @@ void wrapRegions(MFunction &MF) {
     Region &RR = Regions[K];
     RR.Sync = At;
     MInstr Sync;
-    Sync.Op = "BSYNC";
+    Sync.Op = MOp(Opc::BSYNC);
     Sync.Ops.push_back(vreg(RR.Bar, RegClass::Bar));
     MF.Blocks[At].Instrs.push_back(std::move(Sync));
     // Edges from the region into P now go to the BSYNC.
@@ -344,7 +342,7 @@ void wrapRegions(MFunction &MF) {
         insertBlock(MF, At, Regions);
         Region &R2 = Regions[K];
         MInstr Br;
-        Br.Op = "BRA";
+        Br.Op = MOp(Opc::BRA);
         Br.Ops.push_back(label(R2.Post));
         MF.Blocks[At].Instrs.push_back(std::move(Br));
         MF.Blocks[R2.Post].IsBranchTarget = true;
@@ -356,7 +354,7 @@ void wrapRegions(MFunction &MF) {
     Region &R3 = Regions[K];
     // The BSSY at the region's entry.
     MInstr Ssy;
-    Ssy.Op = "BSSY";
+    Ssy.Op = MOp(Opc::BSSY);
     Ssy.Ops.push_back(def(vreg(R3.Bar, RegClass::Bar)));
     Ssy.Ops.push_back(label(R3.Post));
     insertBeforeTerminator(MF.Blocks[R3.Entry], std::move(Ssy));
@@ -370,7 +368,7 @@ void wrapRegions(MFunction &MF) {
   // nested regions ending at one post-dominator).
   for (const Region &R : Regions)
     for (MInstr &I : MF.Blocks[R.Entry].Instrs)
-      if (I.Op == "BSSY" && I.Ops[0].Reg == R.Bar) {
+      if (I.Op.is(Opc::BSSY) && I.Ops[0].Reg == R.Bar) {
         I.Ops[1].Block = R.Sync + 1;
         MF.Blocks[R.Sync + 1].IsBranchTarget = true;
       }
@@ -399,7 +397,7 @@ void dropConvergedWarpSyncs(MFunction &MF) {
   llvm::DenseMap<unsigned, bool> BarConv; // barrier vreg -> BSSY converged
   for (const MBlock &B : MF.Blocks) // optimistic start, as In/Out
     for (const MInstr &I : B.Instrs)
-      if (I.Op == "BSSY" && I.Ops[0].K == MOperand::Kind::Reg)
+      if (I.Op.is(Opc::BSSY) && I.Ops[0].K == MOperand::Kind::Reg)
         BarConv[I.Ops[0].Reg] = true;
   // Within a block (no branch), lanes a WARPSYNC converged stay converged:
   // a later automatic WARPSYNC of the same mask (the same immediate, or the
@@ -409,7 +407,7 @@ void dropConvergedWarpSyncs(MFunction &MF) {
     if (A.Ops.size() != B.Ops.size())
       return false;
     if (A.Ops.empty())
-      return A.Op == B.Op; // WARPSYNC.ALL
+      return A.Op == B.Op; // WARPSYNC.ALL (the same identity)
     const MOperand &X = A.Ops[0], &Y = B.Ops[0];
     if (X.K != Y.K)
       return false;
@@ -424,9 +422,8 @@ void dropConvergedWarpSyncs(MFunction &MF) {
   std::vector<char> Plain(N, 1);
   for (unsigned B = 0; B != N; ++B)
     for (const MInstr &I : MF.Blocks[B].Instrs) {
-      llvm::StringRef Op = I.Op;
-      if (Op == "BSSY" || Op == "BSYNC" || Op.starts_with("CALL") ||
-          Op.starts_with("WARPSYNC")) {
+      if (I.Op.is(Opc::BSSY) || I.Op.is(Opc::BSYNC) ||
+          I.Op.opc() == Opc::CALL || I.Op.opc() == Opc::WARPSYNC) {
         Plain[B] = 0;
         break;
       }
@@ -438,19 +435,19 @@ void dropConvergedWarpSyncs(MFunction &MF) {
     auto &Is = MF.Blocks[B].Instrs;
     std::optional<MInstr> Last; // the last WARPSYNC still in force
     for (MInstr &I : Is) {
-      if (I.Op == "BSSY" && I.Ops[0].K == MOperand::Kind::Reg)
+      if (I.Op.is(Opc::BSSY) && I.Ops[0].K == MOperand::Kind::Reg)
         BarConv[I.Ops[0].Reg] = C;
-      if (I.Op == "BSYNC" && I.Ops[0].K == MOperand::Kind::Reg) {
+      if (I.Op.is(Opc::BSYNC) && I.Ops[0].K == MOperand::Kind::Reg) {
         auto It = BarConv.find(I.Ops[0].Reg);
         C = It != BarConv.end() && It->second;
       }
-      if (llvm::StringRef(I.Op).starts_with("CALL")) {
+      if (I.Op.opc() == Opc::CALL) {
         C = false;
         Last.reset();
       }
       if (Rewrite && C && isAutoWarpSync(I))
         continue;
-      bool IsSync = llvm::StringRef(I.Op).starts_with("WARPSYNC");
+      bool IsSync = I.Op.opc() == Opc::WARPSYNC;
       if (Rewrite && IsSync && isAutoWarpSync(I) && Last && SameMask(*Last, I))
         continue;
       if (IsSync) {
@@ -509,9 +506,9 @@ void predicateShortSkips(MFunction &MF) {
     if (Head.Instrs.empty())
       continue;
     MInstr &Br = Head.Instrs.back();
-    if (Br.Op != "BRA" || !Br.hasGuard() || Br.Guard.RC != RegClass::Pred ||
-        Br.Ops.empty() || Br.Ops[0].K != MOperand::Kind::Label ||
-        Br.Ops[0].Block != B + 2)
+    if (!Br.Op.is(Opc::BRA) || !Br.hasGuard() ||
+        Br.Guard.RC != RegClass::Pred || Br.Ops.empty() ||
+        Br.Ops[0].K != MOperand::Kind::Label || Br.Ops[0].Block != B + 2)
       continue;
     MBlock &Body = MF.Blocks[B + 1];
     if (Body.IsBranchTarget || Body.Instrs.empty() || Body.Instrs.size() > 4 ||
@@ -519,20 +516,13 @@ void predicateShortSkips(MFunction &MF) {
       continue;
     // A branch to an exit becomes a guarded EXIT (MachineOpt), as ptxas.
     const MBlock &Skip = MF.Blocks[B + 2];
-    if (!Skip.Instrs.empty() && (Skip.Instrs.front().Op == "EXIT" ||
-                                 llvm::StringRef(Skip.Instrs.front().Op)
-                                     .starts_with("RET")))
+    if (!Skip.Instrs.empty() && (Skip.Instrs.front().Op.is(Opc::EXIT) ||
+                                 Skip.Instrs.front().Op.opc() == Opc::RET))
       continue;
     bool Ok = true;
     for (const MInstr &I : Body.Instrs) {
-      llvm::StringRef Op = I.Op;
-      if (I.hasGuard() || isTerminator(Op) || Op.starts_with("WARPSYNC") ||
-          Op.starts_with("BAR") || Op.starts_with("CALL") ||
-          Op.starts_with("BSSY") || Op.starts_with("BSYNC") ||
-          Op.starts_with("$") || Op.starts_with("SHFL") ||
-          Op.starts_with("VOTE") || Op.starts_with("MATCH") ||
-          Op.starts_with("REDUX") || Op.starts_with("ELECT") ||
-          Op.starts_with("B2R") || Op.starts_with("NANOSLEEP"))
+      if (I.hasGuard() || I.Op.isTerminator() ||
+          I.Op.hasFact(sass::opfact::Convergent))
         Ok = false;
       for (const MOperand &O : I.Ops)
         if (O.K == MOperand::Kind::Reg && O.IsDef && O.RC == Br.Guard.RC &&
@@ -574,7 +564,7 @@ void dropUnusedShflPredicates(MFunction &MF) {
     }
   for (MBlock &B : MF.Blocks)
     for (MInstr &I : B.Instrs)
-      if (llvm::StringRef(I.Op).starts_with("SHFL") && !I.Ops.empty() &&
+      if (I.Op.opc() == Opc::SHFL && !I.Ops.empty() &&
           I.Ops[0].K == MOperand::Kind::Reg && I.Ops[0].IsDef &&
           !I.Ops[0].Phys && I.Ops[0].RC == RegClass::Pred &&
           !Used.test(I.Ops[0].Reg))
@@ -591,7 +581,7 @@ void constantMasks(MFunction &MF) {
         if (O.K != MOperand::Kind::Reg || !O.IsDef || O.Phys ||
             O.Reg >= State.size())
           continue;
-        bool Ones = I.Op == "MOV" && I.Ops.size() == 2 && !I.hasGuard() &&
+        bool Ones = I.Op.is(Opc::MOV) && I.Ops.size() == 2 && !I.hasGuard() &&
                     I.Ops[1].K == MOperand::Kind::Imm &&
                     uint32_t(I.Ops[1].Imm) == 0xffffffffu &&
                     MF.VRegs[O.Reg].Size == 1;
@@ -599,12 +589,12 @@ void constantMasks(MFunction &MF) {
       }
   for (MBlock &B : MF.Blocks)
     for (MInstr &I : B.Instrs) {
-      if (I.Op != "WARPSYNC" || I.Ops.size() != 1 ||
+      if (!I.Op.is(Opc::WARPSYNC) || I.Ops.size() != 1 ||
           I.Ops[0].K != MOperand::Kind::Reg || I.Ops[0].Phys ||
           I.Ops[0].Reg >= State.size() || State[I.Ops[0].Reg] != 1)
         continue;
       if (MF.A >= sass::Arch::SM90) {
-        I.Op = "WARPSYNC.ALL";
+        I.Op = MOp(Opc::WARPSYNC, {Mod::ALL});
         I.Ops.clear();
       } else {
         I.Ops[0] = imm(0xffffffff);

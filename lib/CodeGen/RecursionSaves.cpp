@@ -33,7 +33,7 @@ std::string codegen::expandRecursion(MFunction &MF) {
   bool Any = false;
   for (const MBlock &B : MF.Blocks)
     for (const MInstr &I : B.Instrs)
-      Any |= I.Op == "$RECSAVE";
+      Any |= I.Op.is(Opc::RECSAVE);
   if (!Any)
     return "";
   // The save stack grows down from R1 as the prologue leaves it. alloca
@@ -52,7 +52,7 @@ std::string codegen::expandRecursion(MFunction &MF) {
           Pro[K].Ops[0].Reg == 1 && Pro[K].Ops[0].IsDef)
         At = K + 1;
     MInstr M;
-    M.Op = "MOV";
+    M.Op = MOp(Opc::MOV);
     M.Ops = {def(vreg(Sp, RegClass::GPR)), physReg(RegClass::GPR, 1)};
     Pro.insert(Pro.begin() + At, std::move(M));
   }
@@ -114,7 +114,7 @@ std::string codegen::expandRecursion(MFunction &MF) {
   for (size_t B = 0; B != NB; ++B) {
     auto &Is = MF.Blocks[B].Instrs;
     for (size_t K = 0; K != Is.size(); ++K) {
-      if (Is[K].Op != "$RECRESTORE")
+      if (!Is[K].Op.is(Opc::RECRESTORE))
         continue;
       std::string F = Is[K].Implicit.front().Text;
       int E = FindBlock("$" + F), D = FindBlock("$ret$" + F + "$1");
@@ -181,14 +181,14 @@ std::string codegen::expandRecursion(MFunction &MF) {
   };
   auto Adjust = [&](int64_t By) {
     MInstr A;
-    A.Op = "IADD3";
+    A.Op = MOp(Opc::IADD3);
     A.Ops = {def(SpOp(), false), SpOp(), imm(By, true), RZ()};
     return A;
   };
   for (MBlock &B : MF.Blocks) {
     std::vector<MInstr> Out;
     for (MInstr &I : B.Instrs) {
-      bool IsSave = I.Op == "$RECSAVE", IsRestore = I.Op == "$RECRESTORE";
+      bool IsSave = I.Op.is(Opc::RECSAVE), IsRestore = I.Op.is(Opc::RECRESTORE);
       if (!IsSave && !IsRestore) {
         Out.push_back(std::move(I));
         continue;
@@ -207,15 +207,15 @@ std::string codegen::expandRecursion(MFunction &MF) {
           unsigned T = MF.newVReg(RegClass::GPR, 1);
           MInstr A, C;
           if (IsSave) {
-            A.Op = "SEL";
+            A.Op = MOp(Opc::SEL);
             A.Ops = {def(vreg(T, RegClass::GPR)), RZ(), imm(1),
                      vreg(Sv.V, RegClass::Pred)};
-            C.Op = "STL";
+            C.Op = MOp(Opc::STL);
             C.Ops = {Slot(Sv.Off), vreg(T, RegClass::GPR)};
           } else {
-            A.Op = "LDL";
+            A.Op = MOp(Opc::LDL);
             A.Ops = {def(vreg(T, RegClass::GPR)), Slot(Sv.Off + Bias)};
-            C.Op = "ISETP.EQ.AND";
+            C.Op = MOp(Opc::ISETP, {Mod::EQ, Mod::AND});
             C.Ops = {def(vreg(Sv.V, RegClass::Pred)), PT(),
                      vreg(T, RegClass::GPR), RZ(), PT()};
           }
@@ -226,10 +226,10 @@ std::string codegen::expandRecursion(MFunction &MF) {
         for (unsigned W = 0; W != VI.Size; ++W) {
           MInstr M;
           if (IsSave) {
-            M.Op = "STL";
+            M.Op = MOp(Opc::STL);
             M.Ops = {Slot(Sv.Off + 4 * W), vreg(Sv.V, RegClass::GPR, 1, W)};
           } else {
-            M.Op = "LDL";
+            M.Op = MOp(Opc::LDL);
             M.Ops = {def(vreg(Sv.V, RegClass::GPR, 1, W), W == 0 && VI.Size == 1),
                      Slot(Sv.Off + 4 * W + Bias)};
           }

@@ -123,7 +123,7 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
   std::vector<int> Hint(RI.NumVRegs, -1);
   for (const MBlock &B : MF.Blocks)
     for (const MInstr &I : B.Instrs)
-      if (I.Op == "MOV" && !I.hasGuard() && I.Ops.size() == 2 &&
+      if (I.Op.is(Opc::MOV) && !I.hasGuard() && I.Ops.size() == 2 &&
           I.Ops[0].isVirtualReg() && I.Ops[1].isVirtualReg() &&
           I.Ops[1].K == MOperand::Kind::Reg && !I.Ops[1].Not &&
           I.Ops[0].Sub == I.Ops[1].Sub &&
@@ -137,7 +137,7 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
   std::vector<int> PhysHint(RI.NumVRegs, -1);
   for (const MBlock &B : MF.Blocks)
     for (const MInstr &I : B.Instrs) {
-      if (I.Op != "MOV" || I.hasGuard() || I.Ops.size() != 2 ||
+      if (!I.Op.is(Opc::MOV) || I.hasGuard() || I.Ops.size() != 2 ||
           !I.Ops[1].isReg() || I.Ops[1].Not || I.Ops[0].RC != RegClass::GPR ||
           I.Ops[1].RC != RegClass::GPR)
         continue;
@@ -238,7 +238,7 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
     llvm::erase_if(B.Instrs, [&](MInstr &I) {
       forEachOperand(I, Rewrite);
       // Copies the allocator coalesced.
-      return I.Op == "MOV" && I.Ops.size() == 2 && I.Ops[1].isReg() &&
+      return I.Op.is(Opc::MOV) && I.Ops.size() == 2 && I.Ops[1].isReg() &&
              I.Ops[0].RC == I.Ops[1].RC && !I.Ops[1].Not &&
              I.Ops[0].Reg + I.Ops[0].Sub == I.Ops[1].Reg + I.Ops[1].Sub;
     });

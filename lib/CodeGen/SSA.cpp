@@ -218,10 +218,10 @@ std::string SSABuilder::fill(unsigned B) {
     };
     for (size_t K = 0; K != I.Ops.size(); ++K)
       if (std::string E = Def(I.Ops[K], int(K)); !E.empty())
-        return E + " in " + I.Op;
+        return E + " in " + I.Op.str();
     for (MOperand &O : I.Implicit)
       if (std::string E = Def(O, -1); !E.empty())
-        return E + " in " + I.Op;
+        return E + " in " + I.Op.str();
     I.Implicit.append(Ties.begin(), Ties.end());
   }
   Filled[B] = 1;
@@ -296,7 +296,7 @@ void SSABuilder::rewrite() {
       continue;
     const VRegInfo &Info = MF.VRegs[P.Result];
     MInstr I;
-    I.Op = "PHI";
+    I.Op = MOp(Opc::PHI);
     I.Ops.push_back(def(vreg(P.Result, Info.RC, Info.Size)));
     for (auto &[V, Pred] : P.Args) {
       unsigned R = resolve(V);
@@ -372,7 +372,7 @@ std::string codegen::verifySSA(const MFunction &MF) {
     const auto &Is = MF.Blocks[B].Instrs;
     for (size_t K = 0; K != Is.size(); ++K) {
       const MInstr &I = Is[K];
-      if (I.Op == "PHI") {
+      if (I.Op.is(Opc::PHI)) {
         if (PhisDone)
           return fmt::format("bb{}: PHI after other instructions", B);
         if (I.Ops.size() % 2 == 0)
@@ -400,8 +400,8 @@ std::string codegen::verifySSA(const MFunction &MF) {
         unsigned To = Tied ? MF.VRegs[O.Reg].Size : O.Sub + O.Width;
         for (unsigned W = From; W != To; ++W) {
           if (DefAt[O.Reg][W].first >= 0)
-            return fmt::format("bb{}: {} writes %v{} word {} again", B, I.Op,
-                               O.Reg, W);
+            return fmt::format("bb{}: {} writes %v{} word {} again", B,
+                               I.Op.str(), O.Reg, W);
           DefAt[O.Reg][W] = {int(B), int(K)};
         }
         return "";
@@ -417,7 +417,7 @@ std::string codegen::verifySSA(const MFunction &MF) {
             (size_t(O.TiedTo) >= I.Ops.size() || !I.Ops[O.TiedTo].IsDef))
           return fmt::format("bb{}: {} ties to an operand that is not a "
                              "definition",
-                             B, I.Op);
+                             B, I.Op.str());
     }
   }
   auto Check = [&](const MOperand &O, unsigned B, int K, bool AtEnd,
@@ -436,7 +436,7 @@ std::string codegen::verifySSA(const MFunction &MF) {
       if (!Ok)
         return fmt::format("bb{}: {} reads %v{} word {} where its definition "
                            "does not dominate",
-                           B, I.Op, O.Reg, W);
+                           B, I.Op.str(), O.Reg, W);
     }
     return "";
   };
@@ -444,7 +444,7 @@ std::string codegen::verifySSA(const MFunction &MF) {
     const auto &Is = MF.Blocks[B].Instrs;
     for (size_t K = 0; K != Is.size(); ++K) {
       const MInstr &I = Is[K];
-      if (I.Op == "PHI") {
+      if (I.Op.is(Opc::PHI)) {
         for (size_t A = 1; A + 1 < I.Ops.size(); A += 2)
           if (std::string E = Check(I.Ops[A], I.Ops[A + 1].Block, 0, true, I);
               !E.empty())

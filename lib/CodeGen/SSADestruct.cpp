@@ -49,7 +49,7 @@ std::string appendCopy(const MFunction &MF, std::vector<MInstr> &Out,
   case RegClass::UGPR:
     for (unsigned W = 0; W != V.Size; ++W) {
       MInstr C;
-      C.Op = V.RC == RegClass::GPR ? "MOV" : "UMOV";
+      C.Op = MOp(V.RC == RegClass::GPR ? Opc::MOV : Opc::UMOV);
       C.Ops = {def(vreg(Dst, V.RC, 1, W), /*Undef=*/W == 0),
                vreg(Src, V.RC, 1, W)};
       Out.push_back(std::move(C));
@@ -57,7 +57,7 @@ std::string appendCopy(const MFunction &MF, std::vector<MInstr> &Out,
     return "";
   case RegClass::Pred:
     // PLOP3.LUT d, PT, q, PT, PT, 0xf0 (d = q), 0x0.
-    I.Op = "PLOP3.LUT";
+    I.Op = MOp(Opc::PLOP3, {Mod::LUT});
     I.Ops = {def(vreg(Dst, RegClass::Pred)), PT(), vreg(Src, RegClass::Pred),
              PT(), PT(), imm(0xf0), imm(0)};
     Out.push_back(std::move(I));
@@ -80,10 +80,10 @@ int copySource(const MInstr &I) {
            !S.Neg && !S.Not && !S.Abs && !S.Inv && S.Text.empty() &&
            D.Text.empty();
   };
-  if ((I.Op == "MOV" || I.Op == "UMOV") && I.Ops.size() == 2 &&
+  if ((I.Op.is(Opc::MOV) || I.Op.is(Opc::UMOV)) && I.Ops.size() == 2 &&
       Plain(I.Ops[0], I.Ops[1]))
     return int(I.Ops[1].Reg);
-  if (I.Op == "PLOP3.LUT" && I.Ops.size() == 7 &&
+  if (I.Op.is(Opc::PLOP3, {Mod::LUT}) && I.Ops.size() == 7 &&
       I.Ops[5].K == MOperand::Kind::Imm && I.Ops[5].Imm == 0xf0 &&
       I.Ops[6].K == MOperand::Kind::Imm && I.Ops[6].Imm == 0 &&
       Plain(I.Ops[0], I.Ops[2]) && I.Ops[1].Phys && I.Ops[3].Phys &&
@@ -187,7 +187,7 @@ std::string codegen::destructSSA(MFunction &MF) {
   for (MBlock &B : MF.Blocks) {
     std::vector<MInstr> Entry;
     size_t K = 0;
-    for (; K != B.Instrs.size() && B.Instrs[K].Op == "PHI"; ++K) {
+    for (; K != B.Instrs.size() && B.Instrs[K].Op.is(Opc::PHI); ++K) {
       const MInstr &Phi = B.Instrs[K];
       unsigned R = Phi.Ops[0].Reg;
       const VRegInfo Info = MF.VRegs[R];

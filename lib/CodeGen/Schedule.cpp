@@ -39,7 +39,6 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 
@@ -50,21 +49,9 @@ namespace {
 enum class Effect { None, Load, Ordered };
 
 Effect effectOf(const MInstr &I) {
-  llvm::StringRef Op = I.Op;
-  llvm::StringRef Base = Op.split('.').first;
-  // (A hash set: the scheduler asks twice per instruction, and the strcmp
-  // scan showed in profiles.)
-  static const llvm::StringSet<> Pure = {
-      "MOV",  "IADD3", "IMAD",  "LOP3",  "SHF",   "ISETP", "FSETP", "FADD",
-      "FMUL", "FFMA",  "SEL",   "FSEL",  "LEA",   "PRMT",  "PLOP3", "I2F",
-      "F2I",  "F2F",   "MUFU",  "DADD",  "DMUL",  "DFMA",  "HADD2", "HMUL2",
-      "HFMA2", "POPC", "FLO",   "BREV",  "SGXT",  "IABS",  "IMNMX", "FMNMX",
-      "I2FP", "F2FP",  "F2IP",  "FRND",  "DSETP", "HSETP2", "IDP",  "BMSK",
-      "FCHK", "IMUL",  "VABSDIFF", "VABSDIFF4",
-      "HMNMX2", "DMNMX", "FSWZADD", "ULDC", "LDC", "S2UR", "UMOV",
-      "UIADD3", "ULOP3", "USHF", "UIMAD", "R2UR", "P2R", "R2P", "I2I",
-      "IADD"};
-  if (Base == "S2R" || Base == "CS2R") {
+  using namespace sass::opfact;
+  Opc Op = I.Op.opc();
+  if (Op == Opc::S2R || Op == Opc::CS2R) {
     // Clock and timer reads are ordered; thread ids are not.
     for (const MOperand &O : I.Ops)
       if (O.K == MOperand::Kind::Text &&
@@ -73,12 +60,11 @@ Effect effectOf(const MInstr &I) {
         return Effect::Ordered;
     return Effect::None;
   }
-  if (Pure.contains(Base))
+  if (I.Op.hasFact(Pure))
     return I.Implicit.empty() ? Effect::None : Effect::Ordered;
-  bool IsLoad = Base == "LDG" || Base == "LDS" || Base == "LDL" ||
-                Base == "LD" || Base == "LDSM";
-  if (IsLoad && !Op.contains(".STRONG") && !Op.contains(".MMIO") &&
-      !Op.contains(".VOLATILE") && !Op.contains(".SC") && I.Implicit.empty())
+  // (No SASS form spells .VOLATILE, so it is not asked.)
+  if (I.Op.hasFact(Load) && !I.Op.has(Mod::STRONG) && !I.Op.has(Mod::MMIO) &&
+      !I.Op.has(Mod::SC) && I.Implicit.empty())
     return Effect::Load;
   return Effect::Ordered;
 }
@@ -89,12 +75,7 @@ unsigned latencyOf(const MInstr &I) {
   Effect E = effectOf(I);
   if (E == Effect::Load)
     return 24;
-  llvm::StringRef Base = llvm::StringRef(I.Op).split('.').first;
-  if (Base == "MUFU" || Base == "I2F" || Base == "F2I" || Base == "F2F" ||
-      Base == "S2R" || Base == "DFMA" || Base == "DADD" || Base == "DMUL" ||
-      Base == "POPC" || Base == "FLO" || Base == "BREV")
-    return 14;
-  return 5;
+  return I.Op.hasFact(sass::opfact::Long) ? 14 : 5;
 }
 
 /// Words of block-local values in flight beyond which scheduling favours
@@ -117,8 +98,8 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
   size_t End = N;
   // So does a call: the code after it in the block would run only after
   // the callee returns (or, for our direct calls, not at all).
-  if (isTerminator(B.Instrs.back().Op) ||
-      llvm::StringRef(B.Instrs.back().Op).starts_with("CALL"))
+  if (B.Instrs.back().Op.isTerminator() ||
+      B.Instrs.back().Op.opc() == Opc::CALL)
     End = N - 1;
   if (End < Begin + 2)
     return;

@@ -21,8 +21,11 @@
 using namespace ptxas;
 using namespace ptxas::codegen;
 
-static const char *sizeSuffix(unsigned Words) {
-  return Words == 4 ? ".128" : Words == 2 ? ".64" : "";
+/// LDL/STL of \p Words words: .128, .64 or plain.
+static MOp sized(Opc O, unsigned Words) {
+  return Words == 4   ? MOp(O, {Mod::M128})
+         : Words == 2 ? MOp(O, {Mod::M64})
+                      : MOp(O);
 }
 
 /// A spill slot: [R1+Off], or [FB+Off] in a function whose stack pointer
@@ -70,7 +73,7 @@ rematSources(const MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
         if (It == Info.end())
           continue;
         ++It->second.first;
-        if (I.Op == "MOV" && !I.hasGuard() && I.Ops.size() == 2 &&
+        if (I.Op.is(Opc::MOV) && !I.hasGuard() && I.Ops.size() == 2 &&
             !I.RelocType &&
             (I.Ops[1].K == MOperand::Kind::Imm ||
              (I.Ops[1].K == MOperand::Kind::Const && I.Ops[1].NoReg)))
@@ -100,7 +103,7 @@ static unsigned placeFrameBase(MFunction &MF, int FB) {
     FB = int(MF.newVReg(RegClass::GPR, 1, FrameBaseName));
     MF.VRegs[unsigned(FB)].SpillTemp = true;
     Def.emplace();
-    Def->Op = "MOV";
+    Def->Op = MOp(Opc::MOV);
     Def->Ops = {def(vreg(unsigned(FB), RegClass::GPR)), physReg(RegClass::GPR, 1)};
   }
   auto &Entry = MF.Blocks.front().Instrs;
@@ -130,7 +133,8 @@ static void placeR2FrameBase(MFunction &MF) {
   std::optional<MInstr> Save, Copy;
   for (size_t K = 0; K != Entry.size();) {
     MInstr &I = Entry[K];
-    bool IsSave = I.Op == "STL" && I.Ops.size() == 2 && IsPhys(I.Ops[0], 1) &&
+    bool IsSave = I.Op.is(Opc::STL) && I.Ops.size() == 2 &&
+                  IsPhys(I.Ops[0], 1) &&
                   I.Ops[0].Imm == int64_t(MF.R2SaveSlot) && IsPhys(I.Ops[1], 2);
     bool IsCopy = !I.Ops.empty() && I.Ops[0].IsDef && IsPhys(I.Ops[0], 2) &&
                   IsPhys(I.Ops.back(), 1);
@@ -185,7 +189,7 @@ void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
           L.push_back(V);
       };
       // Rematerialised values: the defining MOV goes, each use recomputes.
-      if (I.Op == "MOV" && I.Ops.size() == 2 && I.Ops[0].isVirtualReg() &&
+      if (I.Op.is(Opc::MOV) && I.Ops.size() == 2 && I.Ops[0].isVirtualReg() &&
           Remat.count(I.Ops[0].Reg))
         continue;
       auto Scan = [&](MOperand &O, bool IsGuard) {
@@ -195,7 +199,7 @@ void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
           if (!llvm::is_contained(NeedRemat, V)) {
             NeedRemat.push_back(V);
             MInstr M;
-            M.Op = "MOV";
+            M.Op = MOp(Opc::MOV);
             M.Ops = {def(vreg(T, RegClass::GPR)), Remat[V]};
             Out.push_back(std::move(M));
           }
@@ -221,7 +225,7 @@ void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
       for (unsigned V : NeedLoad) {
         unsigned Words = MF.VRegs[V].Size;
         MInstr L;
-        L.Op = std::string("LDL") + sizeSuffix(Words);
+        L.Op = sized(Opc::LDL, Words);
         L.Ops = {def(vreg(Temp[V], RegClass::GPR, Words)), frameSlot(MF, Slot[V], FB)};
         Out.push_back(std::move(L));
         MF.SpillLoadBytes += 4 * Words;
@@ -229,7 +233,7 @@ void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
       for (unsigned V : NeedStore) {
         unsigned Words = MF.VRegs[V].Size;
         MInstr S;
-        S.Op = std::string("STL") + sizeSuffix(Words);
+        S.Op = sized(Opc::STL, Words);
         S.Ops = {frameSlot(MF, Slot[V], FB), vreg(Temp[V], RegClass::GPR, Words)};
         After.push_back(std::move(S));
         MF.SpillStoreBytes += 4 * Words;
@@ -251,7 +255,7 @@ void codegen::finalizeFrame(MFunction &MF) {
   MOperand SP = physReg(RegClass::GPR, 1);
   auto Adjust = [&](int64_t By) {
     MInstr Adj;
-    Adj.Op = "IADD3";
+    Adj.Op = MOp(Opc::IADD3);
     Adj.Ops = {def(SP), SP, imm(By, true), RZ()};
     return Adj;
   };
@@ -268,14 +272,14 @@ void codegen::finalizeFrame(MFunction &MF) {
     Entry.insert(Entry.begin(), Adjust(-int64_t(MF.FrameSize)));
     for (MBlock &B : MF.Blocks)
       for (size_t K = 0; K != B.Instrs.size(); ++K)
-        if (llvm::StringRef(B.Instrs[K].Op).starts_with("RET")) {
+        if (B.Instrs[K].Op.opc() == Opc::RET) {
           B.Instrs.insert(B.Instrs.begin() + K, Adjust(MF.FrameSize));
           ++K;
           if (MF.FrameBaseInR2) {
             // The caller's R2 (ISelStack.cpp), once nothing reads the frame
             // base any more; R1 is back at the frame.
             MInstr L;
-            L.Op = "LDL";
+            L.Op = MOp(Opc::LDL);
             L.Ops = {def(physReg(RegClass::GPR, 2)), frameSlot(MF, MF.R2SaveSlot)};
             L.Ops[1].Reg = 1;
             B.Instrs.insert(B.Instrs.begin() + K - 1, std::move(L));
@@ -338,7 +342,7 @@ void codegen::spillPredicates(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
         Scan(O, false);
       for (unsigned V : NeedLoad) {
         MInstr L;
-        L.Op = "ISETP.EQ.AND";
+        L.Op = MOp(Opc::ISETP, {Mod::EQ, Mod::AND});
         L.Ops = {def(vreg(Temp[V], RegClass::Pred)), PT(),
                  vreg(Home[V], RegClass::GPR), RZ(), PT()};
         Out.push_back(std::move(L));
@@ -346,7 +350,7 @@ void codegen::spillPredicates(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
       std::vector<MInstr> After;
       for (unsigned V : NeedStore) {
         MInstr S;
-        S.Op = "SEL";
+        S.Op = MOp(Opc::SEL);
         S.Ops = {def(vreg(Home[V], RegClass::GPR), false), RZ(), imm(1),
                  vreg(Temp[V], RegClass::Pred)};
         After.push_back(std::move(S));

@@ -38,24 +38,32 @@ using namespace ptxas::codegen;
 namespace {
 constexpr unsigned MaxPromoted = 16;
 
-/// The uniform twin of a vector instruction, "" when there is none.
-std::string uniformOp(const MInstr &I) {
-  llvm::StringRef Op = I.Op;
-  if (Op == "S2R")
+/// The uniform twin of a vector instruction (Opcodes.def) with the same
+/// modifiers, Opc::NONE when there is none.
+MOp uniformOp(const MInstr &I) {
+  const MOp &Op = I.Op;
+  Opc Twin = Op.info().Uniform;
+  if (Twin == Opc::NONE)
+    return MOp();
+  if (Op.is(Opc::S2R))
     return I.Ops.size() == 2 && I.Ops[1].K == MOperand::Kind::Text &&
                    llvm::StringRef(I.Ops[1].Text).starts_with("SR_CTAID.")
-               ? "S2UR"
-               : "";
-  if (Op == "MOV")
+               ? MOp(Twin)
+               : MOp();
+  if (Op.is(Opc::MOV))
     return I.Ops.size() == 2 && I.Ops[1].K == MOperand::Kind::Const &&
                    I.Ops[1].NoReg
-               ? "ULDC"
-               : "UMOV";
-  llvm::StringRef Base = Op.split('.').first;
-  if (Base == "IADD3" || Base == "LOP3" || Base == "SHF" || Base == "LEA" ||
-      Op == "IMAD")
-    return "U" + Op.str();
-  return "";
+               ? MOp(Opc::ULDC)
+               : MOp(Twin);
+  // Only the plain IMAD: its WIDE/HI forms have no uniform promotion here.
+  if (Op.opc() == Opc::IMAD && Op.hasMods())
+    return MOp();
+  if (Op.opc() == Opc::S2R || Op.opc() == Opc::MOV)
+    return MOp();
+  // The twin's spelling keeps the modifiers: UIADD3.X, USHF.L.U32, ...
+  llvm::StringRef Mods =
+      Op.text().drop_front(sass::opcodeName(Op.opc()).size());
+  return MOp(sass::opcodeName(Twin).str() + Mods.str());
 }
 
 bool isPlainGPR(const MOperand &O) {
@@ -71,10 +79,10 @@ bool isZeroGPR(const MOperand &O) {
 
 /// The instruction with every operand in \p Uni (and its zero registers,
 /// when \p WholeInstr) in the uniform class, named \p Op.
-MInstr asUniform(const MInstr &I, const std::vector<char> &Uni,
-                 llvm::StringRef Op, bool WholeInstr) {
+MInstr asUniform(const MInstr &I, const std::vector<char> &Uni, const MOp &Op,
+                 bool WholeInstr) {
   MInstr U = I;
-  U.Op = Op.str();
+  U.Op = Op;
   for (MOperand &O : U.Ops) {
     if (O.K == MOperand::Kind::Reg && !O.Phys && Uni[O.Reg])
       O.RC = RegClass::UGPR;
@@ -100,10 +108,9 @@ void codegen::promoteUniformValues(MFunction &MF) {
   std::vector<char> Uni(NV, 0);
   for (MBlock &B : MF.Blocks)
     for (MInstr &I : B.Instrs) {
-      if (I.hasGuard() || !I.Implicit.empty() || I.RelocType ||
-          I.Ops.empty() || !isPlainGPR(I.Ops[0]) || !I.Ops[0].IsDef ||
-          !I.Ops[0].Undef || MF.VRegs[I.Ops[0].Reg].Size != 1 ||
-          uniformOp(I).empty())
+      if (I.hasGuard() || !I.Implicit.empty() || I.RelocType || I.Ops.empty() ||
+          !isPlainGPR(I.Ops[0]) || !I.Ops[0].IsDef || !I.Ops[0].Undef ||
+          MF.VRegs[I.Ops[0].Reg].Size != 1 || uniformOp(I).opc() == Opc::NONE)
         continue;
       bool Ok = true;
       for (size_t K = 1; K != I.Ops.size() && Ok; ++K) {
@@ -111,7 +118,7 @@ void codegen::promoteUniformValues(MFunction &MF) {
         Ok = (O.K == MOperand::Kind::Reg && !O.IsDef &&
               (isPlainGPR(O) || isZeroGPR(O))) ||
              O.K == MOperand::Kind::Imm || O.K == MOperand::Kind::Text ||
-             (O.K == MOperand::Kind::Const && O.NoReg && I.Op == "MOV");
+             (O.K == MOperand::Kind::Const && O.NoReg && I.Op.is(Opc::MOV));
       }
       if (!Ok)
         continue;
@@ -163,7 +170,7 @@ void codegen::promoteUniformValues(MFunction &MF) {
         forEachOperand(I, Note);
         if (Read.empty())
           continue;
-        bool Ok = I.Op != "PHI";
+        bool Ok = !I.Op.is(Opc::PHI);
         for (const MOperand &O : I.Implicit)
           Ok &= !(O.isVirtualReg() && O.Reg < NV && Uni[O.Reg]);
         for (const MOperand &O : I.Ops)

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptxas-alt/SASS/Table.h"
+#include "ptxas-alt/SASS/Opcode.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -406,6 +407,12 @@ Table::Table(Arch A, ArrayRef<Row> Rows) : A(A) {
     F->FixedValue.set(0, 12, R.Opcode);
     if (!Err.empty())
       report_fatal_error(Twine("SASS table row '") + R.Template + "': " + Err);
+    // Every mnemonic is an opcode of Opcodes.def, whose facts the code
+    // generator reads; a row without one would have none.
+    std::optional<Opc> Op = lookupOpcode(F->Mnemonic);
+    if (!Op || opcodeInfo(*Op).Pseudo)
+      report_fatal_error(Twine("SASS table row '") + R.Template +
+                         "': mnemonic missing from Opcodes.def");
     F->NumFixed = F->FixedMask.popcount();
     Forms.push_back(std::move(F));
   }

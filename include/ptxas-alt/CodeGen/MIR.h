@@ -5,13 +5,16 @@
 //===----------------------------------------------------------------------===//
 //
 // The code generator's one representation between PTX and bits. An MInstr
-// is a SASS instruction spelled the way nvdisasm prints it (opcode with its
-// modifiers, then operands), whose register operands are *virtual* until
-// register allocation and physical afterwards. Operands know whether they
-// are defined or read and how many 32-bit words they cover, which is all
-// liveness, allocation and the control-code pass need; the encoding itself
-// comes from the SASS form table when the instruction is rendered and parsed
-// (Emit.cpp), so no opcode fact is repeated here.
+// is a SASS instruction: an opcode with its modifiers (MOp, resolved once
+// when the instruction is created; sass::Opc is the form table's own
+// opcode), then operands in nvdisasm's order, whose register operands are
+// *virtual* until register allocation and physical afterwards. Operands
+// know whether they are defined or read and how many 32-bit words they
+// cover, which is all liveness, allocation and the control-code pass need.
+// What a pass needs to know about an opcode (terminator, memory, purity,
+// uniform twin, ISA class, ...) is a fact of sass::Opc (Opcodes.def), asked
+// through MOp; no pass compares opcode text (test/lint/opcode-text.py).
+// The encoding comes from the SASS form table (Emit.cpp).
 //
 // Instruction selection maps a PTX register to one virtual register that
 // may be assigned many times; a guarded or partial definition does not end
@@ -30,6 +33,7 @@
 #define PTXAS_ALT_CODEGEN_MIR_H
 
 #include "ptxas-alt/SASS/Instr.h"
+#include "ptxas-alt/SASS/Opcode.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -37,10 +41,14 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 namespace ptxas::codegen {
+
+using sass::Mod;
+using sass::Opc;
 
 enum class RegClass : uint8_t {
   GPR,   ///< R0..R254, RZ = 255
@@ -120,6 +128,63 @@ MOperand cbank(unsigned Bank, int64_t Off);
 MOperand text(llvm::StringRef T);
 MOperand label(unsigned Block);
 
+/// The identity of a machine instruction: a SASS opcode and its modifiers.
+/// It is resolved once, when the instruction is created, and is then one
+/// pointer to an interned description; equal identities are equal
+/// pointers. Created from nvdisasm text ("IMAD.WIDE.U32"; instruction
+/// selection spells its instructions so) or from an opcode and modifiers;
+/// a mnemonic that is not an opcode of the form table is a fatal internal
+/// error at creation, never a "cannot encode" later.
+/// "IMAD.WIDE.U32"_op: an instruction spelling whose mnemonic is checked
+/// when ptxas-alt is built (a misspelt one does not compile).
+struct OpSpelling {
+  const char *Text;
+  size_t Size;
+};
+consteval OpSpelling operator""_op(const char *S, size_t N) {
+  if (!sass::isOpcodeSpelling(std::string_view(S, N)))
+    throw "not a SASS opcode of Opcodes.def";
+  return {S, N};
+}
+
+class MOp {
+public:
+  struct Desc;
+  MOp();
+  MOp(OpSpelling S) : MOp(llvm::StringRef(S.Text, S.Size)) {}
+  MOp(llvm::StringRef Text);
+  MOp(const char *Text) : MOp(llvm::StringRef(Text)) {}
+  MOp(const std::string &Text) : MOp(llvm::StringRef(Text)) {}
+  MOp(sass::Opc O, std::initializer_list<sass::Mod> Mods = {});
+
+  sass::Opc opc() const;
+  const sass::OpcodeInfo &info() const { return sass::opcodeInfo(opc()); }
+  /// The opcode without modifiers (`MOV`, not `MOV.64`); opc() == O asks
+  /// for the opcode with any modifiers.
+  bool is(sass::Opc O) const { return opc() == O && !hasMods(); }
+  /// The opcode with exactly these modifiers, in this order.
+  bool is(sass::Opc O, std::initializer_list<sass::Mod> Mods) const;
+  bool has(sass::Mod M) const;
+  /// Modifiers in printed order (Mod::Other for those not named).
+  llvm::ArrayRef<sass::Mod> mods() const;
+  bool hasMods() const { return !mods().empty(); }
+  /// Fact bits of the opcode (sass::opfact).
+  bool hasFact(uint32_t F) const { return info().has(F); }
+  /// Ends its block: a branch, return, exit or BPT.TRAP.
+  bool isTerminator() const;
+  /// The .nv.compat ISA class of code holding this instruction.
+  uint8_t isaClass() const;
+  /// nvdisasm spelling, for listings and the text round trip only.
+  llvm::StringRef text() const;
+  std::string str() const { return text().str(); }
+
+  bool operator==(const MOp &O) const { return D == O.D; }
+  bool operator!=(const MOp &O) const { return D != O.D; }
+
+private:
+  const Desc *D;
+};
+
 /// PHI (SSA only): Ops = {def result, then value, label(predecessor) per
 /// incoming edge}; an edge that brings no value (undefined) is left out.
 struct MInstr {
@@ -133,7 +198,7 @@ struct MInstr {
   MInstr &operator=(const MInstr &) = default;
   MInstr &operator=(MInstr &&) noexcept = default;
 
-  std::string Op;                     ///< "IMAD.WIDE.U32"
+  MOp Op;                             ///< IMAD.WIDE.U32
   llvm::SmallVector<MOperand, 6> Ops; ///< in printed order
   /// Guard predicate (RC Pred/UPred); K == Kind::Text means "none".
   MOperand Guard = text("");
