@@ -412,8 +412,14 @@ static void widths(const DecodedInstr &D, uint8_t &Dst,
     setSrc(0, D.has("U64") ? 2 : 1);
   } else if (M == "LDSM") {
     Dst = D.has("4") ? 4 : D.has("2") ? 2 : 1;
+  } else if (M == "STSM") {
+    setSrc(0, D.has("4") ? 4 : D.has("2") ? 2 : 1);
+  } else if (M == "QMMA") {
+    Dst = 4;
+    setSrc(0, 4), setSrc(1, 2), setSrc(2, 4);
   } else if (M == "HMMA") {
-    bool Big = D.has("16816");
+    // f16/bf16: 16816 A4 B2, 1688 A2 B1; tf32: 1688 A4 B2, 1684 A2 B1.
+    bool Big = D.has("16816") || (D.has("1688") && D.has("TF32"));
     Dst = D.has("F32") ? 4 : 2;
     setSrc(0, Big ? 4 : 2), setSrc(1, Big ? 2 : 1), setSrc(2, Dst);
   } else if (M == "IMMA") {

@@ -375,14 +375,15 @@ bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
     case 3: return execUniform(D, G, Handled);
     case 4: return execFloat(D, G, Handled);
     case 5: return execMem(D, G, Handled);
-    default: return execWarp(D, M, G, Handled);
+    case 6: return execWarp(D, M, G, Handled);
+    default: return execTensor(D, G, Handled);
     }
   };
   if (Fam) {
     if ((Fam == 1 || G) && !run(Fam))
       return false;
   } else {
-    for (unsigned F = 1; F <= 6 && !Handled; ++F) {
+    for (unsigned F = 1; F <= 7 && !Handled; ++F) {
       if (F > 1 && !G)
         break;
       if (!run(F))

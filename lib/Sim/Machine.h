@@ -236,6 +236,8 @@ public:
   bool execFloat(const DecodedInstr &D, uint32_t G, bool &Handled);
   bool execMem(const DecodedInstr &D, uint32_t G, bool &Handled);
   bool execWarp(const DecodedInstr &D, uint32_t M, uint32_t G, bool &Handled);
+  /// LDSM/STSM/MOVM and the warp MMAs (ExecTensor.cpp).
+  bool execTensor(const DecodedInstr &D, uint32_t G, bool &Handled);
 
   // --- memory ------------------------------------------------------------
   uint8_t *globalPtr(uint64_t A, unsigned N, const DecodedInstr &D);
