@@ -95,8 +95,10 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
   const std::string &Mn = D.Mnemonic;
   const auto &O = D.Ops;
   Handled = true;
-  auto lane = [&](unsigned R, unsigned L) -> uint32_t {
-    return R == 255 ? 0 : W->R[R][L];
+  // Word K of the tuple at Base in lane L; a tuple at RZ reads as zeros
+  // (ptxas's `HMMA ..., RZ` for a zero accumulator).
+  auto word = [&](unsigned Base, unsigned K, unsigned L) -> uint32_t {
+    return Base == 255 || Base + K > 254 ? 0 : W->R[Base + K][L];
   };
   if (Mn == "LDSM" || Mn == "STSM") {
     bool Load = Mn == "LDSM";
@@ -136,7 +138,7 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
             // stmatrix writes every lane's fragment (the instruction is
             // collective; guarded-off lanes still supply data on hardware,
             // here only lanes that take effect store).
-            uint16_t V = uint16_t(lane(Reg + M, L) >> (16 * J));
+            uint16_t V = uint16_t(word(Reg, M, L) >> (16 * J));
             std::memcpy(P, &V, 2);
           }
         }
@@ -152,7 +154,7 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
         // Out(r = l/4, c = 2(l%4)+j) = In(c, r): row c is held by lanes
         // 4c..4c+3, column r in word r/2, half r%2.
         unsigned R = L / 4, C = 2 * (L % 4) + J;
-        uint32_t Wd = lane(O[1].Reg, 4 * C + R / 2);
+        uint32_t Wd = word(O[1].Reg, 0, 4 * C + R / 2);
         Out[L] |= ((Wd >> (16 * (R % 2))) & 0xffff) << (16 * J);
       }
     FOR_LANES(G, L) setR(O[0].Reg, L, Out[L]);
@@ -238,14 +240,14 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
   auto load = [&](unsigned Reg, unsigned L, unsigned I, El E) -> double {
     unsigned Bits = elBits(E);
     if (Bits == 64) {
-      uint64_t V = uint64_t(lane(Reg + 2 * I, L)) |
-                   uint64_t(lane(Reg + 2 * I + 1, L)) << 32;
+      uint64_t V = uint64_t(word(Reg, 2 * I, L)) |
+                   uint64_t(word(Reg, 2 * I + 1, L)) << 32;
       double X;
       std::memcpy(&X, &V, 8);
       return X;
     }
     unsigned PerReg = 32 / Bits;
-    uint32_t Wd = lane(Reg + I / PerReg, L);
+    uint32_t Wd = word(Reg, I / PerReg, L);
     uint32_t V = Bits == 32 ? Wd : (Wd >> (Bits * (I % PerReg))) &
                                        ((1u << Bits) - 1);
     switch (E) {
@@ -286,15 +288,15 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
       cPos(L, I, R, C);
       double V;
       if (IsD) {
-        uint64_t Bits = uint64_t(lane(RC + 2 * I, L)) |
-                        uint64_t(lane(RC + 2 * I + 1, L)) << 32;
+        uint64_t Bits = uint64_t(word(RC, 2 * I, L)) |
+                        uint64_t(word(RC, 2 * I + 1, L)) << 32;
         std::memcpy(&V, &Bits, 8);
       } else if (AccInt) {
-        V = double(int32_t(lane(RC + I, L)));
+        V = double(int32_t(word(RC, I, L)));
       } else if (AccF32) {
-        V = f2d(lane(RC + I, L));
+        V = f2d(word(RC, I, L));
       } else {
-        V = h2d(uint16_t(lane(RC + I / 2, L) >> (16 * (I % 2))));
+        V = h2d(uint16_t(word(RC, I / 2, L) >> (16 * (I % 2))));
       }
       Cm[R][C] = V;
     }
