@@ -20,8 +20,11 @@
 //   wait_group N        DEPBAR.LE SB0, N
 //   wait_all            LDGDEPBAR; DEPBAR.LE SB0, 0x0
 //
-// On sm_90 ptxas puts three `@!PT LDS RZ, [RZ]` before the first LDGSTS of
-// a block (a hardware workaround; they never execute); so do we.
+// ptxas puts three `@!PT LDS RZ, [RZ]` (never executed; a hardware
+// workaround) before the first LDGSTS of a block: always on sm_90, on
+// sm_80..89 when a shared-memory access or a CTA barrier came before it in
+// the function (probed: STS, LDS or BAR.SYNC, also in another block); so
+// do we.
 // LDGDEPBAR counts on scoreboard 0 (SASS/Latency.h: depBarScoreboard).
 //
 //===----------------------------------------------------------------------===//
@@ -41,6 +44,18 @@ bool blockHasLdgsts(ISel &S) {
   for (const MInstr &M : S.mf().Blocks[S.currentBlock()].Instrs)
     if (llvm::StringRef(M.Op).starts_with("LDGSTS"))
       return true;
+  return false;
+}
+
+/// Has the function so far accessed shared memory or synchronized the CTA?
+bool sharedAccessBefore(ISel &S) {
+  for (const MBlock &B : S.mf().Blocks)
+    for (const MInstr &M : B.Instrs) {
+      llvm::StringRef Base = llvm::StringRef(M.Op).split('.').first;
+      if (Base == "LDS" || Base == "STS" || Base == "ATOMS" || Base == "BAR" ||
+          Base == "LDSM" || Base == "STSM" || Base == "LDGSTS")
+        return true;
+    }
   return false;
 }
 
@@ -127,7 +142,7 @@ SelResult selectCpAsync(ISel &S, const ptx::Instruction &I) {
   if (ZFill)
     Op += ".ZFILL";
 
-  if (S.isSm90() && !blockHasLdgsts(S)) {
+  if (!blockHasLdgsts(S) && (S.isSm90() || sharedAccessBefore(S))) {
     for (int K = 0; K != 3; ++K) {
       MInstr &Pad = S.emit("LDS", {RZ(), text("[RZ]")});
       Pad.Guard = PT();
