@@ -93,6 +93,26 @@ std::vector<Case> casesTensor() {
          C.expect("po", O);
        },
        "sm_80", true},
+      {"seed_ldmatrix_x2.seed_ldmatrix_x2",
+       [](const Ctx &C) {
+         // The seed's stated map: SM[r, w, k] is word 8r + w + 128k.
+         auto In = C.in<uint32_t>("pi");
+         auto SM = [&](unsigned R, unsigned W, unsigned K) {
+           return In[8 * R + W + 128 * K];
+         };
+         std::vector<uint32_t> O(32 * 12);
+         for (unsigned L = 0; L < 32; ++L) {
+           uint32_t *R = &O[12 * L];
+           for (unsigned S = 0; S < 12; ++S)
+             R[S] = 0xdead0000u + S; // untouched slots
+           R[0] = SM(2 * (L / 4), L % 4, 0);
+           R[2] = SM(2 * (L / 4) + 1, L % 4, 0);
+           R[8] = SM(2 * (L / 4), L % 4, 1);
+           R[10] = SM(2 * (L / 4) + 1, L % 4, 1);
+         }
+         C.expect("po", O);
+       },
+       "sm_75", true},
       {"mma_ldmatrix.mma_misc",
        [](const Ctx &C) {
          auto At = C.in<float>("At"), Bt = C.in<float>("Bt");
