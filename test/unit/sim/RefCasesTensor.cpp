@@ -113,6 +113,25 @@ std::vector<Case> casesTensor() {
          C.expect("po", O);
        },
        "sm_75", true},
+      {"seed_ldg_v4.seed_ldg_v4",
+       [](const Ctx &C) {
+         // Load (j, i) reads words 60j + 4i + w and writes slot
+         // 8i + 120j + 4(w/2) + 2(w%2); the other slots keep their values.
+         auto In = C.in<uint32_t>("pi");
+         std::vector<uint32_t> O(64 * 840);
+         for (unsigned T = 0; T < 64; ++T) {
+           uint32_t *R = &O[840 * T];
+           for (unsigned S = 0; S < 840; ++S)
+             R[S] = 0xbeef0000u + S;
+           for (unsigned J = 0; J < 7; ++J)
+             for (unsigned I = 0; I < 15; ++I)
+               for (unsigned W = 0; W < 4; ++W)
+                 R[8 * I + 120 * J + 4 * (W / 2) + 2 * (W % 2)] =
+                     In[420 * T + 60 * J + 4 * I + W];
+         }
+         C.expect("po", O);
+       },
+       "sm_75", true},
       {"mma_ldmatrix.mma_misc",
        [](const Ctx &C) {
          auto At = C.in<float>("At"), Bt = C.in<float>("Bt");
