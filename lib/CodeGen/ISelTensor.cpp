@@ -29,6 +29,9 @@
 #include "ISelIntegerCommon.h"
 #include "ISelMemory.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
 using namespace ptxas;
 using namespace ptxas::codegen;
 using namespace ptxas::codegen::intsel;
@@ -102,8 +105,78 @@ SelResult selectMovmatrix(ISel &S, const ptx::Instruction &I) {
   return SelResult::Done;
 }
 
+/// A tuple of \p Words words that already holds the 32-bit registers
+/// \p E in this block: one gathered from them before (Triton and XLA pass
+/// one A fragment to many MMAs, XLA even `{%r317, %r317, %r317, %r317}`),
+/// or the result an earlier MMA scattered into them (an accumulator chain),
+/// with none of them written since. Scans the current block backwards.
+std::optional<MOperand> heldTuple(ISel &S, llvm::ArrayRef<MOperand> E,
+                                  unsigned Words) {
+  MFunction &MF = S.mf();
+  const MBlock &B = MF.Blocks[S.currentBlock()];
+  llvm::DenseSet<unsigned> Written, Tainted;
+  llvm::DenseMap<unsigned, unsigned> Gathered, Scattered;
+  unsigned Full = (1u << Words) - 1;
+  auto plainReg = [](const MOperand &O) {
+    return O.K == MOperand::Kind::Reg && !O.Phys && O.RC == RegClass::GPR &&
+           O.Width == 1 && !O.Neg && !O.Abs && !O.Not && !O.Inv &&
+           O.Text.empty();
+  };
+  for (auto It = B.Instrs.rbegin(); It != B.Instrs.rend(); ++It) {
+    const MInstr &I = *It;
+    bool Mov = I.Op == "MOV" && I.Ops.size() == 2 && !I.hasGuard() &&
+               I.Implicit.empty() && plainReg(I.Ops[0]) && I.Ops[0].IsDef &&
+               plainReg(I.Ops[1]);
+    if (Mov) {
+      const MOperand &D = I.Ops[0], &Src = I.Ops[1];
+      unsigned W = D.Sub;
+      // MOV T:w, E[w] of a gather.
+      if (MF.VRegs[D.Reg].Size == Words && W < Words &&
+          Src.Reg == E[W].Reg && Src.Sub == E[W].Sub &&
+          !Written.count(Src.Reg) && !Tainted.count(D.Reg) &&
+          (Gathered[D.Reg] |= 1u << W) == Full)
+        return vreg(D.Reg, RegClass::GPR, Words);
+      // MOV E[w], T:w of a scatter (E[w] a whole single register).
+      for (unsigned K = 0; K != Words; ++K)
+        if (D.Reg == E[K].Reg && D.Sub == 0 && E[K].Sub == 0 &&
+            MF.VRegs[D.Reg].Size == 1 && Src.Sub == K &&
+            MF.VRegs[Src.Reg].Size == Words && !Written.count(D.Reg) &&
+            !Written.count(Src.Reg) &&
+            (Scattered[Src.Reg] |= 1u << K) == Full)
+          return vreg(Src.Reg, RegClass::GPR, Words);
+    }
+    auto Def = [&](const MOperand &O) {
+      if (O.IsDef && O.K == MOperand::Kind::Reg && !O.Phys) {
+        if (!(Mov && &O == &I.Ops[0]))
+          Tainted.insert(O.Reg);
+        Written.insert(O.Reg);
+      }
+    };
+    for (const MOperand &O : I.Ops)
+      Def(O);
+    for (const MOperand &O : I.Implicit)
+      Def(O);
+  }
+  return std::nullopt;
+}
+
 /// One mma fragment as a register tuple of \p Words words.
 MOperand fragment(ISel &S, const Operand &O, unsigned Words) {
+  if (O.K == Operand::Kind::Vector && O.Elems.size() == Words) {
+    llvm::SmallVector<MOperand, 4> E;
+    for (const Operand &El : O.Elems) {
+      if (El.K != Operand::Kind::Reg)
+        break;
+      MOperand R = S.use(El);
+      if (R.K != MOperand::Kind::Reg || R.RC != RegClass::GPR ||
+          S.mf().VRegs[R.Reg].Size != 1)
+        break;
+      E.push_back(R);
+    }
+    if (E.size() == Words)
+      if (std::optional<MOperand> T = heldTuple(S, E, Words))
+        return *T;
+  }
   unsigned Bits = O.K == Operand::Kind::Vector ? 32 * Words / elemsOf(O) : 32;
   return mem::gatherStore(S, O, Bits == 64 ? Type::F64 : Type::B32, Bits,
                           Words);
