@@ -63,7 +63,10 @@ Effect effectOf(const MInstr &I) {
       "FCHK", "IMUL",  "VABSDIFF", "VABSDIFF4",
       "HMNMX2", "DMNMX", "FSWZADD", "ULDC", "LDC", "S2UR", "UMOV",
       "UIADD3", "ULOP3", "USHF", "UIMAD", "R2UR", "P2R", "R2P", "I2I",
-      "IADD"};
+      "IADD",
+      // Warp-level MMAs and MOVM read and write registers only (every lane
+      // executes them together, but so does the rest of the block).
+      "HMMA", "IMMA", "DMMA", "QMMA", "MOVM"};
   if (Base == "S2R" || Base == "CS2R") {
     // Clock and timer reads are ordered; thread ids are not.
     for (const MOperand &O : I.Ops)
