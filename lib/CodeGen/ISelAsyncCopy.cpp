@@ -15,7 +15,10 @@
 //                       n != 0 (the fill count travels in the low bits of
 //                       the naturally aligned source address)
 //   ignore-src p        predicate !p (false: the chunk is zero-filled)
-//   .L2::cache_hint     dropped, as ptxas drops it (no policy operand)
+//   .L2::cache_hint     the policy operand is dropped, as for ld/st here
+//                       (createpolicy gives 0); ptxas instead passes the
+//                       policy as the descriptor, desc[URp][R.64], also on
+//                       sm_80..89 (a hint only: the copy is the same)
 //   commit_group        LDGDEPBAR
 //   wait_group N        DEPBAR.LE SB0, N
 //   wait_all            LDGDEPBAR; DEPBAR.LE SB0, 0x0
@@ -103,7 +106,9 @@ SelResult selectCpAsync(ISel &S, const ptx::Instruction &I) {
   // (the cache policy) is not read.
   std::optional<MOperand> Pred;
   bool ZFill = false;
-  if (I.Ops.size() > 3 && I.Ops[3].K != Operand::Kind::Sink) {
+  // With .L2::cache_hint the last operand is the policy.
+  size_t NOps = I.Ops.size() - (I.hasMod(".L2::cache_hint") ? 1 : 0);
+  if (NOps > 3 && I.Ops[3].K != Operand::Kind::Sink) {
     const Operand &N = I.Ops[3];
     bool IsPred = N.K == Operand::Kind::Reg && N.Var &&
                   N.Var->isPredicate();
