@@ -13,6 +13,8 @@
 //   mma f16/bf16 m16n8k8/k16        HMMA.1688/.16816 .F16/.F32 [.BF16]
 //   mma tf32 m16n8k4/k8             HMMA.1684/.1688 .F32.TF32
 //   mma s8/u8 m8n8k16/m16n8k16/k32  IMMA.8816/.16816/.16832 .<A>.<B>[.SAT]
+//   mma s4/u4 m8n8k32/m16n8k32/k64  IMMA.8832/.16832/.16864 (sm_75..89;
+//                                   sm_90 has no 4-bit IMMA: not yet)
 //   mma f64 m8n8k4                  DMMA.884 (sm_80-89), DMMA.8x8x4 (sm_90)
 //   mma e4m3/e5m2 m16n8k32          QMMA.16832.F32.<A>.<B> (sm_89);
 //                                   on sm_90 the fp8 words are unpacked to
@@ -272,6 +274,23 @@ SelResult selectMma(ISel &S, const ptx::Instruction &I) {
     else if (Shape(".m8n8k16"))
       K = "8816", WA = 1, WB = 1;
     if (!K || (S.isSm75() && llvm::StringRef(K) != "8816"))
+      return S.unsupported(I);
+    WC = K[0] == '8' ? 2 : 4;
+    Op = std::string("IMMA.") + K + "." + typeText(TA) + "." + typeText(TB);
+    if (I.hasMod(".satfinite"))
+      Op += ".SAT";
+  } else if (TA == Type::S4 || TA == Type::U4) {
+    // sm_90 has no 4-bit IMMA (ptxas expands it into long integer code).
+    if (TD != Type::S32 || TC != Type::S32 || S.isSm90())
+      return S.unsupported(I);
+    const char *K = nullptr;
+    if (Shape(".m16n8k64"))
+      K = "16864", WA = 4, WB = 2;
+    else if (Shape(".m16n8k32"))
+      K = "16832", WA = 2, WB = 1;
+    else if (Shape(".m8n8k32"))
+      K = "8832", WA = 1, WB = 1;
+    if (!K || (S.isSm75() && llvm::StringRef(K) != "8832"))
       return S.unsupported(I);
     WC = K[0] == '8' ? 2 : 4;
     Op = std::string("IMMA.") + K + "." + typeText(TA) + "." + typeText(TB);

@@ -423,8 +423,11 @@ static void widths(const DecodedInstr &D, uint8_t &Dst,
     Dst = D.has("F32") ? 4 : 2;
     setSrc(0, Big ? 4 : 2), setSrc(1, Big ? 2 : 1), setSrc(2, Dst);
   } else if (M == "IMMA") {
-    // 8-bit fragments: 8816 A1 B1 C/D2, 16816 A2 B1 C/D4, 16832 A4 B2 C/D4.
-    bool K32 = D.has("16832"), M16 = K32 || D.has("16816");
+    // 8-bit fragments: 8816 A1 B1 C/D2, 16816 A2 B1 C/D4, 16832 A4 B2 C/D4;
+    // 4-bit: 8832 A1 B1 C/D2, 16832 A2 B1 C/D4, 16864 A4 B2 C/D4.
+    bool Four = D.has("S4") || D.has("U4");
+    bool K32 = Four ? D.has("16864") : D.has("16832");
+    bool M16 = K32 || D.has("16816") || (Four && D.has("16832"));
     Dst = M16 ? 4 : 2;
     setSrc(0, K32 ? 4 : M16 ? 2 : 1), setSrc(1, K32 ? 2 : 1), setSrc(2, Dst);
   } else if (M == "DMMA") {

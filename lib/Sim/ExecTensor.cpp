@@ -73,7 +73,7 @@ double fp8(uint8_t V, bool E5M2) {
 }
 
 /// Element kinds of MMA inputs.
-enum class El { F16, BF16, TF32, S8, U8, E4M3, E5M2, F64 };
+enum class El { F16, BF16, TF32, S8, U8, S4, U4, E4M3, E5M2, F64 };
 
 unsigned elBits(El E) {
   switch (E) {
@@ -84,6 +84,9 @@ unsigned elBits(El E) {
     return 32;
   case El::F64:
     return 64;
+  case El::S4:
+  case El::U4:
+    return 4;
   default:
     return 8;
   }
@@ -177,15 +180,22 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
     EA = EB = D.has("BF16") ? El::BF16 : D.has("TF32") ? El::TF32 : El::F16;
     AccF32 = D.has("F32");
   } else if (IsI) {
-    Kk = D.has("16832") ? 32 : D.has("16816") ? 16 : D.has("8816") ? 16 : 0;
-    if (D.has("8816"))
+    // IMMA.<shape>.<A>.<B>[.SAT]: the element types are the third and
+    // fourth dotted words.
+    if (D.Tokens.size() < 4)
+      return unsupported(D);
+    auto ty = [](llvm::StringRef T) {
+      return T == "S8" ? El::S8 : T == "U8" ? El::U8 : T == "S4" ? El::S4
+                                                                 : El::U4;
+    };
+    EA = ty(D.Tokens[2]), EB = ty(D.Tokens[3]);
+    bool Four = elBits(EA) == 4;
+    Kk = D.has("16864") ? 64 : D.has("8832") ? 32 : D.has("16832") ? 32
+         : D.has("16816") || D.has("8816") ? 16 : 0;
+    if (Four && D.has("16832"))
+      Kk = 32;
+    if (D.has("8816") || D.has("8832"))
       Mm = 8;
-    // A type at 76 (+83), B type at 78 (+84): U8 0, S8 1, U4 2, S4 3.
-    int64_t TA = D.modAt(76), TB = D.modAt(78);
-    if (D.has("8832") || D.has("16864") || TA > 1 || TB > 1)
-      return unsupported(D); // 4-bit forms: not modelled yet
-    EA = TA == 1 ? El::S8 : El::U8;
-    EB = TB == 1 ? El::S8 : El::U8;
     AccInt = true;
     Sat = D.has("SAT");
   } else if (IsQ) {
@@ -210,8 +220,8 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
       R = Gp, C = T;
     } else if (AB == 32) { // tf32: a0 (g,t) a1 (g+8,t) a2 (g,t+4) a3
       R = Gp + 8 * (I & 1), C = T + 4 * (I >> 1);
-    } else if (Mm == 8) { // m8n8k16 8-bit
-      R = Gp, C = 4 * T + I;
+    } else if (Mm == 8) { // m8n8k16 8-bit, m8n8k32 4-bit: one register
+      R = Gp, C = (32 / AB) * T + I;
     } else {
       unsigned PerReg = 32 / AB; // elements per register
       unsigned Reg = I / PerReg, In = I % PerReg;
@@ -261,6 +271,10 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
       return double(int8_t(V));
     case El::U8:
       return double(uint8_t(V));
+    case El::S4:
+      return double(int32_t(V << 28) >> 28);
+    case El::U4:
+      return double(V);
     case El::E4M3:
       return fp8(uint8_t(V), false);
     case El::E5M2:
@@ -270,7 +284,7 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
     }
   };
   // Gather the matrices from every lane's fragments.
-  double A[16][32] = {}, B[32][8] = {}, Cm[16][8] = {};
+  double A[16][64] = {}, B[64][8] = {}, Cm[16][8] = {};
   unsigned RA = O[1].Reg, RB = O[2].Reg, RC = O[3].Reg;
   for (unsigned L = 0; L != 32; ++L) {
     for (unsigned I = 0; I != AElems; ++I) {

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "RefHarness.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace simref {
@@ -208,6 +209,86 @@ std::vector<Case> casesTensor() {
          C.expect("mv", Out);
        },
        "sm_80", true},
+      {"mma_int4.k",
+       [](const Ctx &C) {
+         // Lane l's words: r4..r7 = w0..w3, r8..r11 = w4..w7 of its 16.
+         auto In = C.in<uint32_t>("po");
+         auto w = [&](unsigned L, unsigned K) { return In[16 * L + K]; };
+         auto s4 = [](uint32_t V, unsigned I) {
+           return int64_t(int32_t(V << (28 - 4 * I)) >> 28);
+         };
+         auto u4 = [](uint32_t V, unsigned I) { return int64_t(V >> (4 * I) & 15); };
+         // D1 = m8n8k32 s4: a (g, 8t+i) of r4, b (8t+i, g) of r8,
+         // c/d_i (g, 2t+i) = r10, r11.
+         int64_t A[16][64], B[64][8], D1[8][8], D2[16][8], D3[16][8];
+         for (unsigned L = 0; L < 32; ++L)
+           for (unsigned I = 0; I < 8; ++I)
+             A[L / 4][8 * (L % 4) + I] = s4(w(L, 0), I),
+             B[8 * (L % 4) + I][L / 4] = s4(w(L, 4), I);
+         for (unsigned L = 0; L < 32; ++L)
+           for (unsigned I = 0; I < 2; ++I) {
+             unsigned R = L / 4, N = 2 * (L % 4) + I;
+             int64_t S = int32_t(w(L, 6 + I));
+             for (unsigned K = 0; K < 32; ++K)
+               S += A[R][K] * B[K][N];
+             D1[R][N] = int32_t(S);
+           }
+         // D2 = m16n8k32 u4.s4: a reg j (g + 8j, 8t+i) of r4, r5; b as
+         // above; C = {D1 lane words 0, 1, 0, 1}.
+         for (unsigned L = 0; L < 32; ++L)
+           for (unsigned J = 0; J < 2; ++J)
+             for (unsigned I = 0; I < 8; ++I)
+               A[L / 4 + 8 * J][8 * (L % 4) + I] = u4(w(L, J), I);
+         for (unsigned R = 0; R < 16; ++R)
+           for (unsigned N = 0; N < 8; ++N) {
+             int64_t S = D1[R % 8][N];
+             for (unsigned K = 0; K < 32; ++K)
+               S += A[R][K] * B[K][N];
+             D2[R][N] = int32_t(S);
+           }
+         // D3 = m16n8k64 .satfinite s4.u4: a reg j (g + 8(j%2), 8t+i+32(j/2))
+         // of r4..r7, b reg j (8t+i+32j, g) of r8, r9; C = D2.
+         for (unsigned L = 0; L < 32; ++L) {
+           for (unsigned J = 0; J < 4; ++J)
+             for (unsigned I = 0; I < 8; ++I)
+               A[L / 4 + 8 * (J & 1)][8 * (L % 4) + I + 32 * (J >> 1)] =
+                   s4(w(L, J), I);
+           for (unsigned J = 0; J < 2; ++J)
+             for (unsigned I = 0; I < 8; ++I)
+               B[8 * (L % 4) + I + 32 * J][L / 4] = u4(w(L, 4 + J), I);
+         }
+         for (unsigned R = 0; R < 16; ++R)
+           for (unsigned N = 0; N < 8; ++N) {
+             int64_t S = D2[R][N];
+             for (unsigned K = 0; K < 64; ++K)
+               S += A[R][K] * B[K][N];
+             D3[R][N] = std::clamp<int64_t>(S, INT32_MIN, INT32_MAX);
+           }
+         std::vector<uint32_t> O(In);
+         for (unsigned L = 0; L < 32; ++L) {
+           unsigned G = L / 4, T = L % 4;
+           for (unsigned I = 0; I < 4; ++I)
+             O[16 * L + I] = uint32_t(D3[G + 8 * (I >> 1)][2 * T + (I & 1)]);
+         }
+         // D4 = m8n8k16 s8.u8: a (g, 4t+i) bytes of r4, b (4t+i, g) of r8,
+         // C = the lane's D3 words 0, 1.
+         for (unsigned L = 0; L < 32; ++L)
+           for (unsigned I = 0; I < 2; ++I) {
+             unsigned G = L / 4, N = 2 * (L % 4) + I;
+             int64_t S = int32_t(O[16 * L + I]);
+             for (unsigned K = 0; K < 16; ++K) {
+               unsigned LA = 4 * G + K / 4, LB = 4 * N + K / 4;
+               S += int64_t(int8_t(w(LA, 0) >> (8 * (K % 4)))) *
+                    int64_t(uint8_t(w(LB, 4) >> (8 * (K % 4))));
+             }
+             O[16 * L + 4 + I] = uint32_t(int32_t(S));
+           }
+         C.expect("po", O);
+       },
+       // ptxas's cubins only (sm_90's is ptxas's long integer expansion of
+       // the 4-bit shapes, which we do not select yet); ours equal ptxas's
+       // on sm_80..89 in codegen-diff-vs-ptxas.
+       "sm_80", false},
       {"mma_ldmatrix.mma_bf16_trans",
        [](const Ctx &C) {
          // ldmatrix .x4 of A (16x16 row-major) and .x2.trans of B (16x8,
