@@ -98,6 +98,10 @@ private:
   std::array<int64_t, 6> SBAge{};
   int64_t Now = 0;
   int64_t AgeCounter = 0;
+  /// Scoreboards kept for dependency-barrier forms (LDGDEPBAR: SB0), which
+  /// no other instruction gets and which block starts and calls do not
+  /// wait for (the DEPBAR.LE the program wrote does).
+  uint8_t Reserved = 0;
   /// The instruction issued last (possibly in the previous block).
   MInstr *Last = nullptr;
   std::string Error;
@@ -191,6 +195,12 @@ std::string ControlPass::run() {
   // An empty branch target forgets the state like any target; the wait on
   // every scoreboard then falls to the first instruction after it.
   bool EmptyTarget = false;
+  for (const MBlock &Bl : MF.Blocks)
+    for (const MInstr &I : Bl.Instrs)
+      if (I.Encoded && I.Enc.F)
+        if (int SB = sass::depBarScoreboard(*I.Enc.F); SB >= 0)
+          Reserved |= uint8_t(1u << SB);
+  const uint8_t AllSB = uint8_t(0x3f & ~Reserved);
   for (size_t B = 0; B != MF.Blocks.size(); ++B) {
     MBlock &Bl = MF.Blocks[B];
     std::vector<MInstr> Done;
@@ -209,7 +219,7 @@ std::string ControlPass::run() {
         return "internal error: control codes before form selection";
       llvm::SmallVector<Access, 8> Acc;
       accesses(I, Acc);
-      uint8_t Wait = AtTarget ? 0x3f : 0;
+      uint8_t Wait = AtTarget ? AllSB : 0;
       AtTarget = false;
       int64_t Req = Now;
       for (const Access &A : Acc) {
@@ -244,7 +254,7 @@ std::string ControlPass::run() {
             Req = std::max(Req, R.ProdCycle +
                                     int64_t(sass::maxFixedLatency(MF.A)));
         for (unsigned S = 0; S != 6; ++S)
-          if (SBBusy[S]) {
+          if (SBBusy[S] && !(Reserved >> S & 1)) {
             Wait |= uint8_t(1u << S);
             Req = std::max(Req, SBSetCycle[S] + 2);
           }
@@ -265,12 +275,11 @@ std::string ControlPass::run() {
       if (T.Scoreboarded && (HasDef || HasUse)) {
         int Free = -1;
         for (unsigned S = 0; S != 6 && Free < 0; ++S)
-          if (!SBBusy[S])
+          if (!SBBusy[S] && !(Reserved >> S & 1))
             Free = int(S);
         if (Free < 0) {
-          Free = 0;
-          for (unsigned S = 1; S != 6; ++S)
-            if (SBAge[S] < SBAge[Free])
+          for (unsigned S = 0; S != 6; ++S)
+            if (!(Reserved >> S & 1) && (Free < 0 || SBAge[S] < SBAge[Free]))
               Free = int(S);
           if (Now < SBSetCycle[Free] + 2)
             addStall(Done, SBSetCycle[Free] + 2 - Now);
@@ -288,7 +297,7 @@ std::string ControlPass::run() {
         int ReadSB = Free;
         if (HasDef && HasUse && overwritesSourceLater(Bl, Index, Acc)) {
           for (unsigned S = 0; S != 6 && ReadSB == Free; ++S)
-            if (!SBBusy[S])
+            if (!SBBusy[S] && !(Reserved >> S & 1))
               ReadSB = int(S);
           if (ReadSB != Free) {
             C.RBar = uint8_t(ReadSB);
@@ -309,6 +318,8 @@ std::string ControlPass::run() {
           }
         }
       } else {
+        if (int SB = sass::depBarScoreboard(*I.Enc.F); SB >= 0)
+          C.WBar = uint8_t(SB);
         for (const Access &A : Acc)
           if (A.IsDef) {
             RegState &R = reg(A.Idx);

@@ -408,7 +408,8 @@ bool ISel::selectOne(const ptx::Instruction &I) {
                                       selectFloat,   selectConvert,
                                       selectMemory,  selectControl,
                                       selectWarp,    selectVideo,
-                                      selectStack};
+                                      selectStack,   selectAsyncCopy,
+                                      selectTensor};
   // A guarded instruction is selected after `@!p BRA skip`; if it became a
   // single instruction the branch is undone and the guard moves onto it.
   unsigned B0 = currentBlock();

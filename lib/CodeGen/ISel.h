@@ -179,6 +179,8 @@ SelResult selectControl(ISel &S, const ptx::Instruction &I); // ISelControl.cpp
 SelResult selectWarp(ISel &S, const ptx::Instruction &I);    // ISelWarp.cpp
 SelResult selectVideo(ISel &S, const ptx::Instruction &I);   // ISelVideo.cpp
 SelResult selectStack(ISel &S, const ptx::Instruction &I);   // ISelStack.cpp
+SelResult selectAsyncCopy(ISel &S, const ptx::Instruction &I); // ISelAsyncCopy
+SelResult selectTensor(ISel &S, const ptx::Instruction &I);  // ISelTensor.cpp
 
 /// The register the frame (.local variables) is addressed from: R1, or
 /// MFunction::FrameBase in a function whose stack pointer moves.

@@ -61,6 +61,10 @@ ResultTiming resultTiming(Arch A, const Form &F) {
   return T;
 }
 
+int depBarScoreboard(const Form &F) {
+  return F.Mnemonic == "LDGDEPBAR" ? 0 : -1;
+}
+
 namespace {
 /// One calibrated dependency: the least distance ptxas leaves between a
 /// producer of class P and a consumer of class C (all corpus programs,

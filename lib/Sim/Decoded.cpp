@@ -412,13 +412,22 @@ static void widths(const DecodedInstr &D, uint8_t &Dst,
     setSrc(0, D.has("U64") ? 2 : 1);
   } else if (M == "LDSM") {
     Dst = D.has("4") ? 4 : D.has("2") ? 2 : 1;
+  } else if (M == "STSM") {
+    setSrc(0, D.has("4") ? 4 : D.has("2") ? 2 : 1);
+  } else if (M == "QMMA") {
+    Dst = 4;
+    setSrc(0, 4), setSrc(1, 2), setSrc(2, 4);
   } else if (M == "HMMA") {
-    bool Big = D.has("16816");
+    // f16/bf16: 16816 A4 B2, 1688 A2 B1; tf32: 1688 A4 B2, 1684 A2 B1.
+    bool Big = D.has("16816") || (D.has("1688") && D.has("TF32"));
     Dst = D.has("F32") ? 4 : 2;
     setSrc(0, Big ? 4 : 2), setSrc(1, Big ? 2 : 1), setSrc(2, Dst);
   } else if (M == "IMMA") {
-    // 8-bit fragments: 8816 A1 B1 C/D2, 16816 A2 B1 C/D4, 16832 A4 B2 C/D4.
-    bool K32 = D.has("16832"), M16 = K32 || D.has("16816");
+    // 8-bit fragments: 8816 A1 B1 C/D2, 16816 A2 B1 C/D4, 16832 A4 B2 C/D4;
+    // 4-bit: 8832 A1 B1 C/D2, 16832 A2 B1 C/D4, 16864 A4 B2 C/D4.
+    bool Four = D.has("S4") || D.has("U4");
+    bool K32 = Four ? D.has("16864") : D.has("16832");
+    bool M16 = K32 || D.has("16816") || (Four && D.has("16832"));
     Dst = M16 ? 4 : 2;
     setSrc(0, K32 ? 4 : M16 ? 2 : 1), setSrc(1, K32 ? 2 : 1), setSrc(2, Dst);
   } else if (M == "DMMA") {

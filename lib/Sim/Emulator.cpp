@@ -379,14 +379,15 @@ bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
     case 3: return execUniform(D, G, Handled);
     case 4: return execFloat(D, G, Handled);
     case 5: return execMem(D, G, Handled);
-    default: return execWarp(D, M, G, Handled);
+    case 6: return execWarp(D, M, G, Handled);
+    default: return execTensor(D, G, Handled);
     }
   };
   if (Fam) {
     if ((Fam == 1 || G) && !run(Fam))
       return false;
   } else {
-    for (unsigned F = 1; F <= 6 && !Handled; ++F) {
+    for (unsigned F = 1; F <= 7 && !Handled; ++F) {
       if (F > 1 && !G)
         break;
       if (!run(F))
@@ -465,11 +466,22 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
     return -1;
   };
   auto syncOn = [&](uint32_t Need) { this->syncOn(M, Need, Advance); };
+  // cp.async groups (ExecMem.cpp): LDGDEPBAR commits the open copies,
+  // DEPBAR.LE SB0, n lands all but the n newest groups.
+  if (Mn == "LDGDEPBAR") {
+    Wp.CopyGroups.push_back(std::move(Wp.OpenCopies));
+    Wp.OpenCopies.clear();
+    return true;
+  }
+  if (Mn == "DEPBAR" && D.Ops.size() >= 2 && D.Ops[0].Imm == 0) {
+    completeCopies(Wp, size_t(D.Ops[1].Imm));
+    return true;
+  }
   if (Mn == "NOP" || Mn == "DEPBAR" || Mn == "MEMBAR" || Mn == "ERRBAR" ||
       Mn == "CGAERRBAR" || Mn == "CCTL" || Mn == "CCTLL" || Mn == "NANOSLEEP" ||
       Mn == "PMTRIG" ||
       Mn == "YIELD" || Mn == "PREEXIT" || Mn == "FENCE" ||
-      Mn == "LDGDEPBAR" || Mn == "ENDCOLLECTIVE" || Mn == "ACQBULK" ||
+      Mn == "ENDCOLLECTIVE" || Mn == "ACQBULK" ||
       Mn == "UCGABAR_ARV" || Mn == "UCGABAR_WAIT" || // clusters of one CTA
       (Mn == "BPT" && !D.has("TRAP"))) {
     return true;
@@ -480,6 +492,9 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
     uint32_t E = 0;
     FOR_LANES(G, L) if (D.Ops.empty() || pred(D.Ops[0], L)) E |= 1u << L;
     Wp.Exited |= E;
+    // Copies still in flight complete although nobody waits for them.
+    if ((Wp.Exited & Wp.Valid) == Wp.Valid)
+      completeCopies(Wp, 0, true);
     // Lanes waiting at a BSYNC for the exited ones may now go: let every
     // waiting lane retry its sync (see BREAK).
     Wp.Blocked = 0;

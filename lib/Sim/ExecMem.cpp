@@ -193,21 +193,28 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
       uint8_t *DP = sharedPtr(SA, N, D);
       if (!DP)
         return false;
-      if (!Copy) {
-        std::memset(DP, 0, N);
-        continue;
+      Warp::AsyncCopy C{DP, std::vector<uint8_t>(N, 0)};
+      if (Copy) {
+        unsigned Fill = 0;
+        if (D.has("ZFILL")) {
+          Fill = unsigned(GA & (N - 1));
+          GA -= Fill;
+        }
+        uint8_t *SP = globalPtr(GA, N - Fill, D);
+        if (!SP)
+          return false;
+        std::memcpy(C.Bytes.data(), SP, N - Fill);
       }
-      unsigned Fill = 0;
-      if (D.has("ZFILL")) {
-        Fill = unsigned(GA & (N - 1));
-        GA -= Fill;
-      }
-      uint8_t *SP = globalPtr(GA, N - Fill, D);
-      if (!SP)
-        return false;
-      std::memcpy(DP, SP, N - Fill);
-      std::memset(DP + (N - Fill), 0, Fill);
+      // The copy lands when its group completes (DEPBAR.LE SB0, n).
+      W->OpenCopies.push_back(std::move(C));
     }
+    return true;
+  }
+  if (Mn == "ARRIVES") {
+    // cp.async.mbarrier.arrive: mbarriers are not modelled; the copies
+    // land now (they complete before the arrive-on triggers).
+    completeCopies(*W, 0, true);
+    Handled = false;
     return true;
   }
   if (!Load && !Store && !Atom) {
@@ -435,6 +442,17 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
     }
   }
   return true;
+}
+
+void Machine::completeCopies(Warp &Wp, size_t Keep, bool All) {
+  if (All && !Wp.OpenCopies.empty())
+    Wp.CopyGroups.push_back(std::move(Wp.OpenCopies));
+  Wp.OpenCopies.clear();
+  size_t Done = Wp.CopyGroups.size() > Keep ? Wp.CopyGroups.size() - Keep : 0;
+  for (size_t K = 0; K != Done; ++K)
+    for (const Warp::AsyncCopy &C : Wp.CopyGroups[K])
+      std::memcpy(C.Dst, C.Bytes.data(), C.Bytes.size());
+  Wp.CopyGroups.erase(Wp.CopyGroups.begin(), Wp.CopyGroups.begin() + Done);
 }
 
 bool Machine::execWarp(const DecodedInstr &D, uint32_t M, uint32_t G,

@@ -58,6 +58,16 @@ struct Warp {
   bool AtBar = false; ///< nothing to issue until a barrier completes
   unsigned Id = 0;
   std::vector<uint8_t> Local; ///< LocalSize bytes per lane
+  /// LDGSTS copies in flight (ExecMem.cpp): read at issue, written to
+  /// shared memory when their group completes, so that code that reads
+  /// before its DEPBAR sees the old bytes. OpenCopies are not committed
+  /// yet (no LDGDEPBAR since); CopyGroups are committed, oldest first.
+  struct AsyncCopy {
+    uint8_t *Dst;
+    std::vector<uint8_t> Bytes;
+  };
+  std::vector<AsyncCopy> OpenCopies;
+  std::vector<std::vector<AsyncCopy>> CopyGroups;
 };
 
 /// One of the 16 CTA barriers of a phase in progress: the threads that
@@ -236,6 +246,12 @@ public:
   bool execFloat(const DecodedInstr &D, uint32_t G, bool &Handled);
   bool execMem(const DecodedInstr &D, uint32_t G, bool &Handled);
   bool execWarp(const DecodedInstr &D, uint32_t M, uint32_t G, bool &Handled);
+  /// Lands the committed LDGSTS groups of \p Wp until at most \p Keep are
+  /// pending; with \p All also the uncommitted copies (warp exit, mbarrier
+  /// arrive-on).
+  void completeCopies(Warp &Wp, size_t Keep, bool All = false);
+  /// LDSM/STSM/MOVM and the warp MMAs (ExecTensor.cpp).
+  bool execTensor(const DecodedInstr &D, uint32_t G, bool &Handled);
 
   // --- memory ------------------------------------------------------------
   uint8_t *globalPtr(uint64_t A, unsigned N, const DecodedInstr &D);

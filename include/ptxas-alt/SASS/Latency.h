@@ -43,6 +43,12 @@ struct ResultTiming {
 
 ResultTiming resultTiming(Arch A, const Form &F);
 
+/// The scoreboard a dependency-barrier form counts on, -1 for others:
+/// LDGDEPBAR (cp.async.commit_group) closes a group of LDGSTS copies on
+/// scoreboard 0, which `DEPBAR.LE SB0, N` waits for (ptxas 13.0 always
+/// uses SB0). A function with such a form keeps that scoreboard for it.
+int depBarScoreboard(const Form &F);
+
 /// For a fixed-latency producer \p P: the minimum number of cycles between
 /// the issue of P and the issue of a consumer \p C that reads one of P's
 /// results in role \p R (the sum of the stall counts of P and of every

@@ -119,6 +119,8 @@ std::vector<Case> casesA();
 std::vector<Case> casesB();
 /// Numerics and conversions of hand-written kernels (specs/ptx).
 std::vector<Case> casesNum();
+/// Tensor cores, ldmatrix and cp.async (RefCasesTensor.cpp, issue 16).
+std::vector<Case> casesTensor();
 std::vector<Case> casesC();
 
 } // namespace simref

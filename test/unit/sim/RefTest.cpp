@@ -171,10 +171,11 @@ TEST_P(RefTest, MatchesCpuReference) {
 
 std::vector<simref::Case> allCases() {
   auto A = simref::casesA(), B = simref::casesB(), C = simref::casesC(),
-       N = simref::casesNum();
+       N = simref::casesNum(), T = simref::casesTensor();
   A.insert(A.end(), B.begin(), B.end());
   A.insert(A.end(), C.begin(), C.end());
   A.insert(A.end(), N.begin(), N.end());
+  A.insert(A.end(), T.begin(), T.end());
   return A;
 }
 

@@ -1,0 +1,342 @@
+//===- ISelTensor.cpp - ldmatrix/stmatrix/movmatrix and mma.sync ----------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Warp-collective matrix instructions as ptxas 13.0 emits them (probed with
+// nvdisasm on sm_80, sm_89 and sm_90a):
+//
+//   ldmatrix .x1/.x2/.x4 [.trans]   LDSM.16.M88[.2|.4] / LDSM.16.MT88..
+//   stmatrix (sm_90)                STSM.16.M88[.2|.4] [a], R
+//   movmatrix .trans                MOVM.16.MT88 d, a
+//   mma f16/bf16 m16n8k8/k16        HMMA.1688/.16816 .F16/.F32 [.BF16]
+//   mma tf32 m16n8k4/k8             HMMA.1684/.1688 .F32.TF32
+//   mma s8/u8 m8n8k16/m16n8k16/k32  IMMA.8816/.16816/.16832 .<A>.<B>[.SAT]
+//   mma s4/u4 m8n8k32/m16n8k32/k64  IMMA.8832/.16832/.16864 (sm_75..89;
+//                                   sm_90 has no 4-bit IMMA: not yet)
+//   mma f64 m8n8k4                  DMMA.884 (sm_80-89), DMMA.8x8x4 (sm_90)
+//   mma e4m3/e5m2 m16n8k32          QMMA.16832.F32.<A>.<B> (sm_89);
+//                                   on sm_90 the fp8 words are unpacked to
+//                                   f16 (F2FP.F16.<T>.UNPACK_B, low then
+//                                   high halves), two HMMA.16816.F32 from
+//                                   zero, and the sum added to C (FADD)
+//
+// Fragments are aligned register tuples (A, B, C, D as whole tuples: D and
+// C of f32 four words, of f16 two). The vector operands are gathered into
+// fresh tuples and D is scattered back (ISelMemory.h's helpers); the
+// copies disappear where the registers are only used as the tuple.
+//
+//===----------------------------------------------------------------------===//
+#include "ISelIntegerCommon.h"
+#include "ISelMemory.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace ptxas;
+using namespace ptxas::codegen;
+using namespace ptxas::codegen::intsel;
+using ptx::Operand;
+using ptx::Type;
+
+namespace {
+
+unsigned elemsOf(const Operand &O) {
+  return O.K == Operand::Kind::Vector ? unsigned(O.Elems.size()) : 1;
+}
+
+/// The matrix count .x1/.x2/.x4 (0 when missing).
+unsigned matrixCount(const ptx::Instruction &I) {
+  if (I.hasMod(".x1"))
+    return 1;
+  if (I.hasMod(".x2"))
+    return 2;
+  if (I.hasMod(".x4"))
+    return 4;
+  return 0;
+}
+
+std::string ldsmSuffix(const ptx::Instruction &I, unsigned N) {
+  std::string S = I.hasMod(".trans") ? ".16.MT88" : ".16.M88";
+  if (N > 1)
+    S += "." + std::to_string(N);
+  return S;
+}
+
+bool sharedSpace(const ptx::Instruction &I) {
+  return I.hasMod(".shared") || I.hasMod(".shared::cta");
+}
+
+SelResult selectLdmatrix(ISel &S, const ptx::Instruction &I) {
+  unsigned N = matrixCount(I);
+  if (!N || !I.hasMod(".m8n8") || !I.hasMod(".b16") || !sharedSpace(I) ||
+      I.Ops.size() != 2 || elemsOf(I.Ops[0]) != N)
+    return S.unsupported(I);
+  std::optional<MOperand> A =
+      mem::windowAddr(S, I.Ops[1], mem::Space::Shared);
+  if (!A)
+    return S.unsupported(I, "address");
+  bool Direct;
+  MOperand D = mem::loadTarget(S, I.Ops[0], N, Direct);
+  S.emit("LDSM" + ldsmSuffix(I, N), {D, mem::rzIfZero(*A)});
+  mem::scatterLoad(S, I, D, 32, Direct);
+  return SelResult::Done;
+}
+
+SelResult selectStmatrix(ISel &S, const ptx::Instruction &I) {
+  unsigned N = matrixCount(I);
+  if (!S.isSm90() || !N || !I.hasMod(".m8n8") || !I.hasMod(".b16") ||
+      !sharedSpace(I) || I.Ops.size() != 2 || elemsOf(I.Ops[1]) != N)
+    return S.unsupported(I);
+  std::optional<MOperand> A =
+      mem::windowAddr(S, I.Ops[0], mem::Space::Shared);
+  if (!A)
+    return S.unsupported(I, "address");
+  MOperand V = mem::gatherStore(S, I.Ops[1], Type::B32, 32, N);
+  S.emit("STSM" + ldsmSuffix(I, N), {mem::rzIfZero(*A), V});
+  return SelResult::Done;
+}
+
+SelResult selectMovmatrix(ISel &S, const ptx::Instruction &I) {
+  if (!I.hasMod(".trans") || I.Ops.size() != 2)
+    return S.unsupported(I);
+  MOperand Src = S.srcReg(I.Ops[1], Type::B32);
+  Src.Width = 1;
+  S.emit("MOVM.16.MT88", {S.defOf(I.Ops[0]), Src});
+  return SelResult::Done;
+}
+
+/// A tuple of \p Words words that already holds the 32-bit registers
+/// \p E in this block: one gathered from them before (Triton and XLA pass
+/// one A fragment to many MMAs, XLA even `{%r317, %r317, %r317, %r317}`),
+/// or the result an earlier MMA scattered into them (an accumulator chain),
+/// with none of them written since. Scans the current block backwards.
+std::optional<MOperand> heldTuple(ISel &S, llvm::ArrayRef<MOperand> E,
+                                  unsigned Words) {
+  MFunction &MF = S.mf();
+  const MBlock &B = MF.Blocks[S.currentBlock()];
+  llvm::DenseSet<unsigned> Written, Tainted;
+  llvm::DenseMap<unsigned, unsigned> Gathered, Scattered;
+  unsigned Full = (1u << Words) - 1;
+  auto plainReg = [](const MOperand &O) {
+    return O.K == MOperand::Kind::Reg && !O.Phys && O.RC == RegClass::GPR &&
+           O.Width == 1 && !O.Neg && !O.Abs && !O.Not && !O.Inv &&
+           O.Text.empty();
+  };
+  for (auto It = B.Instrs.rbegin(); It != B.Instrs.rend(); ++It) {
+    const MInstr &I = *It;
+    bool Mov = I.Op == "MOV" && I.Ops.size() == 2 && !I.hasGuard() &&
+               I.Implicit.empty() && plainReg(I.Ops[0]) && I.Ops[0].IsDef &&
+               plainReg(I.Ops[1]);
+    if (Mov) {
+      const MOperand &D = I.Ops[0], &Src = I.Ops[1];
+      unsigned W = D.Sub;
+      // MOV T:w, E[w] of a gather.
+      if (MF.VRegs[D.Reg].Size == Words && W < Words &&
+          Src.Reg == E[W].Reg && Src.Sub == E[W].Sub &&
+          !Written.count(Src.Reg) && !Tainted.count(D.Reg) &&
+          (Gathered[D.Reg] |= 1u << W) == Full)
+        return vreg(D.Reg, RegClass::GPR, Words);
+      // MOV E[w], T:w of a scatter (E[w] a whole single register).
+      for (unsigned K = 0; K != Words; ++K)
+        if (D.Reg == E[K].Reg && D.Sub == 0 && E[K].Sub == 0 &&
+            MF.VRegs[D.Reg].Size == 1 && Src.Sub == K &&
+            MF.VRegs[Src.Reg].Size == Words && !Written.count(D.Reg) &&
+            !Written.count(Src.Reg) &&
+            (Scattered[Src.Reg] |= 1u << K) == Full)
+          return vreg(Src.Reg, RegClass::GPR, Words);
+    }
+    auto Def = [&](const MOperand &O) {
+      if (O.IsDef && O.K == MOperand::Kind::Reg && !O.Phys) {
+        if (!(Mov && &O == &I.Ops[0]))
+          Tainted.insert(O.Reg);
+        Written.insert(O.Reg);
+      }
+    };
+    for (const MOperand &O : I.Ops)
+      Def(O);
+    for (const MOperand &O : I.Implicit)
+      Def(O);
+  }
+  return std::nullopt;
+}
+
+/// One mma fragment as a register tuple of \p Words words.
+MOperand fragment(ISel &S, const Operand &O, unsigned Words) {
+  if (O.K == Operand::Kind::Vector && O.Elems.size() == Words) {
+    llvm::SmallVector<MOperand, 4> E;
+    for (const Operand &El : O.Elems) {
+      if (El.K != Operand::Kind::Reg)
+        break;
+      MOperand R = S.use(El);
+      if (R.K != MOperand::Kind::Reg || R.RC != RegClass::GPR ||
+          S.mf().VRegs[R.Reg].Size != 1)
+        break;
+      E.push_back(R);
+    }
+    if (E.size() == Words)
+      if (std::optional<MOperand> T = heldTuple(S, E, Words))
+        return *T;
+  }
+  unsigned Bits = O.K == Operand::Kind::Vector ? 32 * Words / elemsOf(O) : 32;
+  return mem::gatherStore(S, O, Bits == 64 ? Type::F64 : Type::B32, Bits,
+                          Words);
+}
+
+const char *typeText(Type T) {
+  switch (T) {
+  case Type::S8:
+    return "S8";
+  case Type::U8:
+    return "U8";
+  case Type::S4:
+    return "S4";
+  case Type::U4:
+    return "U4";
+  case Type::E4M3:
+    return "E4M3";
+  case Type::E5M2:
+    return "E5M2";
+  default:
+    return nullptr;
+  }
+}
+
+/// sm_90's fp8 mma.m16n8k32: no QMMA; unpacked to f16 and two HMMAs.
+SelResult fp8OnHopper(ISel &S, const ptx::Instruction &I, Type TA, Type TB) {
+  MOperand A = fragment(S, I.Ops[1], 4), B = fragment(S, I.Ops[2], 2);
+  MOperand C = fragment(S, I.Ops[3], 4);
+  auto Unpack = [&](const MOperand &Src, unsigned Words, Type T, bool Hi) {
+    MOperand R = newReg(S, Words);
+    std::string Op = std::string("F2FP.F16.") + typeText(T) + ".UNPACK_B";
+    for (unsigned W = 0; W != Words; ++W) {
+      MOperand In = word(Src, W);
+      if (Hi)
+        In.Text = ".H1";
+      S.emit(Op, {defWord(R, W, W == 0), In});
+    }
+    return R;
+  };
+  MOperand ALo = Unpack(A, 4, TA, false), BLo = Unpack(B, 2, TB, false);
+  MOperand AHi = Unpack(A, 4, TA, true), BHi = Unpack(B, 2, TB, true);
+  MOperand P = newReg(S, 4), Q = newReg(S, 4);
+  S.emit("HMMA.16816.F32", {dst(P), ALo, BLo, RZ()});
+  S.emit("HMMA.16816.F32", {dst(Q), AHi, BHi, P});
+  MOperand D = newReg(S, 4);
+  for (unsigned W = 0; W != 4; ++W)
+    S.emit("FADD", {defWord(D, W, W == 0), word(C, W), word(Q, W)});
+  mem::scatterLoad(S, I, D, 32, false);
+  return SelResult::Done;
+}
+
+SelResult selectMma(ISel &S, const ptx::Instruction &I) {
+  if (I.Types.size() != 4 || I.Ops.size() != 4 || !I.hasMod(".row") ||
+      !I.hasMod(".col"))
+    return S.unsupported(I);
+  Type TD = I.Types[0], TA = I.Types[1], TB = I.Types[2], TC = I.Types[3];
+  auto Shape = [&](llvm::StringRef M) { return I.hasMod(M); };
+  // Words per lane of A, B, C/D and the SASS mnemonic with its modifiers.
+  unsigned WA = 0, WB = 0, WC = 0;
+  std::string Op;
+  bool Half = TA == Type::F16 || TA == Type::BF16;
+  if (Half || TA == Type::TF32) {
+    if (TD != TC || (TA == Type::BF16 || TA == Type::TF32 ? TD != Type::F32
+                                                          : false))
+      return S.unsupported(I);
+    const char *K = nullptr;
+    if (Half && Shape(".m16n8k16")) {
+      K = "16816", WA = 4, WB = 2;
+    } else if (Half && Shape(".m16n8k8")) {
+      K = "1688", WA = 2, WB = 1;
+    } else if (TA == Type::TF32 && Shape(".m16n8k8")) {
+      K = "1688", WA = 4, WB = 2;
+    } else if (TA == Type::TF32 && Shape(".m16n8k4")) {
+      K = "1684", WA = 2, WB = 1;
+    }
+    if (!K || (S.isSm75() && llvm::StringRef(K) != "1688") ||
+        (S.isSm75() && TA != Type::F16))
+      return S.unsupported(I);
+    WC = TD == Type::F32 ? 4 : 2;
+    Op = std::string("HMMA.") + K + (TD == Type::F32 ? ".F32" : ".F16");
+    if (TA == Type::BF16)
+      Op += ".BF16";
+    else if (TA == Type::TF32)
+      Op += ".TF32";
+  } else if (TA == Type::S8 || TA == Type::U8) {
+    if (TD != Type::S32 || TC != Type::S32)
+      return S.unsupported(I);
+    const char *K = nullptr;
+    if (Shape(".m16n8k32"))
+      K = "16832", WA = 4, WB = 2;
+    else if (Shape(".m16n8k16"))
+      K = "16816", WA = 2, WB = 1;
+    else if (Shape(".m8n8k16"))
+      K = "8816", WA = 1, WB = 1;
+    if (!K || (S.isSm75() && llvm::StringRef(K) != "8816"))
+      return S.unsupported(I);
+    WC = K[0] == '8' ? 2 : 4;
+    Op = std::string("IMMA.") + K + "." + typeText(TA) + "." + typeText(TB);
+    if (I.hasMod(".satfinite"))
+      Op += ".SAT";
+  } else if (TA == Type::S4 || TA == Type::U4) {
+    // sm_90 has no 4-bit IMMA (ptxas expands it into long integer code).
+    if (TD != Type::S32 || TC != Type::S32 || S.isSm90())
+      return S.unsupported(I);
+    const char *K = nullptr;
+    if (Shape(".m16n8k64"))
+      K = "16864", WA = 4, WB = 2;
+    else if (Shape(".m16n8k32"))
+      K = "16832", WA = 2, WB = 1;
+    else if (Shape(".m8n8k32"))
+      K = "8832", WA = 1, WB = 1;
+    if (!K || (S.isSm75() && llvm::StringRef(K) != "8832"))
+      return S.unsupported(I);
+    WC = K[0] == '8' ? 2 : 4;
+    Op = std::string("IMMA.") + K + "." + typeText(TA) + "." + typeText(TB);
+    if (I.hasMod(".satfinite"))
+      Op += ".SAT";
+  } else if (TA == Type::F64) {
+    if (!Shape(".m8n8k4") || S.isSm75())
+      return S.unsupported(I);
+    WA = 2, WB = 2, WC = 4;
+    Op = S.isSm90() ? "DMMA.8x8x4" : "DMMA.884";
+  } else if (TA == Type::E4M3 || TA == Type::E5M2) {
+    if (!Shape(".m16n8k32") || S.sm() < 89 || TD != Type::F32 ||
+        TC != Type::F32)
+      return S.unsupported(I);
+    if (S.isSm90())
+      return fp8OnHopper(S, I, TA, TB);
+    WA = 4, WB = 2, WC = 4;
+    Op = std::string("QMMA.16832.F32.") + typeText(TA) + "." + typeText(TB);
+  } else {
+    return S.unsupported(I);
+  }
+  MOperand A = fragment(S, I.Ops[1], WA), B = fragment(S, I.Ops[2], WB);
+  MOperand C = fragment(S, I.Ops[3], WC);
+  bool Direct;
+  MOperand D = mem::loadTarget(S, I.Ops[0], WC, Direct);
+  // IMMA/QMMA print the operand layouts.
+  if (Op[0] == 'I' || Op[0] == 'Q') {
+    A.Text = ".ROW";
+    B.Text = ".COL";
+  }
+  S.emit(Op, {D, A, B, C});
+  mem::scatterLoad(S, I, D, TD == Type::F64 ? 64 : 32, Direct);
+  return SelResult::Done;
+}
+
+} // namespace
+
+SelResult codegen::selectTensor(ISel &S, const ptx::Instruction &I) {
+  llvm::StringRef M = I.Mnemonic;
+  if (M == "ldmatrix")
+    return selectLdmatrix(S, I);
+  if (M == "stmatrix")
+    return selectStmatrix(S, I);
+  if (M == "movmatrix")
+    return selectMovmatrix(S, I);
+  if (M == "mma")
+    return selectMma(S, I);
+  return SelResult::NotMine;
+}

@@ -1,0 +1,354 @@
+//===- ExecTensor.cpp - Warp-collective matrix instructions ---------------===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// LDSM, STSM, MOVM and the warp-level MMAs (HMMA, IMMA, DMMA, QMMA) with
+// the fragment lane maps of the PTX ISA (9.7.14.5, "Matrix fragments for
+// mma.m16n8k*"): lane l is in group g = l / 4 with thread index t = l % 4.
+// Every lane's registers are read (the instructions are warp-collective);
+// results go to the lanes whose guard holds.
+//
+// Numerics. Integer MMAs are exact (.SAT clamps to s32). For the float
+// MMAs every product of f16/bf16/tf32/fp8 inputs is exact in double, the
+// products and C are summed in double and rounded once to the accumulator
+// type (round to nearest even); tf32 inputs keep their top 19 bits (the
+// low 13 mantissa bits are ignored). The hardware's adder tree aligns and
+// truncates differently, so results can differ from a GPU in the last bits
+// when sums are inexact; the CPU references use exactly representable
+// sums, and a GPU run must confirm rounding for the others. DMMA is a
+// chain of fused multiply-adds in k order.
+//
+//===----------------------------------------------------------------------===//
+#include "Machine.h"
+
+#include <cmath>
+
+namespace ptxas::sim {
+
+namespace {
+
+double h2d(uint16_t H) {
+  _Float16 X;
+  std::memcpy(&X, &H, 2);
+  return double(X);
+}
+uint16_t d2h(double V) {
+  _Float16 X = _Float16(float(V)); // exact for sums that fit f32
+  uint16_t H;
+  std::memcpy(&H, &X, 2);
+  return H;
+}
+double bf2d(uint16_t H) {
+  uint32_t B = uint32_t(H) << 16;
+  float F;
+  std::memcpy(&F, &B, 4);
+  return F;
+}
+double f2d(uint32_t B) {
+  float F;
+  std::memcpy(&F, &B, 4);
+  return F;
+}
+uint32_t d2f(double V) {
+  float F = float(V);
+  uint32_t B;
+  std::memcpy(&B, &F, 4);
+  return B;
+}
+double fp8(uint8_t V, bool E5M2) {
+  int ExpBits = E5M2 ? 5 : 4, Man = E5M2 ? 2 : 3, Bias = E5M2 ? 15 : 7;
+  unsigned S = V >> 7, E = (V >> Man) & ((1u << ExpBits) - 1),
+           M = V & ((1u << Man) - 1);
+  double R;
+  if (E5M2 && E == 31)
+    R = M ? NAN : INFINITY;
+  else if (!E5M2 && E == 15 && M == 7)
+    R = NAN;
+  else
+    R = E ? std::ldexp(double(M | 1u << Man), int(E) - Bias - Man)
+          : std::ldexp(double(M), 1 - Bias - Man);
+  return S ? -R : R;
+}
+
+/// Element kinds of MMA inputs.
+enum class El { F16, BF16, TF32, S8, U8, S4, U4, E4M3, E5M2, F64 };
+
+unsigned elBits(El E) {
+  switch (E) {
+  case El::F16:
+  case El::BF16:
+    return 16;
+  case El::TF32:
+    return 32;
+  case El::F64:
+    return 64;
+  case El::S4:
+  case El::U4:
+    return 4;
+  default:
+    return 8;
+  }
+}
+
+} // namespace
+
+bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
+  const std::string &Mn = D.Mnemonic;
+  const auto &O = D.Ops;
+  Handled = true;
+  // Word K of the tuple at Base in lane L; a tuple at RZ reads as zeros
+  // (ptxas's `HMMA ..., RZ` for a zero accumulator).
+  auto word = [&](unsigned Base, unsigned K, unsigned L) -> uint32_t {
+    return Base == 255 || Base + K > 254 ? 0 : W->R[Base + K][L];
+  };
+  if (Mn == "LDSM" || Mn == "STSM") {
+    bool Load = Mn == "LDSM";
+    unsigned N = D.has("4") ? 4 : D.has("2") ? 2 : 1;
+    bool Trans = D.has("MT88");
+    const Operand &MO = O[Load ? 1 : 0];
+    unsigned Reg = O[Load ? 0 : 1].Reg;
+    // Row addresses: lanes 8m..8m+7 give the rows of matrix m.
+    auto rowAddr = [&](unsigned M, unsigned Row) -> uint64_t {
+      unsigned L = 8 * M + Row;
+      uint64_t A = uint64_t(MO.Imm);
+      if (MO.IdxKind == OpKind::R && MO.Reg != 255)
+        A += W->R[MO.Reg][L];
+      if (MO.URIdx != 63)
+        A += W->UR[MO.URIdx];
+      return A;
+    };
+    // Element (row r, column c) of matrix m in shared memory.
+    auto elem = [&](unsigned M, unsigned R, unsigned C) -> uint8_t * {
+      return sharedPtr(rowAddr(M, R) + 2 * C, 2, D);
+    };
+    uint32_t Out[4][32] = {};
+    for (unsigned M = 0; M != N; ++M)
+      for (unsigned L = 0; L != 32; ++L)
+        for (unsigned J = 0; J != 2; ++J) {
+          // Lane l holds row l/4, columns 2(l%4)+j of the (transposed)
+          // matrix.
+          unsigned R = L / 4, C = 2 * (L % 4) + J;
+          uint8_t *P = Trans ? elem(M, C, R) : elem(M, R, C);
+          if (!P)
+            return false;
+          if (Load) {
+            uint16_t V;
+            std::memcpy(&V, P, 2);
+            Out[M][L] |= uint32_t(V) << (16 * J);
+          } else if (G >> L & 1) {
+            // stmatrix writes every lane's fragment (the instruction is
+            // collective; guarded-off lanes still supply data on hardware,
+            // here only lanes that take effect store).
+            uint16_t V = uint16_t(word(Reg, M, L) >> (16 * J));
+            std::memcpy(P, &V, 2);
+          }
+        }
+    if (Load)
+      for (unsigned M = 0; M != N; ++M)
+        FOR_LANES(G, L) setR(Reg + M, L, Out[M][L]);
+    return true;
+  }
+  if (Mn == "MOVM") {
+    uint32_t Out[32] = {};
+    for (unsigned L = 0; L != 32; ++L)
+      for (unsigned J = 0; J != 2; ++J) {
+        // Out(r = l/4, c = 2(l%4)+j) = In(c, r): row c is held by lanes
+        // 4c..4c+3, column r in word r/2, half r%2.
+        unsigned R = L / 4, C = 2 * (L % 4) + J;
+        uint32_t Wd = word(O[1].Reg, 0, 4 * C + R / 2);
+        Out[L] |= ((Wd >> (16 * (R % 2))) & 0xffff) << (16 * J);
+      }
+    FOR_LANES(G, L) setR(O[0].Reg, L, Out[L]);
+    return true;
+  }
+  bool IsH = Mn == "HMMA", IsI = Mn == "IMMA", IsD = Mn == "DMMA",
+       IsQ = Mn == "QMMA";
+  if (!IsH && !IsI && !IsD && !IsQ) {
+    Handled = false;
+    return true;
+  }
+  if (D.has("SP"))
+    return unsupported(D);
+  // Shape and element types.
+  unsigned Mm = 16, Nn = 8, Kk = 0;
+  El EA = El::F16, EB = El::F16;
+  bool AccF32 = true, AccInt = false, Sat = false;
+  if (IsH) {
+    Kk = D.has("16816") ? 16 : D.has("1688") ? 8 : D.has("1684") ? 4 : 0;
+    EA = EB = D.has("BF16") ? El::BF16 : D.has("TF32") ? El::TF32 : El::F16;
+    AccF32 = D.has("F32");
+  } else if (IsI) {
+    // IMMA.<shape>.<A>.<B>[.SAT]: the element types are the third and
+    // fourth dotted words.
+    if (D.Tokens.size() < 4)
+      return unsupported(D);
+    auto ty = [](llvm::StringRef T) {
+      return T == "S8" ? El::S8 : T == "U8" ? El::U8 : T == "S4" ? El::S4
+                                                                 : El::U4;
+    };
+    EA = ty(D.Tokens[2]), EB = ty(D.Tokens[3]);
+    bool Four = elBits(EA) == 4;
+    Kk = D.has("16864") ? 64 : D.has("8832") ? 32 : D.has("16832") ? 32
+         : D.has("16816") || D.has("8816") ? 16 : 0;
+    if (Four && D.has("16832"))
+      Kk = 32;
+    if (D.has("8816") || D.has("8832"))
+      Mm = 8;
+    AccInt = true;
+    Sat = D.has("SAT");
+  } else if (IsQ) {
+    Kk = 32;
+    EA = D.modAt(78) == 1 ? El::E5M2 : El::E4M3;
+    EB = D.modAt(79) == 1 ? El::E5M2 : El::E4M3;
+    AccF32 = D.has("F32");
+  } else {
+    if (!D.has("884") && !D.has("8x8x4"))
+      return unsupported(D);
+    Mm = 8, Kk = 4;
+    EA = EB = El::F64;
+  }
+  if (!Kk)
+    return unsupported(D);
+  unsigned AB = elBits(EA);
+  // Fragment maps (PTX ISA): which (row, col) element index i of lane l's
+  // A, B and C/D fragments holds, for each shape/element width.
+  auto aPos = [&](unsigned L, unsigned I, unsigned &R, unsigned &C) {
+    unsigned Gp = L / 4, T = L % 4;
+    if (AB == 64) { // m8n8k4 f64
+      R = Gp, C = T;
+    } else if (AB == 32) { // tf32: a0 (g,t) a1 (g+8,t) a2 (g,t+4) a3
+      R = Gp + 8 * (I & 1), C = T + 4 * (I >> 1);
+    } else if (Mm == 8) { // m8n8k16 8-bit, m8n8k32 4-bit: one register
+      R = Gp, C = (32 / AB) * T + I;
+    } else {
+      unsigned PerReg = 32 / AB; // elements per register
+      unsigned Reg = I / PerReg, In = I % PerReg;
+      R = Gp + 8 * (Reg & 1);
+      C = PerReg * T + In + (Reg >> 1) * 4 * PerReg;
+    }
+  };
+  auto bPos = [&](unsigned L, unsigned I, unsigned &K, unsigned &N) {
+    unsigned Gp = L / 4, T = L % 4;
+    N = Gp;
+    if (AB == 64)
+      K = T;
+    else if (AB == 32)
+      K = T + 4 * I;
+    else {
+      unsigned PerReg = 32 / AB;
+      K = PerReg * T + I % PerReg + (I / PerReg) * 4 * PerReg;
+    }
+  };
+  auto cPos = [&](unsigned L, unsigned I, unsigned &R, unsigned &C) {
+    unsigned Gp = L / 4, T = L % 4;
+    R = Gp + 8 * (I >> 1), C = 2 * T + (I & 1);
+  };
+  unsigned AElems = Mm * Kk / 32, BElems = Kk * Nn / 32,
+           CElems = Mm * Nn / 32;
+  auto load = [&](unsigned Reg, unsigned L, unsigned I, El E) -> double {
+    unsigned Bits = elBits(E);
+    if (Bits == 64) {
+      uint64_t V = uint64_t(word(Reg, 2 * I, L)) |
+                   uint64_t(word(Reg, 2 * I + 1, L)) << 32;
+      double X;
+      std::memcpy(&X, &V, 8);
+      return X;
+    }
+    unsigned PerReg = 32 / Bits;
+    uint32_t Wd = word(Reg, I / PerReg, L);
+    uint32_t V = Bits == 32 ? Wd : (Wd >> (Bits * (I % PerReg))) &
+                                       ((1u << Bits) - 1);
+    switch (E) {
+    case El::F16:
+      return h2d(uint16_t(V));
+    case El::BF16:
+      return bf2d(uint16_t(V));
+    case El::TF32:
+      return f2d(V & 0xffffe000u);
+    case El::S8:
+      return double(int8_t(V));
+    case El::U8:
+      return double(uint8_t(V));
+    case El::S4:
+      return double(int32_t(V << 28) >> 28);
+    case El::U4:
+      return double(V);
+    case El::E4M3:
+      return fp8(uint8_t(V), false);
+    case El::E5M2:
+      return fp8(uint8_t(V), true);
+    default:
+      return 0;
+    }
+  };
+  // Gather the matrices from every lane's fragments.
+  double A[16][64] = {}, B[64][8] = {}, Cm[16][8] = {};
+  unsigned RA = O[1].Reg, RB = O[2].Reg, RC = O[3].Reg;
+  for (unsigned L = 0; L != 32; ++L) {
+    for (unsigned I = 0; I != AElems; ++I) {
+      unsigned R, C;
+      aPos(L, I, R, C);
+      A[R][C] = load(RA, L, I, EA);
+    }
+    for (unsigned I = 0; I != BElems; ++I) {
+      unsigned K, N;
+      bPos(L, I, K, N);
+      B[K][N] = load(RB, L, I, EB);
+    }
+    for (unsigned I = 0; I != CElems; ++I) {
+      unsigned R, C;
+      cPos(L, I, R, C);
+      double V;
+      if (IsD) {
+        uint64_t Bits = uint64_t(word(RC, 2 * I, L)) |
+                        uint64_t(word(RC, 2 * I + 1, L)) << 32;
+        std::memcpy(&V, &Bits, 8);
+      } else if (AccInt) {
+        V = double(int32_t(word(RC, I, L)));
+      } else if (AccF32) {
+        V = f2d(word(RC, I, L));
+      } else {
+        V = h2d(uint16_t(word(RC, I / 2, L) >> (16 * (I % 2))));
+      }
+      Cm[R][C] = V;
+    }
+  }
+  uint32_t Out[4][32] = {};
+  for (unsigned L = 0; L != 32; ++L)
+    for (unsigned I = 0; I != CElems; ++I) {
+      unsigned R, C;
+      cPos(L, I, R, C);
+      if (IsD) {
+        double Acc = Cm[R][C];
+        for (unsigned K = 0; K != Kk; ++K)
+          Acc = std::fma(A[R][K], B[K][C], Acc);
+        uint64_t Bits;
+        std::memcpy(&Bits, &Acc, 8);
+        Out[2 * I][L] = uint32_t(Bits);
+        Out[2 * I + 1][L] = uint32_t(Bits >> 32);
+      } else if (AccInt) {
+        int64_t Acc = int64_t(Cm[R][C]);
+        for (unsigned K = 0; K != Kk; ++K)
+          Acc += int64_t(A[R][K]) * int64_t(B[K][C]);
+        if (Sat)
+          Acc = std::clamp<int64_t>(Acc, INT32_MIN, INT32_MAX);
+        Out[I][L] = uint32_t(Acc);
+      } else {
+        double Acc = Cm[R][C];
+        for (unsigned K = 0; K != Kk; ++K)
+          Acc += A[R][K] * B[K][C];
+        if (AccF32)
+          Out[I][L] = d2f(Acc);
+        else
+          Out[I / 2][L] |= uint32_t(d2h(Acc)) << (16 * (I % 2));
+      }
+    }
+  unsigned Words = IsD ? 2 * CElems : AccF32 || AccInt ? CElems : CElems / 2;
+  for (unsigned K = 0; K != Words; ++K)
+    FOR_LANES(G, L) setR(O[0].Reg + K, L, Out[K][L]);
+  return true;
+}
+
+} // namespace ptxas::sim
