@@ -71,6 +71,7 @@
 #include "ISelMemory.h"
 
 #include "ptxas-alt/Object/DataLayout.h"
+#include "ptxas-alt/Object/ElfDefs.h"
 #include "ptxas-alt/SASS/Instr.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -460,10 +461,22 @@ std::optional<MOperand> mem::windowAddr(ISel &S, const Operand &A,
   return std::nullopt;
 }
 
-/// c[0x3][off] / c[0x3][R+off] of a .const access.
+/// -c: whether `[var+off]` names a module .const variable, whose bank
+/// offset only nvlink knows.
+static bool relocatedConst(ISel &S, const Operand &A) {
+  return !S.request().Addrs && A.K == Operand::Kind::Address && !baseIsReg(A) &&
+         A.hasAddressBase() && A.Var && A.Var->Space == StateSpace::Const &&
+         A.Var->ConstBank <= 0;
+}
+
+/// c[0x3][off] / c[0x3][R+off] of a .const access. Under -c, `[var+off]`
+/// is c[0x0][0x0], the placeholder ptxas writes: the linker fills in bank
+/// and offset (R_CUDA_CONST_FIELD21_38 with addend off, see selectLdSt).
 static std::optional<MOperand> constAddr(ISel &S, const Operand &A) {
   if (A.K != Operand::Kind::Address)
     return std::nullopt;
+  if (relocatedConst(S, A))
+    return cbank(0, 0);
   MOperand C = cbank(3, A.Value);
   if (baseIsReg(A)) {
     MOperand B = lowWord(baseReg(S, A));
@@ -498,9 +511,18 @@ bool codegen::movSymbolAddress(ISel &S, const ptx::Variable *V, MOperand D) {
     std::optional<uint64_t> Off = V->Space == StateSpace::Shared
                                       ? sharedVarOffset(S, V)
                                       : const3Offset(S, V);
-    if (!Off)
+    if (!Off && V->Space == StateSpace::Const && !S.request().Addrs &&
+        V->ConstBank <= 0) {
+      // -c: nvlink writes the bank offset into the immediate, as ptxas's
+      // R_CUDA_ABS16_32.
+      MInstr &M = S.emit("MOV", {Lo, imm(0)});
+      M.RelocType = object::rcuda::Abs16_32;
+      M.RelocSym = V->Name.str();
+    } else if (!Off) {
       return false;
-    S.emit("MOV", {Lo, imm(int64_t(*Off))});
+    } else {
+      S.emit("MOV", {Lo, imm(int64_t(*Off))});
+    }
   } else if (V->Space == StateSpace::Local) {
     std::optional<uint32_t> Off = localVarOffset(S, V);
     if (!Off)
@@ -784,21 +806,34 @@ static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
     std::optional<MOperand> C = constAddr(S, AddrOp);
     if (!C)
       return S.unsupported(I, "address");
+    // -c: the relocation ptxas puts on LDC/ULDC of a .const variable (the
+    // passes leave an instruction with a relocation as it is).
+    bool Reloc = relocatedConst(S, AddrOp);
+    auto Relocate = [&](MInstr &M, int64_t Off) {
+      if (!Reloc)
+        return;
+      M.RelocType = object::rcuda::ConstField21_38;
+      M.RelocSym = AddrOp.Var->Name.str();
+      M.RelocAddend = AddrOp.Value + Off;
+    };
     // LDC has no 128-bit form: two LDC.64.
     if (Bytes == 16) {
       unsigned Tup = S.tmp(RegClass::GPR, 4);
       for (unsigned H = 0; H != 2; ++H) {
         MOperand Part = *C;
-        Part.Imm += 8 * H;
-        S.emit("LDC.64", {def(vreg(Tup, RegClass::GPR, 2, 2 * H), H == 0),
-                          ldcOperand(Part)});
+        if (!Reloc)
+          Part.Imm += 8 * H;
+        Relocate(S.emit("LDC.64",
+                        {def(vreg(Tup, RegClass::GPR, 2, 2 * H), H == 0),
+                         ldcOperand(Part)}),
+                 8 * H);
       }
       scatterLoad(S, I, vreg(Tup, RegClass::GPR, 4), ElemBits, false);
       return SelResult::Done;
     }
     bool Direct;
     MOperand D = loadTarget(S, I.Ops[0], Words, Direct);
-    S.emit("LDC" + Size, {D, ldcOperand(*C)});
+    Relocate(S.emit("LDC" + Size, {D, ldcOperand(*C)}), 0);
     scatterLoad(S, I, D, ElemBits, Direct);
     return SelResult::Done;
   }

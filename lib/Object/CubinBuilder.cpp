@@ -321,13 +321,17 @@ void Builder::createSections() {
     return P;
   };
   // Code relocations (-c: symbol addresses in instruction words) come
-  // first, one section per function, REL on sm_75..89 and RELA on sm_90.
+  // first, one section per function: on sm_75..89 REL for addend 0 and
+  // RELA for the others (`ld.const [var+8]`), on sm_90 RELA.
   std::vector<std::pair<unsigned, std::pair<unsigned, unsigned>>> TextRels;
   for (size_t I = 0; I != B.Proc.size(); ++I)
     if (!B.Proc[I].TextRelocs.empty()) {
       std::string Name = (".text." + B.Proc[I].L->F->Name).str();
-      TextRels.push_back(
-          {unsigned(I), AddRel(Name.c_str(), !Sm90, Sm90, 2)});
+      bool Zero = false, NonZero = false;
+      for (const FunctionCode::Reloc &R : B.Proc[I].TextRelocs)
+        (R.Addend ? NonZero : Zero) = true;
+      TextRels.push_back({unsigned(I), AddRel(Name.c_str(), !Sm90 && Zero,
+                                              Sm90 || NonZero, 2)});
     }
   // Bank 4 (exec): one R_CUDA_64 per address-table entry, REL on
   // sm_75..89 and RELA on sm_90 (addend 0); its relocation section comes
