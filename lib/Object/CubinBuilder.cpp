@@ -50,7 +50,7 @@ bool Builder::run() {
     // and the PTX's .debug_str (measured; -g, not implemented, gives 0x0b
     // and 0x0c).
     unsigned Top = 0x06;
-    if (Opts.LineInfo || moduleHasLocs(M))
+    if (!Opts.SuppressDebugInfo && (Opts.LineInfo || moduleHasLocs(M)))
       Top = moduleHasDebugStr(M) ? 0x0a : 0x09;
     C.Flags = Top << 24 | Sm << 8 | 0x04;
   } else {
@@ -233,7 +233,7 @@ void Builder::createSections() {
   C.Sections[B.Symtab].Link = 2;
   C.Sections[B.Symtab].EntSize = 24;
   DebugFrame = addSection(".debug_frame", sht::Progbits, 0, 1);
-  if (Opts.LineInfo || moduleHasLocs(M)) {
+  if (!Opts.SuppressDebugInfo && (Opts.LineInfo || moduleHasLocs(M))) {
     // The PTX's .debug_str survives only with line tables; ptxas creates
     // it early when a `.loc` names a function in it (measured).
     bool Str = moduleHasDebugStr(M), StrEarly = Str && locsNameFunctions(M);
