@@ -80,8 +80,21 @@ static SelResult movFuncParamAddress(ISel &S, const ptx::Instruction &I,
                                      const MOperand &D, unsigned Words,
                                      const ptx::Variable *V) {
   uint64_t Size = V->sizeInBytes();
-  if (Size == 0) // a variadic function's %VAParam[]: no ABI for it yet
-    return S.unsupported(I, "address of a variadic parameter array");
+  if (Size == 0) {
+    // A variadic function's %VAParam[]: the caller's argument array on the
+    // stack (ABI functions, -c); finalizeFrame adds the frame to the
+    // offset. Callees selected into a kernel have no such array yet.
+    std::optional<uint32_t> VA = abiVarArgsOffset(S);
+    if (!VA || S.mf().FrameBase >= 0)
+      return S.unsupported(I, "address of a variadic parameter array");
+    MOperand Lo = D;
+    Lo.Width = 1;
+    MInstr &A = S.emit("IADD3", {Lo, physReg(RegClass::GPR, 1), imm(*VA), RZ()});
+    A.IncomingArg = true;
+    if (Words == 2)
+      S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, D.Sub + 1), false), RZ()});
+    return SelResult::Done;
+  }
   std::optional<uint32_t> Off = localVarOffset(S, V);
   if (!Off)
     return S.unsupported(I, "address of this parameter");

@@ -470,6 +470,8 @@ SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
       return selectABICall(S, I, F, Rets, Args);
     return S.error(I, "Unresolved extern function '" + F->Name + "'");
   }
+  if (!Req.Addrs && isVariadic(*F))
+    return selectABICall(S, I, F, Rets, Args);
   return emitDirectCall(S, I, F, Rets, Args);
 }
 
