@@ -81,14 +81,22 @@ static SelResult movFuncParamAddress(ISel &S, const ptx::Instruction &I,
                                      const ptx::Variable *V) {
   uint64_t Size = V->sizeInBytes();
   if (Size == 0) {
-    // A variadic function's %VAParam[]: the caller's argument array on the
-    // stack (ABI functions, -c); finalizeFrame adds the frame to the
-    // offset. Callees selected into a kernel have no such array yet.
+    // A variadic function's %VAParam[]: the caller's argument array, in
+    // its frame (whole program) or on the stack (ABI functions, -c, where
+    // finalizeFrame adds the callee's frame to the offset).
+    MOperand Lo = D;
+    Lo.Width = 1;
+    if (!S.mf().ABIFunction) {
+      // Selected into a kernel: the caller passed the array's local
+      // address in the parameter's register (emitDirectCall).
+      S.emit("MOV", {Lo, vreg(paramVReg(S, V, 0), RegClass::GPR)});
+      if (Words == 2)
+        S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, D.Sub + 1), false), RZ()});
+      return SelResult::Done;
+    }
     std::optional<uint32_t> VA = abiVarArgsOffset(S);
     if (!VA || S.mf().FrameBase >= 0)
       return S.unsupported(I, "address of a variadic parameter array");
-    MOperand Lo = D;
-    Lo.Width = 1;
     MInstr &A = S.emit("IADD3", {Lo, physReg(RegClass::GPR, 1), imm(*VA), RZ()});
     A.IncomingArg = true;
     if (Words == 2)

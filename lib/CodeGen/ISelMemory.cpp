@@ -291,8 +291,36 @@ static bool paramAddressTaken(const ptx::Function &F, const ptx::Variable *V) {
   return false;
 }
 
+/// Whether \p V, a call-scope .param array of \p F, is the argument of a
+/// variadic callee's %VAParam[] (nvcc): selected into the kernel, the
+/// callee reads the array through its address, so it gets a frame slot.
+static bool passedAsVarArgs(const ptx::Function &F, const ptx::Variable *V) {
+  for (const ptx::Stmt &St : F.Body) {
+    if (St.K != ptx::Stmt::Kind::Instr || St.I->Mnemonic != "call")
+      continue;
+    const ptx::Function *Callee = nullptr;
+    const Operand *Args = nullptr;
+    for (const Operand &O : St.I->Ops) {
+      if (O.K != Operand::Kind::List) {
+        Callee = O.Func;
+      } else if (Callee && !Args) {
+        Args = &O;
+      }
+    }
+    if (!Callee || !Args || Callee->Params.empty() ||
+        Callee->Params.back()->sizeInBytes() != 0 ||
+        Args->Elems.size() != Callee->Params.size())
+      continue;
+    if (Args->Elems.back().K == Operand::Kind::Symbol &&
+        Args->Elems.back().Var == V)
+      return true;
+  }
+  return false;
+}
+
 /// Lays out \p F's frame block: its .local variables in declaration order,
-/// then its address-taken sized parameters, each at its natural alignment.
+/// then its address-taken sized parameters, each at its natural alignment,
+/// then the argument arrays it passes to variadic callees.
 /// Returns the block's size; \p Find's offset (relative to the block) goes
 /// to \p Found.
 static uint64_t frameBlock(const ptx::Function &F, const ptx::Variable *Find,
@@ -314,6 +342,11 @@ static uint64_t frameBlock(const ptx::Function &F, const ptx::Variable *Find,
     if (V->Space == StateSpace::Param && V->sizeInBytes() != 0 &&
         paramAddressTaken(F, V))
       Place(V, (V->sizeInBytes() + 3) / 4 * 4); // stored in whole words
+  for (const ptx::Stmt &St : F.Body)
+    if (St.K == ptx::Stmt::Kind::Decl && St.Var &&
+        St.Var->Space == StateSpace::Param && St.Var->sizeInBytes() != 0 &&
+        passedAsVarArgs(F, St.Var))
+      Place(St.Var, (St.Var->sizeInBytes() + 3) / 4 * 4);
   return Off;
 }
 
