@@ -19,6 +19,7 @@ namespace ptxas::codegen {
 // Variable layout lookups, ISelMemory.cpp.
 std::optional<uint32_t> localVarOffset(ISel &S, const ptx::Variable *V);
 std::optional<uint64_t> sharedVarOffset(ISel &S, const ptx::Variable *V);
+std::optional<MOperand> relocatedSharedAddress(ISel &S, const ptx::Variable *V);
 bool movSymbolAddress(ISel &S, const ptx::Variable *V, MOperand D);
 } // namespace ptxas::codegen
 using ptx::Operand;
@@ -134,11 +135,17 @@ static SelResult movFuncParamAddress(ISel &S, const ptx::Instruction &I,
 static SelResult movSharedAddress(ISel &S, const ptx::Instruction &I,
                                   const MOperand &D, unsigned Words,
                                   const ptx::Variable *V) {
+  MOperand Lo = D;
+  Lo.Width = 1;
+  if (std::optional<MOperand> R = relocatedSharedAddress(S, V)) {
+    S.emit("MOV", {Lo, *R}); // -c
+    if (Words == 2)
+      S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
+    return SelResult::Done;
+  }
   std::optional<uint64_t> Off = sharedVarOffset(S, V);
   if (!Off)
     return S.unsupported(I, "address of this shared variable");
-  MOperand Lo = D;
-  Lo.Width = 1;
   if (S.isSm90()) {
     unsigned Rank = S.tmp(), Base = S.tmp();
     S.emit("S2R", {def(vreg(Rank, RegClass::GPR)), text("SR_CgaCtaId")});

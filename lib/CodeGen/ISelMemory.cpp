@@ -423,6 +423,8 @@ std::optional<uint32_t> codegen::localVarOffset(ISel &S,
 /// 0x400 reserved bytes), aligned to the array's own alignment.
 std::optional<uint64_t> codegen::sharedVarOffset(ISel &S,
                                                  const ptx::Variable *V) {
+  if (!S.request().Addrs && object::isRelocatableShared(*V))
+    return std::nullopt; // -c: relocatedSharedAddress
   if (std::optional<uint64_t> Off = S.sharedOffset(V))
     return Off;
   const object::KernelLayout *K = S.request().Kernel;
@@ -433,6 +435,31 @@ std::optional<uint64_t> codegen::sharedVarOffset(ISel &S,
     Base = 0x400;
   uint64_t Al = std::max(1u, V->alignment());
   return (Base + Al - 1) / Al * Al;
+}
+
+/// -c: the shared-window address of a static .shared variable, which only
+/// nvlink knows: a MOV with R_CUDA_ABS32_32 against the variable (the
+/// writer's symbol: the module's in .nv_debug.shared, a kernel's own
+/// `$__name__line`); on sm_90 the symbol is past the reserved 0x400 bytes
+/// and the address carries the CTA's cluster rank in bits 24 and up, as
+/// ptxas computes it. Null when \p V is not such a variable.
+std::optional<MOperand> codegen::relocatedSharedAddress(ISel &S,
+                                                        const ptx::Variable *V) {
+  if (S.request().Addrs || !V || !object::isRelocatableShared(*V))
+    return std::nullopt;
+  unsigned T = S.tmp();
+  MInstr &M = S.emit("MOV", {def(vreg(T, RegClass::GPR)), imm(0)});
+  M.RelocType = object::rcuda::Abs32_32;
+  M.RelocSym = V->Name.str();
+  if (!S.isSm90())
+    return vreg(T, RegClass::GPR);
+  unsigned Off = S.tmp(), Rank = S.tmp(), A = S.tmp();
+  S.emit("IADD3", {def(vreg(Off, RegClass::GPR)), vreg(T, RegClass::GPR),
+                   imm(0x400), RZ()});
+  S.emit("S2R", {def(vreg(Rank, RegClass::GPR)), text("SR_CgaCtaId")});
+  S.emit("LEA", {def(vreg(A, RegClass::GPR)), vreg(Rank, RegClass::GPR),
+                 vreg(Off, RegClass::GPR), imm(0x18)});
+  return vreg(A, RegClass::GPR);
 }
 
 /// The low word of a register (32-bit window addresses).
@@ -462,6 +489,11 @@ std::optional<MOperand> mem::windowAddr(ISel &S, const Operand &A,
   if (!A.Var)
     return std::nullopt;
   if (Sp == Space::Shared && A.Var->Space == StateSpace::Shared) {
+    if (std::optional<MOperand> R = relocatedSharedAddress(S, A.Var)) {
+      M.Reg = R->Reg;
+      M.RC = RegClass::GPR;
+      return M; // [R + off]
+    }
     std::optional<uint64_t> Off = sharedVarOffset(S, A.Var);
     if (!Off)
       return std::nullopt;

@@ -393,6 +393,18 @@ void Builder::createSections() {
     if (I == 0 && !Rel)
       AddModuleNoBits();
   }
+  // -c: the module's .shared variables go to .nv_debug.shared, one symbol
+  // each, and nvlink lays them out (SymbolBuilder.cpp).
+  if (Rel)
+    for (const ptx::TopLevel &T : M.Items)
+      if (T.K == ptx::TopLevel::Kind::Var && isRelocatableShared(*T.Var)) {
+        if (!DebugShared)
+          DebugShared = addSection(".nv_debug.shared", sht::CudaShared,
+                                   shf::Alloc | shf::Write, 1);
+        Section &DS = C.Sections[DebugShared];
+        DS.Align = std::max<uint64_t>(DS.Align, std::max(1u, T.Var->alignment()));
+        DS.NoBitsSize += T.Var->sizeInBytes();
+      }
   if (Sm90)
     for (KernelCode &K : B.Proc)
       if (K.L->F->IsEntry)
@@ -428,6 +440,15 @@ void Builder::createSections() {
     if (K.SharedSec) {
       C.Sections[K.SharedSec].Info = K.TextSec;
       C.Sections[K.SharedSec].NoBitsSize = K.L->SharedSize;
+      if (Rel) {
+        // -c: the kernel's own variables, one after another (nvlink lays
+        // them out by their symbols; measured: size = sum of sizes).
+        uint64_t Size = 0;
+        for (const auto &[V, Off] : K.L->SharedVars)
+          if (V->Role != ptx::VarRole::Module)
+            Size += V->sizeInBytes();
+        C.Sections[K.SharedSec].NoBitsSize = Size;
+      }
     }
   }
   if (Const4)

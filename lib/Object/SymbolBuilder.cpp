@@ -100,6 +100,35 @@ void Builder::createSymbols() {
     // sm_90, cubin-format.md §3; its rule is unclear and it is not written.)
     if (K.SharedSec && !K.L->SharedVars.empty())
       addSectionSym(K.SharedSec);
+    if (Rel) {
+      // -c shared variables (value: the alignment, nvlink places them).
+      auto SharedSymbol = [&](const ptx::Variable &V, std::string Name,
+                              unsigned Sec) {
+        Symbol S;
+        S.Name = std::move(Name);
+        S.Type = stt::CudaObject;
+        S.Other = sto::SharedSpace;
+        S.Shndx = uint16_t(Sec);
+        S.Value = std::max(1u, V.alignment());
+        S.Size = V.sizeInBytes();
+        return addSym(S);
+      };
+      if (DebugShared && ModuleSharedSym.empty()) {
+        addSectionSym(DebugShared);
+        for (const ptx::TopLevel &T : M.Items)
+          if (T.K == ptx::TopLevel::Kind::Var && isRelocatableShared(*T.Var))
+            ModuleSharedSym[T.Var->Name] =
+                SharedSymbol(*T.Var, T.Var->Name.str(), DebugShared);
+      }
+      if (K.SharedSec)
+        for (const auto &[V, Off] : K.L->SharedVars)
+          if (V->Role != ptx::VarRole::Module && isRelocatableShared(*V)) {
+            unsigned Line = M.Sources ? M.Sources->FindLineNumber(V->Loc) : 0;
+            K.SharedSym[V->Name] = SharedSymbol(
+                *V, "$__" + V->Name.str() + "__" + std::to_string(Line),
+                K.SharedSec);
+          }
+    }
     if (I == 0)
       ReservedSmemSyms();
     if (I == 0)
@@ -291,7 +320,13 @@ void Builder::addDataRelocs() {
       Rl.Addend = R.Addend;
       auto V = VarSym.find(R.Symbol);
       auto F = FuncSym.find(R.Symbol);
-      if (V != VarSym.end())
+      auto KS = K.SharedSym.find(R.Symbol);
+      auto MS = ModuleSharedSym.find(R.Symbol);
+      if (KS != K.SharedSym.end()) // a kernel's own first: it may shadow
+        Rl.Sym = KS->second;
+      else if (MS != ModuleSharedSym.end())
+        Rl.Sym = MS->second;
+      else if (V != VarSym.end())
         Rl.Sym = V->second;
       else if (F != FuncSym.end())
         Rl.Sym = F->second;
