@@ -62,8 +62,6 @@ using ptx::Operand;
 using ptx::Type;
 
 namespace ptxas::codegen {
-// Frame layout, ISelMemory.cpp (variadic argument arrays).
-std::optional<uint32_t> localVarOffset(ISel &S, const ptx::Variable *V);
 SelResult selectCall(ISel &S, const ptx::Instruction &I);
 SelResult selectBrx(ISel &S, const ptx::Instruction &I);
 SelResult selectParamAccess(ISel &S, const ptx::Instruction &I);
@@ -581,34 +579,9 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
     for (unsigned C = 0; C != numChunks(PVar); ++C)
       CalleeParams.push_back(paramVReg(S, PVar, C));
     if (PVar->sizeInBytes() == 0 && PVar->Space == ptx::StateSpace::Param) {
-      // A variadic callee's %VAParam[]: the argument array goes to its
-      // slot in this function's frame (localVarOffset), the callee gets
-      // its local address.
-      if (A.K != Operand::Kind::Symbol || !isFuncParam(S, A.Var))
+      if (!passVarArgsInFrame(S, A, paramVReg(S, PVar, 0))) // %VAParam[]
         return S.unsupported(I, "this variadic call argument");
-      std::optional<uint32_t> Off = localVarOffset(S, A.Var);
-      if (!Off)
-        return S.unsupported(I, "this variadic call argument");
-      MOperand FB = frameBase(S);
-      uint64_t Bytes = A.Var->sizeInBytes();
-      for (uint64_t B = 0; B < Bytes; B += 4) {
-        unsigned PV = paramVReg(S, A.Var, unsigned(B / 16));
-        if (B % 16 / 4 >= MF.VRegs[PV].Size)
-          continue;
-        MOperand Slot;
-        Slot.K = MOperand::Kind::Mem;
-        Slot.RC = RegClass::GPR;
-        Slot.Reg = FB.Reg;
-        Slot.Phys = FB.Phys;
-        Slot.Sub = FB.Sub;
-        Slot.Imm = int64_t(*Off + B);
-        S.emit("STL", {Slot, vreg(PV, RegClass::GPR, 1, unsigned(B % 16 / 4))});
-      }
-      S.emit("IADD3", {def(vreg(paramVReg(S, PVar, 0), RegClass::GPR)), FB,
-                       imm(*Off, true), RZ()});
-      continue;
-    }
-    if (A.K == Operand::Kind::Symbol && isFuncParam(S, A.Var)) {
+    } else if (A.K == Operand::Kind::Symbol && isFuncParam(S, A.Var)) {
       CopyParam(PVar, A.Var);
     } else if (A.K == Operand::Kind::Reg || A.K == Operand::Kind::Imm ||
                A.K == Operand::Kind::FImm) {
