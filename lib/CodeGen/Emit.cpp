@@ -134,7 +134,8 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out,
       if (abi::isSysCall(I))
         Out.SyscallOffsets.push_back(uint32_t(A));
       if (I.RelocType)
-        Out.Relocs.push_back({uint32_t(A), I.RelocType, I.RelocSym, 0});
+        Out.Relocs.push_back(
+            {uint32_t(A), I.RelocType, I.RelocSym, I.RelocAddend});
       A += 16;
     }
   }

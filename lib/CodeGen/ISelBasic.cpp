@@ -19,6 +19,7 @@ namespace ptxas::codegen {
 // Variable layout lookups, ISelMemory.cpp.
 std::optional<uint32_t> localVarOffset(ISel &S, const ptx::Variable *V);
 std::optional<uint64_t> sharedVarOffset(ISel &S, const ptx::Variable *V);
+std::optional<MOperand> relocatedSharedAddress(ISel &S, const ptx::Variable *V);
 bool movSymbolAddress(ISel &S, const ptx::Variable *V, MOperand D);
 } // namespace ptxas::codegen
 using ptx::Operand;
@@ -80,8 +81,29 @@ static SelResult movFuncParamAddress(ISel &S, const ptx::Instruction &I,
                                      const MOperand &D, unsigned Words,
                                      const ptx::Variable *V) {
   uint64_t Size = V->sizeInBytes();
-  if (Size == 0) // a variadic function's %VAParam[]: no ABI for it yet
-    return S.unsupported(I, "address of a variadic parameter array");
+  if (Size == 0) {
+    // A variadic function's %VAParam[]: the caller's argument array, in
+    // its frame (whole program) or on the stack (ABI functions, -c, where
+    // finalizeFrame adds the callee's frame to the offset).
+    MOperand Lo = D;
+    Lo.Width = 1;
+    if (!S.mf().ABIFunction) {
+      // Selected into a kernel: the caller passed the array's local
+      // address in the parameter's register (emitDirectCall).
+      S.emit("MOV", {Lo, vreg(paramVReg(S, V, 0), RegClass::GPR)});
+      if (Words == 2)
+        S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, D.Sub + 1), false), RZ()});
+      return SelResult::Done;
+    }
+    std::optional<uint32_t> VA = abiVarArgsOffset(S);
+    if (!VA || S.mf().FrameBase >= 0)
+      return S.unsupported(I, "address of a variadic parameter array");
+    MInstr &A = S.emit("IADD3", {Lo, physReg(RegClass::GPR, 1), imm(*VA), RZ()});
+    A.IncomingArg = true;
+    if (Words == 2)
+      S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, D.Sub + 1), false), RZ()});
+    return SelResult::Done;
+  }
   std::optional<uint32_t> Off = localVarOffset(S, V);
   if (!Off)
     return S.unsupported(I, "address of this parameter");
@@ -113,11 +135,17 @@ static SelResult movFuncParamAddress(ISel &S, const ptx::Instruction &I,
 static SelResult movSharedAddress(ISel &S, const ptx::Instruction &I,
                                   const MOperand &D, unsigned Words,
                                   const ptx::Variable *V) {
+  MOperand Lo = D;
+  Lo.Width = 1;
+  if (std::optional<MOperand> R = relocatedSharedAddress(S, V)) {
+    S.emit("MOV", {Lo, *R}); // -c
+    if (Words == 2)
+      S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
+    return SelResult::Done;
+  }
   std::optional<uint64_t> Off = sharedVarOffset(S, V);
   if (!Off)
     return S.unsupported(I, "address of this shared variable");
-  MOperand Lo = D;
-  Lo.Width = 1;
   if (S.isSm90()) {
     unsigned Rank = S.tmp(), Base = S.tmp();
     S.emit("S2R", {def(vreg(Rank, RegClass::GPR)), text("SR_CgaCtaId")});

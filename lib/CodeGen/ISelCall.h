@@ -24,6 +24,17 @@ unsigned paramVReg(ISel &S, const ptx::Variable *V, unsigned Chunk = 0);
 /// Whether \p V is a .func parameter or a call's .param variable (not a
 /// kernel parameter).
 bool isFuncParam(ISel &S, const ptx::Variable *V);
+/// In a .func compiled on its own (-c) that is variadic: where its
+/// %VAParam array starts, from the caller's R1 (ISelControlABI.cpp).
+std::optional<uint32_t> abiVarArgsOffset(ISel &S);
+/// Whether \p F ends in a variadic `%VAParam[]` array. -c kernels call
+/// such a function through the ABI (as ptxas) instead of selecting its
+/// body: only the ABI passes the array.
+bool isVariadic(const ptx::Function &F);
+/// Whole program: stores the argument array \p A of a variadic call into
+/// its slot of the caller's frame and writes its local address to the
+/// callee's %VAParam register \p VAReg. False if \p A has no slot.
+bool passVarArgsInFrame(ISel &S, const ptx::Operand &A, unsigned VAReg);
 /// The registers in which a call site and a selected callee exchange .reg
 /// parameter or result \p V: one virtual register per vector component
 /// (one for a scalar), of the component's class (a predicate's is a

@@ -61,9 +61,19 @@ static unsigned abiWords(const ptx::Variable *V) {
 /// The placement of \p Params and \p Rets as ptxas 13.0 does it (probed
 /// with -c functions of many shapes on sm_75, sm_86 and sm_90a; see
 /// CallABI.h). Returns what is not supported, empty when all is.
+/// A variadic function's trailing `.param .align A .b8 %VAParam[]` (nvcc)
+/// has no size; ptxas passes the call's argument array on the stack, never
+/// in registers (probed on sm_80: the fixed parameters in R4.., the array
+/// at [R1] of the caller; the callee's %VAParam is its R1 on entry plus its
+/// frame). \p VarArgBytes is the array's size at this call (0 in the
+/// callee, which only needs where it starts).
+static bool isVarArgs(const ptx::Variable *V) {
+  return V->Space == ptx::StateSpace::Param && V->sizeInBytes() == 0;
+}
+
 static std::string abiLayout(llvm::ArrayRef<const ptx::Variable *> Params,
                              llvm::ArrayRef<const ptx::Variable *> Rets,
-                             ABILayout &L) {
+                             ABILayout &L, uint64_t VarArgBytes = 0) {
   if (Rets.size() > 1)
     return "more than one result";
   for (llvm::ArrayRef<const ptx::Variable *> Vs : {Params, Rets})
@@ -87,6 +97,15 @@ static std::string abiLayout(llvm::ArrayRef<const ptx::Variable *> Params,
     ABISlot Sl;
     Sl.Words = abiWords(V);
     unsigned Align = std::max(4u, V->alignment());
+    if (isVarArgs(V)) {
+      if (V != Params.back())
+        return "a variadic parameter array before other parameters";
+      Sl.Words = unsigned((VarArgBytes + 3) / 4);
+      Sl.StackOff = uint32_t(llvm::alignTo(L.StackBytes, Align));
+      L.StackBytes = Sl.StackOff + 4 * Sl.Words;
+      L.Params.push_back(Sl);
+      continue;
+    }
     unsigned At = unsigned(llvm::alignTo(Next, Align / 4));
     if (At + Sl.Words <= abi::ArgRegLimit) {
       Sl.Reg = At;
@@ -212,6 +231,20 @@ struct ABICallee {
 /// the linker. The LEPC..CALL block uses physical registers only and is a
 /// dependence chain, so neither scheduling nor spilling changes its length
 /// (which the pre-sm_90 return address relies on).
+bool codegen::isVariadic(const ptx::Function &F) {
+  return !F.Params.empty() && isVarArgs(F.Params.back());
+}
+
+/// The bytes of the argument a call passes for \p F's variadic array: the
+/// last argument, a call-scope .param array (0 if \p F is not variadic).
+static uint64_t varArgBytes(const ptx::Function &F, const Operand *Args) {
+  if (F.Params.empty() || !isVarArgs(F.Params.back()) || !Args ||
+      Args->Elems.size() != F.Params.size())
+    return 0;
+  const Operand &A = Args->Elems.back();
+  return A.K == Operand::Kind::Symbol && A.Var ? A.Var->sizeInBytes() : 0;
+}
+
 static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
                              const ABICallee &C, const Operand *Rets,
                              const Operand *Args) {
@@ -226,8 +259,14 @@ static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
     return S.error(I, "call of '" + What + "' with the wrong number of "
                                            "arguments or results");
   ABILayout L;
-  if (std::string Why = abiLayout(F->Params, F->Returns, L); !Why.empty())
+  if (std::string Why =
+          abiLayout(F->Params, F->Returns, L, varArgBytes(*F, Args));
+      !Why.empty())
     return S.unsupported(I, "calls passing " + Why);
+  if (!F->Params.empty() && isVarArgs(F->Params.back()) &&
+      !(Args->Elems.back().K == Operand::Kind::Symbol &&
+        isFuncParam(S, Args->Elems.back().Var)))
+    return S.unsupported(I, "this variadic call argument");
   // In a function that moves R1 (alloca), R1 may lie below the frame's
   // argument area: such a call gets a fresh area below R1, 16-byte
   // aligned, and R1 comes back from a copy after it.
@@ -446,13 +485,23 @@ uint32_t codegen::abiOutgoingArea(ISel &S) {
           if (Req.Kernel)
             for (const ptx::Function *D : Req.Kernel->Subfunctions)
               Selected |= D->Name == O.Func->Name && D->HasBody;
-          if (Selected)
+          if (Selected && !isVariadic(*O.Func))
             Sig = nullptr; // its body is selected into the kernel
         }
         break;
       }
       ABILayout L;
-      if (Sig && abiLayout(Sig->Params, Sig->Returns, L).empty())
+      const Operand *Args = nullptr; // the list after the callee
+      bool SeenCallee = false;
+      for (const Operand &O : I.Ops) {
+        if (O.K != Operand::Kind::List)
+          SeenCallee = true;
+        else if (SeenCallee && !Args)
+          Args = &O;
+      }
+      if (Sig && abiLayout(Sig->Params, Sig->Returns, L,
+                           varArgBytes(*Sig, Args))
+                     .empty())
         Area = std::max(Area, L.area());
     }
   };
@@ -557,4 +606,13 @@ void codegen::emitABIReturn(ISel &S) {
   MInstr &R = S.emit("RET.ABS.NODEC",
                      {vreg(unsigned(RA), RegClass::GPR, 2), text(" 0x0")});
   R.Implicit.append(Results.begin(), Results.end());
+}
+
+std::optional<uint32_t> codegen::abiVarArgsOffset(ISel &S) {
+  const ptx::Function &F = *S.request().F;
+  ABILayout L;
+  if (!S.mf().ABIFunction || F.Params.empty() || !isVarArgs(F.Params.back()) ||
+      !abiLayout(F.Params, F.Returns, L).empty())
+    return std::nullopt;
+  return L.Params.back().StackOff;
 }

@@ -477,6 +477,8 @@ SelResult codegen::selectCall(ISel &S, const ptx::Instruction &I) {
       return selectABICall(S, I, F, Rets, Args);
     return S.error(I, "Unresolved extern function '" + F->Name + "'");
   }
+  if (!Req.Addrs && isVariadic(*F))
+    return selectABICall(S, I, F, Rets, Args);
   return emitDirectCall(S, I, F, Rets, Args);
 }
 
@@ -583,7 +585,10 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
     }
     for (unsigned C = 0; C != numChunks(PVar); ++C)
       CalleeParams.push_back(paramVReg(S, PVar, C));
-    if (A.K == Operand::Kind::Symbol && isFuncParam(S, A.Var)) {
+    if (PVar->sizeInBytes() == 0 && PVar->Space == ptx::StateSpace::Param) {
+      if (!passVarArgsInFrame(S, A, paramVReg(S, PVar, 0))) // %VAParam[]
+        return S.unsupported(I, "this variadic call argument");
+    } else if (A.K == Operand::Kind::Symbol && isFuncParam(S, A.Var)) {
       CopyParam(PVar, A.Var);
     } else if (A.K == Operand::Kind::Reg || A.K == Operand::Kind::Imm ||
                A.K == Operand::Kind::FImm) {

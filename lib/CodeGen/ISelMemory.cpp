@@ -71,6 +71,7 @@
 #include "ISelMemory.h"
 
 #include "ptxas-alt/Object/DataLayout.h"
+#include "ptxas-alt/Object/ElfDefs.h"
 #include "ptxas-alt/SASS/Instr.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -290,8 +291,36 @@ static bool paramAddressTaken(const ptx::Function &F, const ptx::Variable *V) {
   return false;
 }
 
+/// Whether \p V, a call-scope .param array of \p F, is the argument of a
+/// variadic callee's %VAParam[] (nvcc): selected into the kernel, the
+/// callee reads the array through its address, so it gets a frame slot.
+static bool passedAsVarArgs(const ptx::Function &F, const ptx::Variable *V) {
+  for (const ptx::Stmt &St : F.Body) {
+    if (St.K != ptx::Stmt::Kind::Instr || St.I->Mnemonic != "call")
+      continue;
+    const ptx::Function *Callee = nullptr;
+    const Operand *Args = nullptr;
+    for (const Operand &O : St.I->Ops) {
+      if (O.K != Operand::Kind::List) {
+        Callee = O.Func;
+      } else if (Callee && !Args) {
+        Args = &O;
+      }
+    }
+    if (!Callee || !Args || Callee->Params.empty() ||
+        Callee->Params.back()->sizeInBytes() != 0 ||
+        Args->Elems.size() != Callee->Params.size())
+      continue;
+    if (Args->Elems.back().K == Operand::Kind::Symbol &&
+        Args->Elems.back().Var == V)
+      return true;
+  }
+  return false;
+}
+
 /// Lays out \p F's frame block: its .local variables in declaration order,
-/// then its address-taken sized parameters, each at its natural alignment.
+/// then its address-taken sized parameters, each at its natural alignment,
+/// then the argument arrays it passes to variadic callees.
 /// Returns the block's size; \p Find's offset (relative to the block) goes
 /// to \p Found.
 static uint64_t frameBlock(const ptx::Function &F, const ptx::Variable *Find,
@@ -313,6 +342,11 @@ static uint64_t frameBlock(const ptx::Function &F, const ptx::Variable *Find,
     if (V->Space == StateSpace::Param && V->sizeInBytes() != 0 &&
         paramAddressTaken(F, V))
       Place(V, (V->sizeInBytes() + 3) / 4 * 4); // stored in whole words
+  for (const ptx::Stmt &St : F.Body)
+    if (St.K == ptx::Stmt::Kind::Decl && St.Var &&
+        St.Var->Space == StateSpace::Param && St.Var->sizeInBytes() != 0 &&
+        passedAsVarArgs(F, St.Var))
+      Place(St.Var, (St.Var->sizeInBytes() + 3) / 4 * 4);
   return Off;
 }
 
@@ -389,6 +423,8 @@ std::optional<uint32_t> codegen::localVarOffset(ISel &S,
 /// 0x400 reserved bytes), aligned to the array's own alignment.
 std::optional<uint64_t> codegen::sharedVarOffset(ISel &S,
                                                  const ptx::Variable *V) {
+  if (!S.request().Addrs && object::isRelocatableShared(*V))
+    return std::nullopt; // -c: relocatedSharedAddress
   if (std::optional<uint64_t> Off = S.sharedOffset(V))
     return Off;
   const object::KernelLayout *K = S.request().Kernel;
@@ -399,6 +435,31 @@ std::optional<uint64_t> codegen::sharedVarOffset(ISel &S,
     Base = 0x400;
   uint64_t Al = std::max(1u, V->alignment());
   return (Base + Al - 1) / Al * Al;
+}
+
+/// -c: the shared-window address of a static .shared variable, which only
+/// nvlink knows: a MOV with R_CUDA_ABS32_32 against the variable (the
+/// writer's symbol: the module's in .nv_debug.shared, a kernel's own
+/// `$__name__line`); on sm_90 the symbol is past the reserved 0x400 bytes
+/// and the address carries the CTA's cluster rank in bits 24 and up, as
+/// ptxas computes it. Null when \p V is not such a variable.
+std::optional<MOperand> codegen::relocatedSharedAddress(ISel &S,
+                                                        const ptx::Variable *V) {
+  if (S.request().Addrs || !V || !object::isRelocatableShared(*V))
+    return std::nullopt;
+  unsigned T = S.tmp();
+  MInstr &M = S.emit("MOV", {def(vreg(T, RegClass::GPR)), imm(0)});
+  M.RelocType = object::rcuda::Abs32_32;
+  M.RelocSym = V->Name.str();
+  if (!S.isSm90())
+    return vreg(T, RegClass::GPR);
+  unsigned Off = S.tmp(), Rank = S.tmp(), A = S.tmp();
+  S.emit("IADD3", {def(vreg(Off, RegClass::GPR)), vreg(T, RegClass::GPR),
+                   imm(0x400), RZ()});
+  S.emit("S2R", {def(vreg(Rank, RegClass::GPR)), text("SR_CgaCtaId")});
+  S.emit("LEA", {def(vreg(A, RegClass::GPR)), vreg(Rank, RegClass::GPR),
+                 vreg(Off, RegClass::GPR), imm(0x18)});
+  return vreg(A, RegClass::GPR);
 }
 
 /// The low word of a register (32-bit window addresses).
@@ -428,6 +489,11 @@ std::optional<MOperand> mem::windowAddr(ISel &S, const Operand &A,
   if (!A.Var)
     return std::nullopt;
   if (Sp == Space::Shared && A.Var->Space == StateSpace::Shared) {
+    if (std::optional<MOperand> R = relocatedSharedAddress(S, A.Var)) {
+      M.Reg = R->Reg;
+      M.RC = RegClass::GPR;
+      return M; // [R + off]
+    }
     std::optional<uint64_t> Off = sharedVarOffset(S, A.Var);
     if (!Off)
       return std::nullopt;
@@ -460,10 +526,22 @@ std::optional<MOperand> mem::windowAddr(ISel &S, const Operand &A,
   return std::nullopt;
 }
 
-/// c[0x3][off] / c[0x3][R+off] of a .const access.
+/// -c: whether `[var+off]` names a module .const variable, whose bank
+/// offset only nvlink knows.
+static bool relocatedConst(ISel &S, const Operand &A) {
+  return !S.request().Addrs && A.K == Operand::Kind::Address && !baseIsReg(A) &&
+         A.hasAddressBase() && A.Var && A.Var->Space == StateSpace::Const &&
+         A.Var->ConstBank <= 0;
+}
+
+/// c[0x3][off] / c[0x3][R+off] of a .const access. Under -c, `[var+off]`
+/// is c[0x0][0x0], the placeholder ptxas writes: the linker fills in bank
+/// and offset (R_CUDA_CONST_FIELD21_38 with addend off, see selectLdSt).
 static std::optional<MOperand> constAddr(ISel &S, const Operand &A) {
   if (A.K != Operand::Kind::Address)
     return std::nullopt;
+  if (relocatedConst(S, A))
+    return cbank(0, 0);
   MOperand C = cbank(3, A.Value);
   if (baseIsReg(A)) {
     MOperand B = lowWord(baseReg(S, A));
@@ -498,9 +576,18 @@ bool codegen::movSymbolAddress(ISel &S, const ptx::Variable *V, MOperand D) {
     std::optional<uint64_t> Off = V->Space == StateSpace::Shared
                                       ? sharedVarOffset(S, V)
                                       : const3Offset(S, V);
-    if (!Off)
+    if (!Off && V->Space == StateSpace::Const && !S.request().Addrs &&
+        V->ConstBank <= 0) {
+      // -c: nvlink writes the bank offset into the immediate, as ptxas's
+      // R_CUDA_ABS16_32.
+      MInstr &M = S.emit("MOV", {Lo, imm(0)});
+      M.RelocType = object::rcuda::Abs16_32;
+      M.RelocSym = V->Name.str();
+    } else if (!Off) {
       return false;
-    S.emit("MOV", {Lo, imm(int64_t(*Off))});
+    } else {
+      S.emit("MOV", {Lo, imm(int64_t(*Off))});
+    }
   } else if (V->Space == StateSpace::Local) {
     std::optional<uint32_t> Off = localVarOffset(S, V);
     if (!Off)
@@ -784,21 +871,34 @@ static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
     std::optional<MOperand> C = constAddr(S, AddrOp);
     if (!C)
       return S.unsupported(I, "address");
+    // -c: the relocation ptxas puts on LDC/ULDC of a .const variable (the
+    // passes leave an instruction with a relocation as it is).
+    bool Reloc = relocatedConst(S, AddrOp);
+    auto Relocate = [&](MInstr &M, int64_t Off) {
+      if (!Reloc)
+        return;
+      M.RelocType = object::rcuda::ConstField21_38;
+      M.RelocSym = AddrOp.Var->Name.str();
+      M.RelocAddend = AddrOp.Value + Off;
+    };
     // LDC has no 128-bit form: two LDC.64.
     if (Bytes == 16) {
       unsigned Tup = S.tmp(RegClass::GPR, 4);
       for (unsigned H = 0; H != 2; ++H) {
         MOperand Part = *C;
-        Part.Imm += 8 * H;
-        S.emit("LDC.64", {def(vreg(Tup, RegClass::GPR, 2, 2 * H), H == 0),
-                          ldcOperand(Part)});
+        if (!Reloc)
+          Part.Imm += 8 * H;
+        Relocate(S.emit("LDC.64",
+                        {def(vreg(Tup, RegClass::GPR, 2, 2 * H), H == 0),
+                         ldcOperand(Part)}),
+                 8 * H);
       }
       scatterLoad(S, I, vreg(Tup, RegClass::GPR, 4), ElemBits, false);
       return SelResult::Done;
     }
     bool Direct;
     MOperand D = loadTarget(S, I.Ops[0], Words, Direct);
-    S.emit("LDC" + Size, {D, ldcOperand(*C)});
+    Relocate(S.emit("LDC" + Size, {D, ldcOperand(*C)}), 0);
     scatterLoad(S, I, D, ElemBits, Direct);
     return SelResult::Done;
   }

@@ -17,6 +17,8 @@
 
 namespace ptxas::codegen {
 std::optional<uint64_t> sharedVarOffset(ISel &S, const ptx::Variable *V);
+/// -c: a static .shared variable's relocated window address (ISelMemory.cpp).
+std::optional<MOperand> relocatedSharedAddress(ISel &S, const ptx::Variable *V);
 } // namespace ptxas::codegen
 
 namespace ptxas::codegen::mem {

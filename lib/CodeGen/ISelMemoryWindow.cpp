@@ -65,9 +65,16 @@ SelResult mem::selectCvta(ISel &S, const ptx::Instruction &I) {
   if (Src.K == Operand::Kind::Symbol && Src.Var &&
       Src.Var->Space == StateSpace::Shared && Sp == Space::Shared) {
     std::optional<uint64_t> Off = sharedVarOffset(S, Src.Var);
-    if (!Off)
+    std::optional<MOperand> R = relocatedSharedAddress(S, Src.Var);
+    if (!Off && !R)
       return S.unsupported(I);
-    if (S.isSm90()) {
+    if (R) {
+      // -c: the relocated window address, zero-extended.
+      unsigned T = S.tmp(RegClass::GPR, 2);
+      S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, 0)), *R});
+      S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, 1), false), RZ()});
+      X = vreg(T, RegClass::GPR, 2);
+    } else if (S.isSm90()) {
       // As mov gives it on sm_90: the CTA's rank in the cluster in bits
       // 24 and up (S2R SR_CgaCtaId; LEA), as ptxas does.
       unsigned Rank = S.tmp(), Base = S.tmp(), T = S.tmp(RegClass::GPR, 2);

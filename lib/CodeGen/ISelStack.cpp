@@ -199,3 +199,36 @@ SelResult codegen::selectStack(ISel &S, const ptx::Instruction &I) {
   resultFromR1(S, I.Ops[0]);
   return SelResult::Done;
 }
+
+namespace ptxas::codegen {
+// Frame layout, ISelMemory.cpp.
+std::optional<uint32_t> localVarOffset(ISel &S, const ptx::Variable *V);
+} // namespace ptxas::codegen
+
+bool codegen::passVarArgsInFrame(ISel &S, const Operand &A, unsigned VAReg) {
+  // The array has a slot in this function's frame block (frameBlock,
+  // passedAsVarArgs); the callee reads it through the address.
+  if (A.K != Operand::Kind::Symbol || !isFuncParam(S, A.Var))
+    return false;
+  std::optional<uint32_t> Off = localVarOffset(S, A.Var);
+  if (!Off)
+    return false;
+  MFunction &MF = S.mf();
+  MOperand FB = frameBase(S);
+  uint64_t Bytes = A.Var->sizeInBytes();
+  for (uint64_t B = 0; B < Bytes; B += 4) {
+    unsigned PV = paramVReg(S, A.Var, unsigned(B / 16));
+    if (B % 16 / 4 >= MF.VRegs[PV].Size)
+      continue;
+    MOperand Slot;
+    Slot.K = MOperand::Kind::Mem;
+    Slot.RC = RegClass::GPR;
+    Slot.Reg = FB.Reg;
+    Slot.Phys = FB.Phys;
+    Slot.Sub = FB.Sub;
+    Slot.Imm = int64_t(*Off + B);
+    S.emit("STL", {Slot, vreg(PV, RegClass::GPR, 1, unsigned(B % 16 / 4))});
+  }
+  S.emit("IADD3", {def(vreg(VAReg, RegClass::GPR)), FB, imm(*Off, true), RZ()});
+  return true;
+}

@@ -266,8 +266,9 @@ void codegen::finalizeFrame(MFunction &MF) {
       for (MInstr &I : B.Instrs)
         if (I.IncomingArg)
           for (MOperand &O : I.Ops)
-            if (O.K == MOperand::Kind::Mem)
-              O.Imm += MF.FrameSize;
+            if (O.K == MOperand::Kind::Mem ||
+                (I.Op.is(Opc::IADD3) && O.K == MOperand::Kind::Imm))
+              O.Imm += MF.FrameSize; // the address of %VAParam: R1 + off
     auto &Entry = MF.Blocks.front().Instrs;
     Entry.insert(Entry.begin(), Adjust(-int64_t(MF.FrameSize)));
     for (MBlock &B : MF.Blocks)

@@ -280,6 +280,7 @@ CompileStatus detail::compileBuffer(const DriverOptions &D,
   WO.Relocatable = D.CompileOnly;
   WO.OptionString = D.RecordedOptions;
   WO.LineInfo = D.LineInfo;
+  WO.SuppressDebugInfo = D.SuppressDebugInfo;
   DiagEngine Diags(*R.M->Sources, S.Err);
   Diags.setWarningsAsErrors(D.WarningsAsErrors);
   Diags.setSuppressWarnings(D.DisableWarnings);

@@ -532,6 +532,7 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode,
   D.WarningsAsErrors = Flags["warning-as-error"];
   D.DisableWarnings = Flags["disable-warnings"];
   D.LineInfo = Flags["generate-line-info"];
+  D.SuppressDebugInfo = Flags["suppress-debug-info"];
   D.DeviceDebug = Flags["device-debug"];
   D.WarnOnSpills = Flags["warn-on-spills"];
   if (!parseLaunchAndCacheOptions(D, Get, Values, Flags, ExitCode, Err))

@@ -102,6 +102,10 @@ private:
   unsigned TkInfo = 0, CuInfo = 0, Const3 = 0, GlobalInit = 0, Global = 0;
   unsigned Const4 = 0; ///< .nv.constant4: the bank-4 address table (exec)
   unsigned Reserved = 0;
+  /// -c: `.nv_debug.shared`, the module's .shared variables (nvlink places
+  /// them), 0 when there are none.
+  unsigned DebugShared = 0;
+  llvm::StringMap<unsigned> ModuleSharedSym;
   /// Line tables (-lineinfo or `.loc`s in the PTX), 0 when absent.
   unsigned DebugLine = 0, DebugStr = 0, SassLine = 0, PtxText = 0;
   /// Relocation sections: target section -> {REL, RELA} section indices.

@@ -50,7 +50,7 @@ bool Builder::run() {
     // and the PTX's .debug_str (measured; -g, not implemented, gives 0x0b
     // and 0x0c).
     unsigned Top = 0x06;
-    if (Opts.LineInfo || moduleHasLocs(M))
+    if (!Opts.SuppressDebugInfo && (Opts.LineInfo || moduleHasLocs(M)))
       Top = moduleHasDebugStr(M) ? 0x0a : 0x09;
     C.Flags = Top << 24 | Sm << 8 | 0x04;
   } else {
@@ -252,7 +252,7 @@ void Builder::createSections() {
   C.Sections[B.Symtab].Link = 2;
   C.Sections[B.Symtab].EntSize = 24;
   DebugFrame = addSection(".debug_frame", sht::Progbits, 0, 1);
-  if (Opts.LineInfo || moduleHasLocs(M)) {
+  if (!Opts.SuppressDebugInfo && (Opts.LineInfo || moduleHasLocs(M))) {
     // The PTX's .debug_str survives only with line tables; ptxas creates
     // it early when a `.loc` names a function in it (measured).
     bool Str = moduleHasDebugStr(M), StrEarly = Str && locsNameFunctions(M);
@@ -340,13 +340,17 @@ void Builder::createSections() {
     return P;
   };
   // Code relocations (-c: symbol addresses in instruction words) come
-  // first, one section per function, REL on sm_75..89 and RELA on sm_90.
+  // first, one section per function: on sm_75..89 REL for addend 0 and
+  // RELA for the others (`ld.const [var+8]`), on sm_90 RELA.
   std::vector<std::pair<unsigned, std::pair<unsigned, unsigned>>> TextRels;
   for (size_t I = 0; I != B.Proc.size(); ++I)
     if (!B.Proc[I].TextRelocs.empty()) {
       std::string Name = (".text." + B.Proc[I].L->F->Name).str();
-      TextRels.push_back(
-          {unsigned(I), AddRel(Name.c_str(), !Sm90, Sm90, 2)});
+      bool Zero = false, NonZero = false;
+      for (const FunctionCode::Reloc &R : B.Proc[I].TextRelocs)
+        (R.Addend ? NonZero : Zero) = true;
+      TextRels.push_back({unsigned(I), AddRel(Name.c_str(), !Sm90 && Zero,
+                                              Sm90 || NonZero, 2)});
     }
   // Bank 4 (exec): one R_CUDA_64 per address-table entry, REL on
   // sm_75..89 and RELA on sm_90 (addend 0); its relocation section comes
@@ -408,6 +412,18 @@ void Builder::createSections() {
     if (I == 0 && !Rel)
       AddModuleNoBits();
   }
+  // -c: the module's .shared variables go to .nv_debug.shared, one symbol
+  // each, and nvlink lays them out (SymbolBuilder.cpp).
+  if (Rel)
+    for (const ptx::TopLevel &T : M.Items)
+      if (T.K == ptx::TopLevel::Kind::Var && isRelocatableShared(*T.Var)) {
+        if (!DebugShared)
+          DebugShared = addSection(".nv_debug.shared", sht::CudaShared,
+                                   shf::Alloc | shf::Write, 1);
+        Section &DS = C.Sections[DebugShared];
+        DS.Align = std::max<uint64_t>(DS.Align, std::max(1u, T.Var->alignment()));
+        DS.NoBitsSize += T.Var->sizeInBytes();
+      }
   if (Sm90)
     for (KernelCode &K : B.Proc)
       if (K.L->F->IsEntry)
@@ -443,6 +459,15 @@ void Builder::createSections() {
     if (K.SharedSec) {
       C.Sections[K.SharedSec].Info = K.TextSec;
       C.Sections[K.SharedSec].NoBitsSize = K.L->SharedSize;
+      if (Rel) {
+        // -c: the kernel's own variables, one after another (nvlink lays
+        // them out by their symbols; measured: size = sum of sizes).
+        uint64_t Size = 0;
+        for (const auto &[V, Off] : K.L->SharedVars)
+          if (V->Role != ptx::VarRole::Module)
+            Size += V->sizeInBytes();
+        C.Sections[K.SharedSec].NoBitsSize = Size;
+      }
     }
   }
   if (Const4)

@@ -46,6 +46,9 @@ struct KernelCode {
   std::vector<FunctionCode::Reloc> TextRelocs; ///< offsets in Text
   unsigned InfoSec = 0, TextSec = 0, Bank0Sec = 0, SharedSec = 0;
   unsigned Sym = 0, Bank0Sym = 0;
+  /// -c: the symbols of the kernel's own .shared variables
+  /// (`$__<name>__<line>`), by PTX name, for its code's relocations.
+  llvm::StringMap<unsigned> SharedSym;
 };
 
 struct BuildState {

@@ -66,8 +66,31 @@ void Builder::createSymbols() {
   // A module without functions (-c): after the notes, as ptxas writes them
   // (.nv.constant3 then .nv.global.init, probed on sm_80); without this
   // its local variables had no symbols and their relocations were lost.
-  if (B.Proc.empty())
+  // sm_90 (CUDA 13 layout): the reserved-shared pair, before the first
+  // kernel's data symbols, or before the data of a module without kernels
+  // (.func-only or data-only; -c writes the UND symbol only).
+  auto ReservedSmemSyms = [&] {
+    if (!Sm90 || !B.V13)
+      return;
+    Symbol R;
+    R.Name = ".nv.reservedSmem.offset0";
+    R.Bind = stb::Weak;
+    R.Type = stt::Object;
+    R.Size = 4;
+    addSym(R);
+    if (Rel || !Reserved)
+      return;
+    Symbol A;
+    A.Name = "__nv_reservedSMEM_offset_0_alias";
+    A.Bind = stb::Weak;
+    A.Other = 0xa0;
+    A.Shndx = uint16_t(Reserved);
+    addSym(A);
+  };
+  if (B.Proc.empty()) {
+    ReservedSmemSyms();
     DataSyms({Const3, GlobalInit, Global});
+  }
   std::vector<Symbol> Deferred; // GLOBAL/WEAK subfunction copies
   for (size_t I = 0; I != B.Proc.size(); ++I) {
     KernelCode &K = B.Proc[I];
@@ -77,23 +100,37 @@ void Builder::createSymbols() {
     // sm_90, cubin-format.md §3; its rule is unclear and it is not written.)
     if (K.SharedSec && !K.L->SharedVars.empty())
       addSectionSym(K.SharedSec);
-    if (I == 0) {
-      if (Sm90 && B.V13) {
-        Symbol R;
-        R.Name = ".nv.reservedSmem.offset0";
-        R.Bind = stb::Weak;
-        R.Type = stt::Object;
-        R.Size = 4;
-        addSym(R);
-        Symbol A;
-        A.Name = "__nv_reservedSMEM_offset_0_alias";
-        A.Bind = stb::Weak;
-        A.Other = 0xa0;
-        A.Shndx = uint16_t(Reserved);
-        if (!Rel)
-          addSym(A);
+    if (Rel) {
+      // -c shared variables (value: the alignment, nvlink places them).
+      auto SharedSymbol = [&](const ptx::Variable &V, std::string Name,
+                              unsigned Sec) {
+        Symbol S;
+        S.Name = std::move(Name);
+        S.Type = stt::CudaObject;
+        S.Other = sto::SharedSpace;
+        S.Shndx = uint16_t(Sec);
+        S.Value = std::max(1u, V.alignment());
+        S.Size = V.sizeInBytes();
+        return addSym(S);
+      };
+      if (DebugShared && ModuleSharedSym.empty()) {
+        addSectionSym(DebugShared);
+        for (const ptx::TopLevel &T : M.Items)
+          if (T.K == ptx::TopLevel::Kind::Var && isRelocatableShared(*T.Var))
+            ModuleSharedSym[T.Var->Name] =
+                SharedSymbol(*T.Var, T.Var->Name.str(), DebugShared);
       }
+      if (K.SharedSec)
+        for (const auto &[V, Off] : K.L->SharedVars)
+          if (V->Role != ptx::VarRole::Module && isRelocatableShared(*V)) {
+            unsigned Line = M.Sources ? M.Sources->FindLineNumber(V->Loc) : 0;
+            K.SharedSym[V->Name] = SharedSymbol(
+                *V, "$__" + V->Name.str() + "__" + std::to_string(Line),
+                K.SharedSec);
+          }
     }
+    if (I == 0)
+      ReservedSmemSyms();
     if (I == 0)
       // With a bank-4 table ptxas writes .nv.global, .nv.constant4,
       // .nv.global.init, .nv.constant3 (probed on sm_86 and sm_90a).
@@ -283,7 +320,13 @@ void Builder::addDataRelocs() {
       Rl.Addend = R.Addend;
       auto V = VarSym.find(R.Symbol);
       auto F = FuncSym.find(R.Symbol);
-      if (V != VarSym.end())
+      auto KS = K.SharedSym.find(R.Symbol);
+      auto MS = ModuleSharedSym.find(R.Symbol);
+      if (KS != K.SharedSym.end()) // a kernel's own first: it may shadow
+        Rl.Sym = KS->second;
+      else if (MS != ModuleSharedSym.end())
+        Rl.Sym = MS->second;
+      else if (V != VarSym.end())
         Rl.Sym = V->second;
       else if (F != FuncSym.end())
         Rl.Sym = F->second;

@@ -8,7 +8,9 @@
 // instruction words for the driver to apply: addresses of global variables
 // (R_CUDA_ABS32_LO_32 / HI_32 on a MOV immediate) and calls of functions in
 // other .text sections (CALL.ABS.NOINC with R_CUDA_ABS47_34, sm_90:
-// R_CUDA_ABS55_16_34). The emulator runs one kernel's code array, so each
+// R_CUDA_ABS55_16_34), and .const variables' bank offsets
+// (R_CUDA_CONST_FIELD19_40 / 21_38 on a c[][] operand, R_CUDA_ABS16_32 on a
+// MOV immediate). The emulator runs one kernel's code array, so each
 // kernel that needs it gets a linked copy: its own words, then every other
 // non-kernel .text section appended at a 16-byte-aligned offset (decoded at
 // that address, so their branches stay right), and the relocations applied
@@ -33,9 +35,33 @@ enum : uint32_t {
   R_ABS32_LO = 56,
   R_ABS32_HI = 57,
   R_ABS47_34 = 58,
+  R_ABS16_32 = 59,
+  R_CONST_FIELD19_40 = 64,
+  R_CONST_FIELD21_38 = 66,
   R_ABS55_16_34 = 75,
 };
 } // namespace
+
+/// The bank of a `.nv.constant<N>` section, or -1.
+static int constBankOf(llvm::StringRef SecName) {
+  unsigned N;
+  if (!SecName.consume_front(".nv.constant") || SecName.consumeInteger(10, N))
+    return -1;
+  return int(N);
+}
+
+/// Points the constant-bank operand of \p D at bank \p Bank, offset \p Off
+/// (R_CUDA_CONST_FIELD*: the linker writes bank and offset, the compiler
+/// leaves c[0x0][0x0]).
+static bool patchConst(DecodedInstr &D, int Bank, int64_t Off) {
+  for (Operand &O : D.Ops)
+    if (O.Kind == OpKind::Const) {
+      O.Bank = uint8_t(Bank);
+      O.Imm = Off;
+      return true;
+    }
+  return false;
+}
 
 /// Decodes the words of .text section \p Sec at \p Base into \p F.
 static void appendSection(const Program &P, unsigned Sec, uint64_t Base,
@@ -104,6 +130,21 @@ void Emulator::linkCode() {
         if (R.Sym >= C.Symbols.size())
           continue;
         const object::Symbol &Sym = C.Symbols[R.Sym];
+        size_t RW = (At->second + R.Offset) / 16;
+        if ((R.Type == R_CONST_FIELD19_40 || R.Type == R_CONST_FIELD21_38 ||
+             R.Type == R_ABS16_32) &&
+            Sym.Shndx && Sym.Shndx < C.Sections.size() && RW < L.Code.size()) {
+          // A .const variable of a relocatable cubin: its bank offset.
+          int Bank = constBankOf(C.Sections[Sym.Shndx].Name);
+          if (Bank < 0)
+            continue;
+          int64_t Off = int64_t(Sym.Value) + R.Addend;
+          if (R.Type == R_ABS16_32)
+            patchImmediate(L.Code[RW], Off);
+          else
+            patchConst(L.Code[RW], Bank, Off);
+          continue;
+        }
         uint64_t V;
         if (auto SB = Base.find(Sym.Shndx); SB != Base.end())
           V = SB->second + Sym.Value; // a function: its place in L

@@ -25,6 +25,8 @@ config.substitutions.append(("%shared", config.shared_dir))
 # Tests that need NVIDIA's tools say `REQUIRES: ptxas` / `REQUIRES: nvdisasm`.
 if shutil.which("ptxas"):
     config.available_features.add("ptxas")
+if shutil.which("nvlink"):
+    config.available_features.add("nvlink")
 nvdisasm = os.environ.get("NVDISASM") or os.path.expanduser("~/.cache/ptxas-alt/nvtools/bin/nvdisasm")
 if os.path.exists(nvdisasm):
     config.available_features.add("nvdisasm")

@@ -211,6 +211,7 @@ struct MInstr {
   /// -c code takes addresses of symbols from the linker.
   uint32_t RelocType = 0;
   std::string RelocSym;
+  int64_t RelocAddend = 0; ///< `var+off`: RELA with addend off
   /// A call through the real ABI (a system call): every register the
   /// callee may change (CallABI.h) is clobbered here. Without a relocation
   /// it is a system call (SYSCALL_OFFSETS).

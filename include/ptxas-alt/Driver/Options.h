@@ -39,6 +39,7 @@ struct DriverOptions {
   bool WarningsAsErrors = false;
   bool DisableWarnings = false;
   bool LineInfo = false;
+  bool SuppressDebugInfo = false; ///< -suppress-debug-info: no line tables
   bool DeviceDebug = false;
   bool WarnOnSpills = false;
   /// --maxrregcount (archmax 255, archmin 32), 0 none.

@@ -34,6 +34,9 @@ struct WriterOptions {
   std::string OptionString;
   /// -lineinfo: line tables (also written when the PTX has `.loc`s).
   bool LineInfo = false;
+  /// -suppress-debug-info: no line tables whatever -lineinfo and the PTX's
+  /// `.loc`s say (measured: plain e_flags, only .debug_frame).
+  bool SuppressDebugInfo = false;
   /// --maxntid, --minnctapersm, --maxrregcount, --override-directive-values.
   LaunchOptions Launch;
   /// When set, asked once for the code of every request (in the order the

@@ -28,6 +28,15 @@
 
 namespace ptxas::object {
 
+/// -c: a static .shared variable, whose address code takes from nvlink
+/// through a relocation against its symbol (module variables in
+/// `.nv_debug.shared`, a kernel's own as `$__<name>__<line>` in its
+/// `.nv.shared.<k>`), as ptxas writes them.
+inline bool isRelocatableShared(const ptx::Variable &V) {
+  return V.Space == ptx::StateSpace::Shared &&
+         V.Link != ptx::Linkage::Extern && V.sizeInBytes() != 0;
+}
+
 /// The command-line launch bounds: defaults for kernels without the
 /// directives, or replacements for them under --override-directive-values.
 /// The driver drops MaxNTid and MinNCtaPerSM when MaxRegCount is given (as

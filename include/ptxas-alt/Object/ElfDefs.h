@@ -109,9 +109,14 @@ enum : uint32_t {
   TexHeaderIndex = 6,
   SampHeaderIndex = 7,
   SurfHeaderIndex = 52,
+  Abs32_32 = 55,  ///< a shared address in a MOV immediate (-c)
   Abs32Lo32 = 56,
   Abs32Hi32 = 57,
+  Abs16_32 = 59,  ///< a .const variable's bank offset in a MOV (-c)
+  ConstField19_40 = 64, ///< c[bank][off] operand of an ALU instruction
+  ConstField21_38 = 66, ///< c[bank][off] of LDC/ULDC (sm_90: also ALU)
   UnusedClear64 = 73,
+  Abs24_40 = 74,  ///< a shared address as a load/store offset (-c)
   R8_0 = 76, ///< .. R8_56 = 83: one byte of a bank offset (mask(), -c)
   G8_0 = 84, ///< .. G8_56 = 91: one byte of an address (mask())
   SampHeaderIndex0 = 101,
