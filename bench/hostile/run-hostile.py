@@ -14,6 +14,7 @@ quiet machine; one input at a time.
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -34,11 +35,17 @@ def run(cmd, timeout):
     system), not wall time, so that a loaded machine gives the same figure."""
     with tempfile.NamedTemporaryFile('r', suffix='.time') as tf:
         full = ['/usr/bin/time', '-f', '%U %S %M', '-o', tf.name] + cmd
+        # Own process group: on a timeout the tool is killed too, not only
+        # /usr/bin/time.
+        p = subprocess.Popen(full, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, start_new_session=True)
         try:
-            p = subprocess.run(full, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, timeout=timeout)
+            _, err = p.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
             return timeout, None, 'TIMEOUT'
+        p.stderr = err
         fields = tf.read().split()
     # /usr/bin/time writes "Command terminated by signal N" first on a signal.
     secs, rss = ((float(fields[-3]) + float(fields[-2]), int(fields[-1]) / 1024)
