@@ -234,20 +234,31 @@ static bool isDynamicShared(const ptx::Variable &V) {
   return V.Link == ptx::Linkage::Extern;
 }
 
-/// The largest alignment of the module's `.extern .shared` arrays, 0 when
-/// there are none. Dynamic shared memory is module-wide: every kernel gets a
-/// .nv.shared section.
-static unsigned dynamicSharedAlign(const ptx::Module &M) {
-  unsigned A = 0;
+/// The module's .shared variables, found once per module: scanning the
+/// module's items for each kernel made 100,000 kernels quadratic (33 s,
+/// docs/fuzzing.md "Hostile input").
+struct ModuleShared {
+  std::vector<const ptx::Variable *> Vars; ///< declaration order
+  /// The largest alignment of the `.extern .shared` arrays, 0 when there
+  /// are none. Dynamic shared memory is module-wide: every kernel gets a
+  /// .nv.shared section.
+  unsigned DynamicAlign = 0;
+};
+
+static ModuleShared moduleShared(const ptx::Module &M) {
+  ModuleShared MS;
   for (const ptx::TopLevel &T : M.Items)
     if (T.K == ptx::TopLevel::Kind::Var &&
-        T.Var->Space == ptx::StateSpace::Shared &&
-        T.Var->Link == ptx::Linkage::Extern)
-      A = std::max(A, T.Var->alignment());
-  return A;
+        T.Var->Space == ptx::StateSpace::Shared) {
+      MS.Vars.push_back(T.Var);
+      if (T.Var->Link == ptx::Linkage::Extern)
+        MS.DynamicAlign = std::max(MS.DynamicAlign, T.Var->alignment());
+    }
+  return MS;
 }
 
 static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
+                         const ModuleShared &MS,
                          const ptx::Function &F, const LayoutOptions &Opts,
                          KernelLayout &K, DiagEngine &Diags) {
   K.F = &F;
@@ -292,9 +303,10 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
   // Static shared: declaration order with alignment padding (§6.1), module
   // variables first, then the kernel's and its callees' own.
   std::vector<const ptx::Variable *> Shared;
-  for (const ptx::TopLevel &T : M.Items)
-    if (T.K == ptx::TopLevel::Kind::Var && R.Shared.contains(T.Var))
-      Shared.push_back(T.Var);
+  if (!R.Shared.empty())
+    for (const ptx::Variable *V : MS.Vars)
+      if (R.Shared.contains(V))
+        Shared.push_back(V);
   for (const ptx::Variable *V : R.Shared)
     if (V->Role != ptx::VarRole::Module)
       Shared.push_back(V);
@@ -311,7 +323,7 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
   // .nv.shared.<k> section, of size 0.
   K.HasShared = !Shared.empty();
   K.SharedSize = K.SharedVars.empty() ? 0 : SOff;
-  if (unsigned Dyn = dynamicSharedAlign(M)) {
+  if (unsigned Dyn = MS.DynamicAlign) {
     K.HasShared = true;
     // Measured: the section is aligned to at least 16 and its size rounded
     // up to 16, whatever the dynamic array's own alignment.
@@ -384,10 +396,11 @@ bool ptxas::object::layoutModule(const ptx::Module &M,
   bool Ok = true;
   FuncIndex Index;
   indexFunctions(M, Index);
+  ModuleShared MS = moduleShared(M);
   for (const ptx::Function *F : M.functions())
     if (F->IsEntry && F->HasBody) {
       Out.Kernels.emplace_back();
-      Ok &= layoutKernel(M, Index, *F, Opts, Out.Kernels.back(), Diags);
+      Ok &= layoutKernel(M, Index, MS, *F, Opts, Out.Kernels.back(), Diags);
     }
 
   Out.FunctionIds = functionIds(M, Index);

@@ -17,6 +17,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/bit.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 using namespace ptxas;
@@ -100,10 +102,12 @@ private:
       return true;
     }
     if (T.is(TokKind::LParen)) {
-      P.consume();
-      if (!parseTernary(V))
+      if (!P.enterNest(T.Loc))
         return false;
-      return P.expect(TokKind::RParen, "')'");
+      P.consume();
+      bool Ok = parseTernary(V);
+      P.leaveNest();
+      return Ok && P.expect(TokKind::RParen, "')'");
     }
     if (T.is(TokKind::Question))
       return P.error(T.Loc, "invalid character '?' (only allowed in a "
@@ -126,7 +130,11 @@ private:
                                       llvm::Twine(K == TokKind::Minus ? "-" : "+") +
                                       "': a 0f literal cannot take a sign "
                                       "(write the bits of the negated value)");
-      if (!parseUnary(V))
+      if (!P.enterNest(Loc))
+        return false;
+      bool Ok = parseUnary(V);
+      P.leaveNest();
+      if (!Ok)
         return false;
       if (V.IsFloat) {
         if (K == TokKind::Minus)
@@ -253,9 +261,14 @@ private:
       return false;
     if (!tok().is(TokKind::Question))
       return true;
+    if (!P.enterNest(tok().Loc))
+      return false;
     P.consume();
     ConstVal A, B;
-    if (!parseTernary(A) || !P.expect(TokKind::Colon, "':'") || !parseTernary(B))
+    bool Ok = parseTernary(A) && P.expect(TokKind::Colon, "':'") &&
+              parseTernary(B);
+    P.leaveNest();
+    if (!Ok)
       return false;
     V = (V.IsFloat ? V.F != 0 : V.I != 0) ? A : B;
     return true;
@@ -264,6 +277,15 @@ private:
   ParserImpl &P;
 };
 } // namespace
+
+bool ParserImpl::enterNest(llvm::SMLoc Loc) {
+  if (NestDepth >= MaxNestingDepth)
+    return error(Loc, "nesting deeper than " + llvm::Twine(MaxNestingDepth) +
+                          " levels (parentheses, unary operators, '?:' and "
+                          "initializer braces) is not supported yet");
+  ++NestDepth;
+  return true;
+}
 
 bool ParserImpl::parseConstExpr(int64_t &V, bool &IsFloat, uint64_t &FloatBits,
                                 bool &FloatSingle) {
@@ -446,9 +468,13 @@ bool ParserImpl::parseVarDecl(DeclContext Ctx, Linkage L,
         return false;
       if (N == 0)
         error(RL, "parameterized name with a count of 0");
-      if (N > (1u << 24))
-        error(RL, "too many registers in parameterized name");
-      V->RangeCount = unsigned(N ? N : 1);
+      // ptxas takes any count that fits 32 bits (and allocates for each:
+      // 1e9 registers cost it 7.8 GB); registers here are made only for the
+      // names used, so every such count is accepted.
+      if (N > UINT32_MAX)
+        error(RL, "register count " + llvm::Twine(N) +
+                      " out of range (at most 4294967295)");
+      V->RangeCount = unsigned(std::clamp<uint64_t>(N, 1, UINT32_MAX));
     }
     llvm::SMLoc FirstBrack = Tok.is(TokKind::LBrack) ? Tok.Loc : llvm::SMLoc();
     while (Tok.is(TokKind::LBrack)) {
@@ -514,16 +540,19 @@ InitValue *ParserImpl::parseInitValue(Type ElemType) {
   auto *V = M.create<InitValue>();
   V->Loc = Tok.Loc;
   if (Tok.is(TokKind::LBrace)) {
+    if (!enterNest(Tok.Loc))
+      return nullptr;
     consume();
     llvm::SmallVector<InitValue *, 16> Elems;
     if (Tok.isNot(TokKind::RBrace)) {
       do {
         InitValue *E = parseInitValue(ElemType);
         if (!E)
-          return nullptr;
+          return leaveNest(), nullptr;
         Elems.push_back(E);
       } while (consumeIf(TokKind::Comma));
     }
+    leaveNest();
     if (!expect(TokKind::RBrace, "'}' to close the initializer"))
       return nullptr;
     V->K = InitValue::Kind::List;

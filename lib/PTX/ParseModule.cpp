@@ -555,16 +555,16 @@ Variable *ParserImpl::lookupVar(llvm::StringRef Name, uint32_t &Index) const {
   llvm::StringRef Digits = Name.drop_front(DigitsAt);
   if (Digits.size() > 1 && Digits[0] == '0')
     return nullptr;
-  if (Digits.size() > 9)
+  if (Digits.size() > 10) // counts fit 32 bits
     return nullptr;
-  uint32_t N = 0;
+  uint64_t N = 0;
   for (char C : Digits)
     N = N * 10 + unsigned(C - '0');
   uint32_t PrefixHash = llvm::StringMapImpl::hash(Prefix);
   for (auto S = Scopes.rbegin(); S != Scopes.rend(); ++S) {
     auto It = S->Ranges.find(Prefix, PrefixHash);
     if (It != S->Ranges.end() && N < It->second->RangeCount) {
-      Index = N;
+      Index = unsigned(N);
       return It->second;
     }
   }

@@ -93,6 +93,18 @@ public:
   bool parseIntConstExpr(int64_t &V, const llvm::Twine &What);
   bool checkVariable(Variable &V, DeclContext Ctx, const DeclLocs &L);
   void declare(Variable *V);
+  /// The constant-expression and initializer parsers recurse once per
+  /// level of parentheses, unary operators, `?:` and initializer braces
+  /// (each level costs about 600 bytes of stack), so the depth is bounded:
+  /// past MaxNestingDepth the parse stops with a "not supported yet" error
+  /// instead of overflowing the stack. ptxas's parser gives up ("memory
+  /// exhausted") at 9989 parentheses; real PTX nests a few levels.
+  static constexpr unsigned MaxNestingDepth = 1000;
+  unsigned NestDepth = 0;
+  /// Enters one nesting level at \p Loc; false (after an error) past the
+  /// bound. Every successful call is paired with leaveNest().
+  bool enterNest(llvm::SMLoc Loc);
+  void leaveNest() { --NestDepth; }
 
   // --- statements and operands (ParseInstr.cpp) ---
   void parseBody(Function &F);

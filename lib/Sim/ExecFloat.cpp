@@ -17,6 +17,7 @@
 // approximation compare with a ulp tolerance in their launch spec.
 //
 //===----------------------------------------------------------------------===//
+#include "Half.h"
 #include "Machine.h"
 
 #include <cfenv>
@@ -51,12 +52,12 @@ float ftz(float X) {
   return std::fpclassify(X) == FP_SUBNORMAL ? std::copysign(0.0f, X) : X;
 }
 float h2f(uint16_t H) {
-  _Float16 X;
+  Half X;
   std::memcpy(&X, &H, 2);
   return float(X);
 }
 uint16_t f2h(float F) {
-  _Float16 X = _Float16(F);
+  Half X = Half(F);
   uint16_t H;
   std::memcpy(&H, &X, 2);
   return H;

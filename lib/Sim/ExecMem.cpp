@@ -11,6 +11,7 @@
 // global); ptxas's code falls back to QSPC and shared/local code otherwise.
 //
 //===----------------------------------------------------------------------===//
+#include "Half.h"
 #include "Machine.h"
 
 #include "fmt/format.h"
@@ -309,14 +310,14 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
     auto toF = [&](uint32_t H) -> float {
       if (Pk.Kind == 2)
         return f32(H << 16);
-      _Float16 X;
+      Half X;
       uint16_t B16 = uint16_t(H);
       std::memcpy(&X, &B16, 2);
       return float(X);
     };
     auto fromF = [&](float F) -> uint32_t {
       if (Pk.Kind == 1) {
-        _Float16 X = _Float16(F);
+        Half X = Half(F);
         uint16_t B16;
         std::memcpy(&B16, &X, 2);
         return B16;

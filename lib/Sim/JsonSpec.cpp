@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/Sim/JsonSpec.h"
 
+#include "Half.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -61,7 +63,7 @@ unsigned typeBytes(StringRef T) {
 bool isFloatType(StringRef T) { return T.starts_with("f") || T == "bf16"; }
 
 uint16_t toF16(float F) {
-  _Float16 H = _Float16(F);
+  Half H = Half(F);
   uint16_t B;
   std::memcpy(&B, &H, 2);
   return B;

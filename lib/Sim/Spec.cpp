@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/Sim/Spec.h"
 
+#include "Half.h"
+
 #include "fmt/format.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -194,7 +196,7 @@ static void store(ElemType T, uint8_t *P, double V, StringRef Text = "") {
   case ElemType::U16: case ElemType::S16: put(uint16_t(I)); break;
   case ElemType::U32: case ElemType::S32: put(uint32_t(I)); break;
   case ElemType::U64: case ElemType::S64: put(uint64_t(I)); break;
-  case ElemType::F16: put(_Float16(V)); break;
+  case ElemType::F16: put(Half(V)); break;
   case ElemType::F32: put(float(V)); break;
   case ElemType::F64: put(V); break;
   }
@@ -307,7 +309,7 @@ std::string formatElem(ElemType T, const uint8_t *P) {
   case ElemType::S32: return fmt::format("{}", get(int32_t()));
   case ElemType::U64: return fmt::format("{}", get(uint64_t()));
   case ElemType::S64: return fmt::format("{}", get(int64_t()));
-  case ElemType::F16: return fmt::format("{}", float(get(_Float16())));
+  case ElemType::F16: return fmt::format("{}", float(get(Half())));
   case ElemType::F32: return fmt::format("{}", get(float()));
   case ElemType::F64: return fmt::format("{}", get(double()));
   }
@@ -333,7 +335,7 @@ static uint64_t ulpDist(ElemType T, const uint8_t *A, const uint8_t *B) {
 static double asDouble(ElemType T, const uint8_t *P) {
   double D = 0;
   if (T == ElemType::F16) {
-    _Float16 H;
+    Half H;
     std::memcpy(&H, P, 2);
     D = H;
   } else if (T == ElemType::F32) {
