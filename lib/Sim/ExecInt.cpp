@@ -22,11 +22,11 @@ namespace {
 enum class IOp {
   None, IADD3, IMAD, ISETP, LEA, LOP3, SHF, IMNMX, VIMNMX, VIMNMX3, SEL,
   PLOP3, VIADD, VIADDMNMX, IABS, POPC, FLO, BREV, PRMT, SGXT, BMSK, MOV,
-  P2R, R2P, IDP, I2I, I2IP, S2R, CS2R, R2UR, UP2UR, ELECT, VABSDIFF, VABSDIFF4
+  P2R, R2P, IDP, I2I, I2IP, S2R, CS2R, R2UR, UP2UR, UR2UP, ELECT, VABSDIFF, VABSDIFF4
 };
 
 IOp intOp(StringRef M) {
-  if (M.size() > 1 && M[0] == 'U' && M != "UP2UR")
+  if (M.size() > 1 && M[0] == 'U' && M != "UP2UR" && M != "UR2UP")
     M = M.drop_front();
   return StringSwitch<IOp>(M)
       .Case("IADD3", IOp::IADD3).Case("IMAD", IOp::IMAD)
@@ -42,6 +42,7 @@ IOp intOp(StringRef M) {
       .Case("P2R", IOp::P2R).Case("R2P", IOp::R2P).Case("IDP", IOp::IDP)
       .Case("I2I", IOp::I2I).Case("I2IP", IOp::I2IP).Case("S2R", IOp::S2R).Case("CS2R", IOp::CS2R)
       .Case("R2UR", IOp::R2UR).Case("UP2UR", IOp::UP2UR)
+      .Case("UR2UP", IOp::UR2UP)
       .Case("ELECT", IOp::ELECT).Case("VABSDIFF", IOp::VABSDIFF).Case("VABSDIFF4", IOp::VABSDIFF4)
       .Default(IOp::None);
 }
@@ -459,12 +460,25 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
       setD(O[0], L, (v(2, L) & ~Mk) | (W->P[L] & Mk & 0x7f));
     }
     return true;
-  case IOp::UP2UR:
+  case IOp::UP2UR: {
+    // .B1-.B3 (76:2): the predicates go to that byte of the register
+    // (fence.proxy.alias saves UPR in byte 3 of UR62).
+    unsigned Sh = 8 * unsigned(std::max<int64_t>(D.modAt(76), 0));
     FOR_LANES(G, L) {
-      uint32_t Mk = v(3, L);
-      setD(O[0], L, (v(2, L) & ~Mk) | (W->UP & Mk & 0x7f));
+      uint32_t Mk = (v(3, L) & 0x7f) << Sh;
+      setD(O[0], L, (v(2, L) & ~Mk) | ((W->UP << Sh) & Mk));
     }
     return true;
+  }
+  case IOp::UR2UP: {
+    // UPR from byte 76:2 of a uniform register, under the mask operand.
+    unsigned Sh = 8 * unsigned(std::max<int64_t>(D.modAt(76), 0));
+    FOR_LANES(G, L) {
+      uint32_t X = v(1, L), Mk = (O.size() > 2 ? v(2, L) : 0xff) & 0x7f;
+      W->UP = uint8_t((W->UP & ~Mk) | ((X >> Sh) & Mk));
+    }
+    return true;
+  }
   case IOp::R2P:
     FOR_LANES(G, L) {
       uint32_t X = v(1, L), Mk = v(2, L);
