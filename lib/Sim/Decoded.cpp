@@ -529,6 +529,8 @@ void DecodedInstr::defsUses(SmallVectorImpl<RegRef> &Defs,
           Uses.push_back({RegFile::P, uint8_t(K), 1});
         else if (M == "UP2UR")
           Uses.push_back({RegFile::UP, uint8_t(K), 1});
+        else if (M == "UR2UP")
+          Defs.push_back({RegFile::UP, uint8_t(K), 1});
       }
       break;
     }

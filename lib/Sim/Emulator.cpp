@@ -524,8 +524,9 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
       return true;
     }
     uint32_t Tk = 0;
+    // The branch condition: a predicate, or a uniform one (BRA.U !UP0).
     for (const Operand &O : D.Ops)
-      if (O.Kind == OpKind::P) {
+      if (O.Kind == OpKind::P || O.Kind == OpKind::UP) {
         FOR_LANES(G, L) if (pred(O, L)) Tk |= 1u << L;
         G = Tk;
       }

@@ -268,6 +268,14 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
         R = Min ? (std::signbit(A) ? A : B) : (std::signbit(A) ? B : A);
       else
         R = Min ? std::min(A, B) : std::max(A, B);
+      if (D.has("XORSIGN") && !std::isnan(R)) {
+        // min/max.xorsign.abs: sign = XOR of the operands' signs before |..|.
+        auto raw = [&](unsigned I) {
+          uint32_t V = src(O[I], L, D);
+          return bool(V >> 31) != O[I].Neg;
+        };
+        R = std::copysign(R, raw(1) != raw(2) ? -1.0f : 1.0f);
+      }
       setR(O[0].Reg, L, bits(R));
     }
     return true;
@@ -383,7 +391,9 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     // The .H0_NH1 operand form is literal text of its table row.
     bool NH1 = D.I.F && llvm::StringRef(D.I.F->Source).contains(".H0_NH1");
     unsigned A0 = (Mn == "HSETP2") ? 2 : 1;
-    auto half = [&](unsigned I, unsigned L, unsigned K) -> float {
+    // NoAbs: the operand without its |..| (the sign .XORSIGN combines).
+    auto half = [&](unsigned I, unsigned L, unsigned K,
+                    bool NoAbs = false) -> float {
       const Operand &X = O[I];
       uint32_t V = src(X, L, D);
       int64_t Sw = -1;
@@ -419,7 +429,7 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
       }
       if (Ftz && !BF && std::fabs(F) < 0x1p-14f)
         F = std::copysign(0.0f, F);
-      if (X.Abs)
+      if (X.Abs && !NoAbs)
         F = std::fabs(F);
       if (X.Neg)
         F = -F;
@@ -466,9 +476,18 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
         else if (Mn == "HMNMX2" && D.has("NAN") &&
                  (std::isnan(A) || std::isnan(B)))
           NaNOut[K] = true;
-        else if (Mn == "HMNMX2")
+        else if (Mn == "HMNMX2") {
           R[K] = std::isnan(A) ? B : std::isnan(B) ? A
                  : pred(O[3], L) ? std::min(A, B) : std::max(A, B);
+          // .XORSIGN (min/max.xorsign.abs): the magnitude picked from the
+          // |operands|, the sign the XOR of the operands' own signs. A NaN
+          // result keeps its own sign (only non-NaN results are defined).
+          if (D.has("XORSIGN") && !std::isnan(R[K])) {
+            bool Sg = std::signbit(half(A0, L, K, true)) !=
+                      std::signbit(half(A0 + 1, L, K, true));
+            R[K] = std::copysign(R[K], Sg ? -1.0f : 1.0f);
+          }
+        }
         else
           Pr[K] = fcmp(unsigned(D.modAt(76)), A, B);
         if (D.has("SAT"))

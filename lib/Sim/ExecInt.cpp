@@ -22,11 +22,11 @@ namespace {
 enum class IOp {
   None, IADD3, IMAD, ISETP, LEA, LOP3, SHF, IMNMX, VIMNMX, VIMNMX3, SEL,
   PLOP3, VIADD, VIADDMNMX, IABS, POPC, FLO, BREV, PRMT, SGXT, BMSK, MOV,
-  P2R, R2P, IDP, I2I, I2IP, S2R, CS2R, R2UR, UP2UR, ELECT, VABSDIFF, VABSDIFF4
+  P2R, R2P, IDP, I2I, I2IP, S2R, CS2R, R2UR, UP2UR, UR2UP, ELECT, VABSDIFF, VABSDIFF4
 };
 
 IOp intOp(StringRef M) {
-  if (M.size() > 1 && M[0] == 'U' && M != "UP2UR")
+  if (M.size() > 1 && M[0] == 'U' && M != "UP2UR" && M != "UR2UP")
     M = M.drop_front();
   return StringSwitch<IOp>(M)
       .Case("IADD3", IOp::IADD3).Case("IMAD", IOp::IMAD)
@@ -42,6 +42,7 @@ IOp intOp(StringRef M) {
       .Case("P2R", IOp::P2R).Case("R2P", IOp::R2P).Case("IDP", IOp::IDP)
       .Case("I2I", IOp::I2I).Case("I2IP", IOp::I2IP).Case("S2R", IOp::S2R).Case("CS2R", IOp::CS2R)
       .Case("R2UR", IOp::R2UR).Case("UP2UR", IOp::UP2UR)
+      .Case("UR2UP", IOp::UR2UP)
       .Case("ELECT", IOp::ELECT).Case("VABSDIFF", IOp::VABSDIFF).Case("VABSDIFF4", IOp::VABSDIFF4)
       .Default(IOp::None);
 }
@@ -276,10 +277,14 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
   }
   case IOp::LOP3: {
     unsigned Lut = unsigned(O[5].Imm);
+    bool Pand = D.has("PAND");
     FOR_LANES(G, L) {
       uint32_t R = lut3(Lut, v(2, L), v(3, L), v(4, L));
       setD(O[1], L, R);
-      setP(O[0], L, R != 0);
+      // The predicate result combines (R != 0) with the predicate operand:
+      // OR by default (lop3.or; !PT leaves R != 0), AND with .PAND.
+      bool Q = pred(O[6], L);
+      setP(O[0], L, Pand ? (R != 0 && Q) : (R != 0 || Q));
     }
     return true;
   }
@@ -455,12 +460,25 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
       setD(O[0], L, (v(2, L) & ~Mk) | (W->P[L] & Mk & 0x7f));
     }
     return true;
-  case IOp::UP2UR:
+  case IOp::UP2UR: {
+    // .B1-.B3 (76:2): the predicates go to that byte of the register
+    // (fence.proxy.alias saves UPR in byte 3 of UR62).
+    unsigned Sh = 8 * unsigned(std::max<int64_t>(D.modAt(76), 0));
     FOR_LANES(G, L) {
-      uint32_t Mk = v(3, L);
-      setD(O[0], L, (v(2, L) & ~Mk) | (W->UP & Mk & 0x7f));
+      uint32_t Mk = (v(3, L) & 0x7f) << Sh;
+      setD(O[0], L, (v(2, L) & ~Mk) | ((W->UP << Sh) & Mk));
     }
     return true;
+  }
+  case IOp::UR2UP: {
+    // UPR from byte 76:2 of a uniform register, under the mask operand.
+    unsigned Sh = 8 * unsigned(std::max<int64_t>(D.modAt(76), 0));
+    FOR_LANES(G, L) {
+      uint32_t X = v(1, L), Mk = (O.size() > 2 ? v(2, L) : 0xff) & 0x7f;
+      W->UP = uint8_t((W->UP & ~Mk) | ((X >> Sh) & Mk));
+    }
+    return true;
+  }
   case IOp::R2P:
     FOR_LANES(G, L) {
       uint32_t X = v(1, L), Mk = v(2, L);
@@ -530,18 +548,30 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
   }
   case IOp::I2IP: {
     // cvt.pack.sat: A and B saturated to the type; B in the low lane, A
-    // above it; 8-bit types merge C's low half above both (C << 16).
-    int64_t Ty = D.modAt(76); // U8 S8 U16 S16
-    int64_t Lo = Ty == 0 || Ty == 2 ? 0 : Ty == 1 ? -128 : -32768;
-    int64_t Hi = Ty == 0 ? 255 : Ty == 1 ? 127 : Ty == 2 ? 65535 : 32767;
-    unsigned Bits = Ty < 2 ? 8 : 16;
+    // above it; 8-bit types merge C's low half above both (C << 16), the
+    // 4-bit ones C's low 24 bits (C << 8, printed R.24) and the 2-bit ones
+    // its low 28 bits (C << 4, R.28): d = {c, sat(a), sat(b)}.
+    bool Sub = D.has("U2") || D.has("S2") || D.has("U4") || D.has("S4");
+    unsigned Bits;
+    bool Signed;
+    if (Sub) {
+      Bits = D.has("U2") || D.has("S2") ? 2 : 4;
+      Signed = D.has("S2") || D.has("S4");
+    } else {
+      int64_t Ty = D.modAt(76); // U8 S8 U16 S16
+      Bits = Ty < 2 ? 8 : 16;
+      Signed = Ty == 1 || Ty == 3;
+    }
+    int64_t Lo = Signed ? -(int64_t(1) << (Bits - 1)) : 0;
+    int64_t Hi = Signed ? (int64_t(1) << (Bits - 1)) - 1
+                        : (int64_t(1) << Bits) - 1;
     uint32_t Mask = (1u << Bits) - 1;
     FOR_LANES(G, L) {
       uint32_t A = uint32_t(std::clamp(int64_t(int32_t(v(1, L))), Lo, Hi));
       uint32_t B = uint32_t(std::clamp(int64_t(int32_t(v(2, L))), Lo, Hi));
       uint32_t R = (B & Mask) | (A & Mask) << Bits;
-      if (Bits == 8)
-        R |= v(3, L) << 16;
+      if (Bits < 16)
+        R |= v(3, L) << (2 * Bits);
       setD(O[0], L, R);
     }
     return true;

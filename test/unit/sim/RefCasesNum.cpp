@@ -55,7 +55,7 @@ int64_t toInt(double X, int Bits) {
 } // namespace
 
 std::vector<Case> casesNum() {
-  return {
+  std::vector<Case> Cases = {
       {"fuzz_half_hi.fuzz_half_hi",
        [](const Ctx &C) {
          auto In = C.in<uint32_t>("pi");
@@ -216,7 +216,77 @@ std::vector<Case> casesNum() {
          }
          C.expect("po", W);
        }},
+      {"emu2_pack_lop3.emu2_pack_lop3",
+       [](const Ctx &C) {
+         auto In = C.in<uint32_t>("pi");
+         // cvt.pack.sat.<t>.s32.b32 d, a, b, c for 2/4-bit t: d = {c, sat(a),
+         // sat(b)}, b in the low lane, a above it, c above both.
+         auto Pack = [](bool S, unsigned Bits, uint32_t A, uint32_t B,
+                        uint32_t Cv) {
+           int64_t Lo = S ? -(int64_t(1) << (Bits - 1)) : 0;
+           int64_t Hi = S ? (int64_t(1) << (Bits - 1)) - 1
+                          : (int64_t(1) << Bits) - 1;
+           auto Sat = [&](uint32_t X) {
+             return uint32_t(std::clamp(int64_t(int32_t(X)), Lo, Hi)) &
+                    ((1u << Bits) - 1);
+           };
+           return Sat(B) | Sat(A) << Bits | Cv << (2 * Bits);
+         };
+         std::vector<uint32_t> W(8 * 16);
+         for (unsigned T = 0; T < 16; ++T) {
+           uint32_t A = In[3 * T], B = In[3 * T + 1], Cv = In[3 * T + 2];
+           uint32_t *O = &W[8 * T];
+           O[0] = Pack(false, 2, A, B, Cv);
+           O[1] = Pack(true, 2, A, B, Cv);
+           O[2] = Pack(false, 4, A, B, Cv);
+           O[3] = Pack(true, 4, A, B, Cv);
+           // lop3.{and,or}.b32 d|p, a, b, c, 0x80, q: d = a & b & c,
+           // p = (d != 0) and/or q, q = odd thread.
+           uint32_t Dv = A & B & Cv;
+           bool Q = T & 1;
+           O[4] = Dv, O[5] = Dv;
+           O[6] = Dv != 0 && Q;
+           O[7] = Dv != 0 || Q;
+         }
+         C.expect("po", W);
+       }},
   };
+  // min/max.xorsign.abs: the min/max of |a| and |b|, with sign(a) ^
+  // sign(b) (no NaN inputs in the spec).
+  Case X{"emu2_xorsign.emu2_xorsign", [](const Ctx &C) {
+           auto A = C.in<uint32_t>("pa"), B = C.in<uint32_t>("pb");
+           auto F = [](uint32_t V) {
+             float R;
+             std::memcpy(&R, &V, 4);
+             return R;
+           };
+           auto Mag = [](bool Min, double X, double Y) {
+             X = std::fabs(X), Y = std::fabs(Y);
+             return Min ? std::min(X, Y) : std::max(X, Y);
+           };
+           std::vector<uint32_t> W(4 * 16);
+           for (unsigned T = 0; T < 16; ++T) {
+             uint32_t *O = &W[4 * T];
+             uint32_t Sg = (A[T] ^ B[T]) & 0x80000000u;
+             for (unsigned M = 0; M < 2; ++M)
+               O[M] = fbits(float(Mag(M == 0, F(A[T]), F(B[T])))) | Sg;
+             for (unsigned M = 0; M < 2; ++M) {
+               uint32_t R = 0;
+               for (unsigned K = 0; K < 2; ++K) {
+                 uint16_t Ha = uint16_t(A[T] >> (16 * K));
+                 uint16_t Hb = uint16_t(B[T] >> (16 * K));
+                 uint16_t H = d2h(Mag(M == 0, h2d(Ha), h2d(Hb)));
+                 H = uint16_t((H & 0x7fff) | ((Ha ^ Hb) & 0x8000));
+                 R |= uint32_t(H) << (16 * K);
+               }
+               O[2 + M] = R;
+             }
+           }
+           C.expect("po", W);
+         }};
+  X.MinArch = "sm_86";
+  Cases.push_back(X);
+  return Cases;
 }
 
 } // namespace simref
