@@ -167,6 +167,11 @@ static unsigned cacheDomain(Arch A, const DecodedInstr &D) {
   // is left unflagged on sm_90a).
   if (D.Mnemonic == "R2UR")
     return 0;
+  // The sub-byte I2IP packs read through the integer pipe's cache: ptxas
+  // flags LOP3 R0.reuse, R5.reuse, R4.reuse and the I2IP.U2 R0, R5, R4
+  // after it reads them (cvt.pack.sat.u2, sm_75-89).
+  if (D.Mnemonic == "I2IP")
+    return 0;
   // Variable-latency forms of these classes (POPC, FLO, BREV) run in
   // another unit: an ISETP R5.reuse survives a POPC R11 (sm_90a).
   switch (D.I.F->Class) {
