@@ -71,16 +71,21 @@ ParserImpl::candidatesFor(llvm::StringRef Head,
   if (!New)
     return It->second;
   const InstrTable &T = InstrTable::get();
+  // The forms first: looking them up compiles them and interns their
+  // spellings, which the ids below must see.
+  llvm::SmallVector<std::pair<llvm::ArrayRef<const InstrForm *>, unsigned>, 4>
+      Found;
+  for (int Split = Chain.size(); Split >= 0; --Split)
+    Found.push_back({T.forms(joinChain(Head, Chain.take_front(Split))),
+                     unsigned(Split)});
   llvm::SmallVector<ModId, 8> ChainIds;
   for (llvm::StringRef C : Chain)
     ChainIds.push_back(T.modId(C));
   std::vector<FormCandidate> &Cands = It->second;
-  for (int Split = Chain.size(); Split >= 0; --Split) {
-    std::string Name = joinChain(Head, Chain.take_front(Split));
-    for (const InstrForm *F : T.forms(Name))
-      Cands.push_back({F, unsigned(Split),
+  for (auto [Forms, Split] : Found)
+    for (const InstrForm *F : Forms)
+      Cands.push_back({F, Split,
                        matchModifiers(*F, llvm::ArrayRef(ChainIds).drop_front(Split))});
-  }
   return Cands;
 }
 

@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
+#include <mutex>
 
 using namespace ptxas::ptx;
 
@@ -54,7 +55,11 @@ const RawForm RawForms[] = {
 
 class PatternCompiler {
 public:
-  explicit PatternCompiler(std::vector<std::string> &Errors) : Errors(Errors) {
+  using SetMap = llvm::StringMap<llvm::SmallVector<llvm::StringRef, 8>>;
+  PatternCompiler(const SetMap &Sets, std::vector<std::string> &Errors)
+      : Sets(Sets), Errors(Errors) {}
+
+  static void buildSets(SetMap &Sets, std::vector<std::string> &Errors) {
     for (const RawSet &S : RawSets) {
       llvm::SmallVector<llvm::StringRef, 8> Parts;
       llvm::StringRef(S.Spellings).split(Parts, ' ', -1, false);
@@ -189,24 +194,48 @@ private:
     return true;
   }
 
-  llvm::StringMap<llvm::SmallVector<llvm::StringRef, 8>> Sets;
+  const SetMap &Sets;
   std::vector<std::string> &Errors;
   std::string Where;
 };
 } // namespace
 
+struct InstrTable::Entry {
+  llvm::StringRef Name;
+  llvm::SmallVector<const RawForm *, 4> Raw;
+  mutable llvm::SmallVector<const InstrForm *, 4> Forms;
+  mutable std::atomic<bool> Ready{false};
+};
+
 InstrTable::InstrTable() {
-  PatternCompiler PC(Errors);
-  Forms.reserve(std::size(RawForms));
+  PatternCompiler::buildSets(Sets, Errors);
+  llvm::StringMap<unsigned> Index;
   for (const RawForm &R : RawForms) {
-    InstrForm F;
-    if (PC.compile(R, F))
-      Forms.push_back(std::move(F));
+    auto [It, New] = Index.try_emplace(R.Mnemonic, ByMnemonic.size());
+    if (New) {
+      ByMnemonic.push_back(std::make_unique<Entry>());
+      ByMnemonic.back()->Name = R.Mnemonic;
+    }
+    ByMnemonic[It->second]->Raw.push_back(&R);
   }
-  // Intern every spelling; id 0 is reserved for unknown spellings.
+  llvm::sort(ByMnemonic, [](const auto &A, const auto &B) { return A->Name < B->Name; });
+  // Id 0 is reserved for unknown spellings.
   IdTypes.push_back(Type::Invalid);
   IdSpellings.push_back("");
-  for (InstrForm &F : Forms)
+}
+
+InstrTable::~InstrTable() = default;
+
+void InstrTable::compileEntry(const Entry &E) const {
+  std::unique_lock Lock(Mu);
+  if (E.Ready.load(std::memory_order_relaxed))
+    return;
+  PatternCompiler PC(Sets, Errors);
+  for (const RawForm *R : E.Raw) {
+    InstrForm F;
+    if (!PC.compile(*R, F))
+      continue;
+    // Intern the form's spellings.
     for (ModItem &M : F.Mods) {
       for (llvm::StringRef A : M.Alts) {
         auto [It, New] = Ids.try_emplace(A, ModId(IdTypes.size()));
@@ -218,20 +247,14 @@ InstrTable::InstrTable() {
       }
       llvm::sort(M.AltIds);
     }
-  for (InstrForm &F : Forms) {
     F.Accepts.resize(IdTypes.size());
     for (const ModItem &M : F.Mods)
       for (ModId Id : M.AltIds)
         F.Accepts.set(Id);
+    Forms.push_back(std::move(F));
+    E.Forms.push_back(&Forms.back());
   }
-  llvm::StringMap<unsigned> Index;
-  for (const InstrForm &F : Forms) {
-    auto [It, New] = Index.try_emplace(F.Mnemonic, ByMnemonic.size());
-    if (New)
-      ByMnemonic.push_back({F.Mnemonic, {}});
-    ByMnemonic[It->second].second.push_back(&F);
-  }
-  llvm::sort(ByMnemonic, [](const auto &A, const auto &B) { return A.first < B.first; });
+  E.Ready.store(true, std::memory_order_release);
 }
 
 const InstrTable &InstrTable::get() {
@@ -239,14 +262,46 @@ const InstrTable &InstrTable::get() {
   return Table;
 }
 
+const InstrTable::Entry *InstrTable::findEntry(llvm::StringRef Mnemonic) const {
+  auto It = llvm::lower_bound(ByMnemonic, Mnemonic, [](const auto &E, llvm::StringRef M) {
+    return E->Name < M;
+  });
+  if (It == ByMnemonic.end() || (*It)->Name != Mnemonic)
+    return nullptr;
+  return It->get();
+}
+
 llvm::ArrayRef<const InstrForm *>
 InstrTable::forms(llvm::StringRef Mnemonic) const {
-  auto It = llvm::lower_bound(ByMnemonic, Mnemonic, [](const auto &E, llvm::StringRef M) {
-    return E.first < M;
-  });
-  if (It == ByMnemonic.end() || It->first != Mnemonic)
+  const Entry *E = findEntry(Mnemonic);
+  if (!E)
     return {};
-  return It->second;
+  if (!E->Ready.load(std::memory_order_acquire))
+    compileEntry(*E);
+  return E->Forms;
+}
+
+std::vector<const InstrForm *> InstrTable::allForms() const {
+  std::vector<const InstrForm *> All;
+  for (const auto &E : ByMnemonic)
+    llvm::append_range(All, forms(E->Name));
+  return All;
+}
+
+std::vector<std::string> InstrTable::tableErrors() const {
+  allForms();
+  std::shared_lock Lock(Mu);
+  return Errors;
+}
+
+Type InstrTable::typeOf(ModId Id) const {
+  std::shared_lock Lock(Mu);
+  return IdTypes[Id];
+}
+
+llvm::StringRef InstrTable::spelling(ModId Id) const {
+  std::shared_lock Lock(Mu);
+  return IdSpellings[Id];
 }
 
 bool InstrTable::acceptsModifier(llvm::StringRef Mnemonic,
@@ -259,6 +314,7 @@ bool InstrTable::acceptsModifier(llvm::StringRef Mnemonic,
 }
 
 ModId InstrTable::modId(llvm::StringRef Spelling) const {
+  std::shared_lock Lock(Mu);
   auto It = Ids.find(Spelling);
   return It == Ids.end() ? 0 : It->second;
 }

@@ -8,7 +8,8 @@
 // nvdisasm syntax with %-items for bit fields (see docs/sass-encoding.md);
 // compiling it yields the field list, the fixed mask/value used by the
 // decoder, and the item list the printer and parser walk. Compiling at
-// startup (microseconds) keeps the rows readable and avoids a generator.
+// first use (see Table in Table.h) keeps the rows readable and avoids a
+// generator.
 //
 //===----------------------------------------------------------------------===//
 
@@ -395,7 +396,14 @@ static const Table::Row VoltaRows[] = {
 #include "Volta/Forms.def"
 };
 
+struct Table::FormList {
+  SmallVector<const Form *, 4> Forms;
+  std::once_flag Done;
+};
+
 Table::Table(Arch A, ArrayRef<Row> Rows) : A(A) {
+  // Only what indexing needs is read here: the mnemonic (the template's
+  // first token) and the opcode. compileForm does the rest.
   for (const Row &R : Rows) {
     if (!(R.Archs & archBit(A)))
       continue;
@@ -403,28 +411,65 @@ Table::Table(Arch A, ArrayRef<Row> Rows) : A(A) {
     F->Id = Forms.size();
     F->Archs = R.Archs;
     F->Class = R.Class;
-    std::string Err = compileTemplate(*F, R.Fixed, R.Template);
-    F->FixedValue.set(0, 12, R.Opcode);
-    if (!Err.empty())
-      report_fatal_error(Twine("SASS table row '") + R.Template + "': " + Err);
+    F->Mnemonic = StringRef(R.Template)
+                      .take_until([](char C) {
+                        return C == '.' || C == ' ' || C == '%' || C == '{';
+                      })
+                      .str();
     // Every mnemonic is an opcode of Opcodes.def, whose facts the code
     // generator reads; a row without one would have none.
     std::optional<Opc> Op = lookupOpcode(F->Mnemonic);
     if (!Op || opcodeInfo(*Op).Pseudo)
       report_fatal_error(Twine("SASS table row '") + R.Template +
                          "': mnemonic missing from Opcodes.def");
-    F->NumFixed = F->FixedMask.popcount();
+    auto &ByO = ByOpc[R.Opcode & 0xfff];
+    if (!ByO)
+      ByO = std::make_unique<FormList>();
+    ByO->Forms.push_back(F.get());
+    auto &ByM = ByMnem[F->Mnemonic];
+    if (!ByM)
+      ByM = std::make_unique<FormList>();
+    ByM->Forms.push_back(F.get());
+    RowOf.push_back(&R);
     Forms.push_back(std::move(F));
   }
-  for (auto &F : Forms) {
-    ByOpc[F->opcode()].push_back(F.get());
-    ByMnem[F->Mnemonic].push_back(F.get());
-  }
-  // Most specific form first: the decoder takes the first that matches.
-  for (auto &[Opc, L] : ByOpc)
-    std::stable_sort(L.begin(), L.end(), [](const Form *X, const Form *Y) {
-      return X->NumFixed > Y->NumFixed;
-    });
+  Compiled = std::make_unique<std::once_flag[]>(Forms.size());
+}
+
+Table::~Table() = default;
+
+void Table::compileForm(unsigned Id) const {
+  std::call_once(Compiled[Id], [&] {
+    const Row &R = *RowOf[Id];
+    Form &F = *Forms[Id];
+    std::string Err = compileTemplate(F, R.Fixed, R.Template);
+    if (!Err.empty())
+      report_fatal_error(Twine("SASS table row '") + R.Template + "': " + Err);
+    F.FixedValue.set(0, 12, R.Opcode);
+    F.NumFixed = F.FixedMask.popcount();
+  });
+}
+
+ArrayRef<const Form *> Table::complete(FormList &L, bool Sort) const {
+  std::call_once(L.Done, [&] {
+    for (const Form *F : L.Forms)
+      compileForm(F->Id);
+    // Most specific form first: the decoder takes the first that matches.
+    if (Sort)
+      std::stable_sort(L.Forms.begin(), L.Forms.end(),
+                       [](const Form *X, const Form *Y) {
+                         return X->NumFixed > Y->NumFixed;
+                       });
+  });
+  return L.Forms;
+}
+
+ArrayRef<std::unique_ptr<Form>> Table::forms() const {
+  std::call_once(AllCompiled, [&] {
+    for (unsigned Id = 0; Id != Forms.size(); ++Id)
+      compileForm(Id);
+  });
+  return Forms;
 }
 
 const Table &Table::get(Arch A) {
@@ -440,14 +485,14 @@ ArrayRef<const Form *> Table::byOpcode(unsigned Opc) const {
   auto It = ByOpc.find(Opc);
   if (It == ByOpc.end())
     return {};
-  return It->second;
+  return complete(*It->second, /*Sort=*/true);
 }
 
 ArrayRef<const Form *> Table::byMnemonic(StringRef M) const {
   auto It = ByMnem.find(M);
   if (It == ByMnem.end())
     return {};
-  return It->second;
+  return complete(*It->second, /*Sort=*/false);
 }
 
 unsigned addressOffsetBits(const Table &T, StringRef Mnemonic) {

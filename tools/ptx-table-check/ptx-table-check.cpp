@@ -21,7 +21,8 @@ int main(int argc, char **argv) {
   const InstrTable &T = InstrTable::get();
   bool List = argc > 1 && std::strcmp(argv[1], "--list") == 0;
   std::set<llvm::StringRef> Mnemonics;
-  for (const InstrForm &F : T.allForms()) {
+  for (const InstrForm *FP : T.allForms()) {
+    const InstrForm &F = *FP;
     Mnemonics.insert(F.Mnemonic);
     if (List)
       llvm::outs() << F.Mnemonic << " | " << F.ModPattern << " | "

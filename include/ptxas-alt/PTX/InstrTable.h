@@ -56,6 +56,11 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <shared_mutex>
+
 namespace ptxas::ptx {
 
 enum FormFlags : unsigned {
@@ -109,35 +114,52 @@ struct InstrForm {
 using ModId = uint16_t;
 
 /// The compiled table (built once, on first use).
+/// The PTX instruction table.
+///
+/// A mnemonic's forms are compiled (patterns parsed, modifier spellings
+/// interned) the first time the mnemonic is looked up: a process that
+/// compiles one small kernel uses a few dozen of ~300 mnemonics, and
+/// compiling all ~900 forms up front was a third of such a process's time.
+/// Lookups are safe from many threads: compilation and interning happen
+/// under a lock, and a spelling not interned yet is accepted by no compiled
+/// form (its id would lie beyond every compiled form's `Accepts`).
 class InstrTable {
 public:
   static const InstrTable &get();
+  ~InstrTable();
 
   /// All forms of a mnemonic (empty when the mnemonic is unknown).
   llvm::ArrayRef<const InstrForm *> forms(llvm::StringRef Mnemonic) const;
-  bool isMnemonic(llvm::StringRef M) const { return !forms(M).empty(); }
-  llvm::ArrayRef<InstrForm> allForms() const { return Forms; }
+  bool isMnemonic(llvm::StringRef M) const { return findEntry(M) != nullptr; }
+  /// Every form of every mnemonic (compiles the whole table).
+  std::vector<const InstrForm *> allForms() const;
   /// Every modifier spelling some form of \p Mnemonic accepts.
   bool acceptsModifier(llvm::StringRef Mnemonic, llvm::StringRef Mod) const;
-  /// The interned id of a modifier spelling (0 if no form uses it).
+  /// The interned id of a modifier spelling (0 if no compiled form uses it;
+  /// look the mnemonic's forms up first).
   ModId modId(llvm::StringRef Spelling) const;
   /// The type a spelling names, by id (Type::Invalid for non-types).
-  Type typeOf(ModId Id) const { return IdTypes[Id]; }
-  llvm::StringRef spelling(ModId Id) const { return IdSpellings[Id]; }
+  Type typeOf(ModId Id) const;
+  llvm::StringRef spelling(ModId Id) const;
 
   /// Problems found while compiling the table (malformed patterns); a unit
-  /// test requires this to be empty.
-  llvm::ArrayRef<std::string> tableErrors() const { return Errors; }
+  /// test requires this to be empty. Compiles the whole table.
+  std::vector<std::string> tableErrors() const;
 
 private:
   InstrTable();
-  std::vector<InstrForm> Forms;
-  std::vector<std::pair<llvm::StringRef, llvm::SmallVector<const InstrForm *, 4>>>
-      ByMnemonic; // sorted by mnemonic
-  std::vector<std::string> Errors;
-  llvm::StringMap<ModId> Ids;
-  std::vector<Type> IdTypes;
-  std::vector<llvm::StringRef> IdSpellings;
+  struct Entry; ///< one mnemonic: its raw rows, and its forms once compiled
+  const Entry *findEntry(llvm::StringRef Mnemonic) const;
+  void compileEntry(const Entry &E) const;
+
+  std::vector<std::unique_ptr<Entry>> ByMnemonic; // sorted by mnemonic
+  llvm::StringMap<llvm::SmallVector<llvm::StringRef, 8>> Sets; // PTX_MODSETs
+  mutable std::shared_mutex Mu; ///< guards everything below
+  mutable std::deque<InstrForm> Forms; // stable addresses
+  mutable std::vector<std::string> Errors;
+  mutable llvm::StringMap<ModId> Ids;
+  mutable std::vector<Type> IdTypes;
+  mutable std::vector<llvm::StringRef> IdSpellings;
 };
 
 /// Result of matching an instruction's modifiers against one form.

@@ -18,6 +18,8 @@
 
 #include "ptxas-alt/SASS/Word.h"
 
+#include <mutex>
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -128,6 +130,12 @@ struct Form {
 
 /// All forms of one arch, indexed for decoding (by 12-bit opcode) and
 /// parsing (by mnemonic).
+///
+/// A form's template is compiled the first time its mnemonic or opcode is
+/// looked up, not when the table is built: a process that compiles one small
+/// kernel touches a few dozen of the ~1,800 forms, and compiling all of them
+/// was half of such a process's time. Lookups are safe from many threads
+/// (each form and each index list is completed under its own once-flag).
 class Table {
 public:
   /// The table for A (built on first use from the .def files).
@@ -142,18 +150,29 @@ public:
     const char *Template;
   };
   Table(Arch A, llvm::ArrayRef<Row> Rows);
+  ~Table();
 
   Arch arch() const { return A; }
-  llvm::ArrayRef<std::unique_ptr<Form>> forms() const { return Forms; }
+  /// Every form, compiled (compiles the whole table on first call).
+  llvm::ArrayRef<std::unique_ptr<Form>> forms() const;
   llvm::ArrayRef<const Form *> byOpcode(unsigned Opc) const;
   llvm::ArrayRef<const Form *> byMnemonic(llvm::StringRef M) const;
   const ModGroup *group(llvm::StringRef Name) const;
 
 private:
+  /// An index list, completed (its forms compiled, and for opcode lists
+  /// sorted most specific first) once, on first lookup.
+  struct FormList;
+  void compileForm(unsigned Id) const;
+  llvm::ArrayRef<const Form *> complete(FormList &L, bool Sort) const;
+
   Arch A;
+  std::vector<const Row *> RowOf; ///< the row each form comes from, by Id
   std::vector<std::unique_ptr<Form>> Forms;
-  llvm::DenseMap<unsigned, llvm::SmallVector<const Form *, 4>> ByOpc;
-  llvm::StringMap<llvm::SmallVector<const Form *, 4>> ByMnem;
+  std::unique_ptr<std::once_flag[]> Compiled; ///< one per form
+  mutable std::once_flag AllCompiled;
+  llvm::DenseMap<unsigned, std::unique_ptr<FormList>> ByOpc;
+  llvm::StringMap<std::unique_ptr<FormList>> ByMnem;
 };
 
 /// Compiles one template (exposed for tests); returns an error message or "".
