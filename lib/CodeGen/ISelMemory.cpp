@@ -840,7 +840,13 @@ static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
     Op = Sp == Space::Global ? (Load ? "LDG.E" : "STG.E") : (Load ? "LD.E" : "ST.E");
     // The sm_75 LDG form of the SASS table has no L2 prefetch-size field
     // (ptxas prints LDG.E.LTC64B.SYS): the hint is dropped there.
-    Op += G->Evict + (S.isSm75() ? "" : G->Ltc) + Size;
+    // sm_80 (not 86/89/90) caps the prefetch of any load but a weak one
+    // at 128 B: ptxas 13 turns ld.volatile/.relaxed/.acquire/.nc
+    // .L2::256B into LTC128B there, generic and global alike.
+    std::string Ltc = S.isSm75() ? "" : G->Ltc;
+    if (S.sm() == 80 && (O.Strong || Nc) && Ltc == ".LTC256B")
+      Ltc = ".LTC128B";
+    Op += G->Evict + Ltc + Size;
     if (Nc && Sp == Space::Global)
       Op += S.isSm75() ? ".CONSTANT.SYS" : ".CONSTANT";
     else if (O.Strong)
