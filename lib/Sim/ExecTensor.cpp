@@ -21,6 +21,7 @@
 // chain of fused multiply-adds in k order.
 //
 //===----------------------------------------------------------------------===//
+#include "Half.h"
 #include "Machine.h"
 
 #include <cmath>
@@ -29,13 +30,15 @@ namespace ptxas::sim {
 
 namespace {
 
+// sim::Half, not _Float16: the fuzzer builds use clang 14, which has no
+// _Float16 on x86-64 (Half.h).
 double h2d(uint16_t H) {
-  _Float16 X;
+  Half X;
   std::memcpy(&X, &H, 2);
-  return double(X);
+  return double(float(X));
 }
 uint16_t d2h(double V) {
-  _Float16 X = _Float16(float(V)); // exact for sums that fit f32
+  Half X = Half(float(V)); // exact for sums that fit f32
   uint16_t H;
   std::memcpy(&H, &X, 2);
   return H;
