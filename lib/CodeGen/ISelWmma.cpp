@@ -242,6 +242,8 @@ private:
   llvm::SmallVector<std::pair<unsigned, MOperand>, 4> RowBases;
 
   unsigned esz() const { return std::max(1u, F.EBits / 8); }
+  /// Bytes of \p N elements (sub-byte elements come in whole bytes here).
+  int64_t bytes(int64_t N) const { return N * F.EBits / 8; }
   void laneAddress(bool Strided);
   /// The Mem operand of elements (a * ld + b) past the lane address.
   MOperand at(unsigned Arows, int64_t B);
@@ -273,20 +275,24 @@ void WmmaMem::laneAddress(bool Strided) {
   unsigned Es = esz();
   if (A.Stride) {
     LdBytes = newReg(S);
-    S.emit("IMAD", {dst(LdBytes), *A.Stride, uImm(Es), RZ()});
+    if (F.EBits >= 8)
+      S.emit("IMAD", {dst(LdBytes), *A.Stride, uImm(Es), RZ()});
+    else // s4 / b1: the stride counts elements, 2 / 8 a byte
+      S.emit("SHF.R.U32.HI", {dst(LdBytes), RZ(), uImm(F.EBits == 4 ? 1 : 3),
+                              *A.Stride});
   }
   auto ldTimes = [&](const MOperand &X, const MOperand &Add) {
     MOperand R = newReg(S);
     if (A.Stride)
       S.emit("IMAD", {dst(R), X, LdBytes, Add});
     else
-      S.emit("IMAD", {dst(R), X, uImm(uint32_t(A.Ld * Es)), Add});
+      S.emit("IMAD", {dst(R), X, uImm(uint32_t(bytes(A.Ld))), Add});
     return R;
   };
   MOperand Off;
   if (!Strided) {
     MOperand TB = newReg(S);
-    S.emit("IMAD", {dst(TB), T, uImm(F.E * Es), RZ()});
+    S.emit("IMAD", {dst(TB), T, uImm(uint32_t(bytes(F.E))), RZ()});
     Off = ldTimes(G, TB);
   } else {
     MOperand TE = newReg(S), GB = newReg(S);
@@ -310,11 +316,11 @@ void WmmaMem::laneAddress(bool Strided) {
 MOperand WmmaMem::at(unsigned Arows, int64_t B) {
   MOperand M = A.Base;
   M.NoReg = false;
-  M.Imm = A.Base.Imm + B * esz();
+  M.Imm = A.Base.Imm + bytes(B);
   MOperand R = LaneAddr;
   if (Arows) {
     if (!A.Stride) {
-      M.Imm += int64_t(Arows) * A.Ld * esz();
+      M.Imm += bytes(int64_t(Arows) * A.Ld);
     } else {
       auto It = llvm::find_if(RowBases,
                               [&](auto &P) { return P.first == Arows; });
@@ -521,11 +527,14 @@ SelResult selectWmmaMma(ISel &S, const ptx::Instruction &I) {
   Type TD = I.Types.empty() ? Type::B32 : I.Types.front();
   Type TC = I.Types.empty() ? Type::B32 : I.Types.back();
   Type TA = I.Types.size() == 4 ? I.Types[1] : Type::F16;
-  if (TD != TC)
-    return S.unsupported(I, "accumulator conversion");
+  // f16 wmma may mix f16 and f32 accumulators (converted around HMMA.F32).
+  bool Mixed = TD != TC && I.Types.size() == 2 &&
+               (TD == Type::F16 || TD == Type::F32) &&
+               (TC == Type::F16 || TC == Type::F32);
+  if (TD != TC && !Mixed)
+    return S.unsupported(I, "accumulator types");
   const Operand &DV = I.Ops[0], &AV = I.Ops[1], &BV = I.Ops[2],
                 &CV = I.Ops[3];
-  unsigned CW = TD == Type::F16 ? 1 : 2; // words per piece of C/D
   auto Regs = elems(DV);
   // D: a fresh tuple per m16n8 tile, scattered at the end.
   llvm::SmallVector<std::pair<MOperand, unsigned>, 4> Tiles; // (D, word)
@@ -561,20 +570,41 @@ SelResult selectWmmaMma(ISel &S, const ptx::Instruction &I) {
       return S.unsupported(I);
     if (TD != Type::F16 && TD != Type::F32)
       return S.unsupported(I);
-    unsigned DW = 2 * CW;
-    std::string Sfx = TD == Type::F32 ? ".F32" : ".F16";
+    // The HMMA's accumulator type: f32 when either C or D is.
+    bool F32 = TD == Type::F32 || TC == Type::F32;
+    unsigned DW = F32 ? 4 : 2;
+    std::string Sfx = F32 ? ".F32" : ".F16";
     if (TA == Type::BF16)
       Sfx += ".BF16";
     MOperand X[2], Y[2], D[2];
     for (unsigned T = 0; T != 2; ++T) {
       tileOps(T, 4, 2, X[T], Y[T]);
-      D[T] = tupleOf(S, CV, 1, T * DW, DW);
+      if (TC == Type::F16 && F32) {
+        // C f16x2 words 2T, 2T+1 widened: HADD2.F32 per half, as ptxas.
+        MOperand H = tupleOf(S, CV, 1, 2 * T, 2);
+        D[T] = newReg(S, 4);
+        MOperand NZ = RZ();
+        NZ.Neg = true;
+        for (unsigned W = 0; W != 4; ++W) {
+          MOperand Hf = word(H, W / 2);
+          Hf.Text = W % 2 ? ".H1_H1" : ".H0_H0";
+          MOperand Z = NZ;
+          if (S.isSm75()) {
+            Z.Text = ".H0_H0";
+            S.emit("HADD2.F32", {defWord(D[T], W, W == 0), Hf, Z});
+          } else {
+            S.emit("HADD2.F32", {defWord(D[T], W, W == 0), Z, Hf});
+          }
+        }
+      } else {
+        D[T] = tupleOf(S, CV, 1, T * DW, DW);
+      }
     }
     if (!S.isSm75()) {
       for (unsigned T = 0; T != 2; ++T) {
         MOperand R = newReg(S, DW);
         S.emit("HMMA.16816" + Sfx, {dst(R), X[T], Y[T], D[T]});
-        Tiles.push_back({R, T * DW});
+        D[T] = R;
       }
     } else {
       for (unsigned Kb = 0; Kb != 2; ++Kb)
@@ -586,8 +616,27 @@ SelResult selectWmmaMma(ISel &S, const ptx::Instruction &I) {
           S.emit("HMMA.1688" + Sfx, {dst(R), XA, word(Y[T], Kb), D[T]});
           D[T] = R;
         }
-      for (unsigned T = 0; T != 2; ++T)
-        Tiles.push_back({D[T], T * DW});
+    }
+    for (unsigned T = 0; T != 2; ++T) {
+      if (TD == Type::F16 && F32) {
+        // f32 results packed to f16x2: F2FP (sm_80+), F2F and PRMT (sm_75).
+        MOperand P = newReg(S, 2);
+        for (unsigned W = 0; W != 2; ++W) {
+          MOperand Lo = word(D[T], 2 * W), Hi = word(D[T], 2 * W + 1);
+          if (!S.isSm75()) {
+            S.emit(S.sm() < 89 ? "F2FP.PACK_AB" : "F2FP.F16.F32.PACK_AB",
+                   {defWord(P, W, W == 0), Hi, Lo});
+            continue;
+          }
+          MOperand L16 = newReg(S), H16 = newReg(S);
+          S.emit("F2F.F16.F32", {dst(L16), Lo});
+          S.emit("F2F.F16.F32", {dst(H16), Hi});
+          S.emit("PRMT", {defWord(P, W, W == 0), L16, uImm(0x5410), H16});
+        }
+        Tiles.push_back({P, 2 * T});
+        continue;
+      }
+      Tiles.push_back({D[T], T * DW});
     }
     scatter();
     return SelResult::Done;
