@@ -35,7 +35,7 @@
 // wmma.mma on sm_80+: two HMMA.16816 / IMMA.16816 (one per m16n8 tile),
 // tf32 four HMMA.1684 (k halves outer), f64 one DMMA; on sm_75 each
 // m16n8k16 tile is two HMMA.1688 (k halves outer across the tiles) or two
-// IMMA.8816 (m halves inner).
+// IMMA.8816 (m halves inner). b1 .popc is mma.sync's BMMA.88128 (sm_80+).
 //
 //===----------------------------------------------------------------------===//
 #include "ISelIntegerCommon.h"
@@ -520,6 +520,14 @@ MOperand tupleOf(ISel &S, const Operand &Vec, unsigned RegWords,
   return T;
 }
 
+/// wmma.mma .xor/.and .popc m8n8k128: mma.sync's BMMA.88128 (ISelTensor.cpp)
+/// on the same one-word fragments.
+SelResult selectWmmaBmma(ISel &S, const ptx::Instruction &I) {
+  ptx::Instruction M = I;
+  M.Mnemonic = "mma";
+  return selectTensor(S, M);
+}
+
 SelResult selectWmmaMma(ISel &S, const ptx::Instruction &I) {
   if (I.Ops.size() != 4 || I.Ops[0].K != Operand::Kind::Vector)
     return S.unsupported(I);
@@ -724,6 +732,8 @@ SelResult selectWmmaMma(ISel &S, const ptx::Instruction &I) {
     scatter();
     return SelResult::Done;
   }
+  if (TA == Type::B1 && Sh == Shape::M8N8K128 && I.hasMod(".popc"))
+    return selectWmmaBmma(S, I);
   return S.unsupported(I);
 }
 

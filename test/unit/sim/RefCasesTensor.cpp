@@ -479,6 +479,35 @@ std::vector<Case> casesTensor() {
          expectNear<double>(C, "Cd", WD, MD, 1e-14);
        },
        "sm_80", true},
+      {"mma_b1.k",
+       [](const Ctx &C) {
+         // PTX ISA b1 fragments: a_i holds k bits 32t + 128(i/2) of row
+         // g + 8(i%2) (m8n8k128: row g), b_i k bits 32t + 128i of column
+         // g, c/d_i (g + 8(i/2), 2t + i%2).
+         auto A = C.in<uint32_t>("pa"), B = C.in<uint32_t>("pb"),
+              Cc = C.in<uint32_t>("pc");
+         std::vector<uint32_t> O(512);
+         auto run = [&](unsigned Res, unsigned M, unsigned KW, bool Xor) {
+           for (unsigned L = 0; L < 32; ++L)
+             for (unsigned I = 0; I < M * 8 / 32; ++I) {
+               unsigned R = L / 4 + 8 * (I / 2), N = 2 * (L % 4) + I % 2;
+               uint32_t S = Cc[L + 32 * I];
+               for (unsigned Wd = 0; Wd < KW; ++Wd) {
+                 unsigned AReg = M == 8 ? 0 : R / 8 + 2 * (Wd / 4);
+                 uint32_t X = A[4 * (R % 8) + Wd % 4 + 32 * AReg];
+                 uint32_t Y = B[4 * N + Wd % 4 + 32 * (Wd / 4)];
+                 S += uint32_t(__builtin_popcount(Xor ? X ^ Y : X & Y));
+               }
+               O[128 * Res + L + 32 * I] = S;
+             }
+         };
+         run(0, 16, 8, true);
+         run(1, 16, 8, false);
+         run(2, 16, 4, true);
+         run(3, 8, 4, false);
+         C.expect("pd", O);
+       },
+       "sm_80", true},
   };
 }
 
