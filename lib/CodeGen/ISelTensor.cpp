@@ -30,6 +30,7 @@
 // copies disappear where the registers are only used as the tuple.
 //
 //===----------------------------------------------------------------------===//
+#include "ISelTensor.h"
 #include "ISelIntegerCommon.h"
 #include "ISelMemory.h"
 
@@ -385,6 +386,10 @@ SelResult selectMma(ISel &S, const ptx::Instruction &I) {
 }
 
 } // namespace
+
+MOperand codegen::mmaFragment(ISel &S, const Operand &O, unsigned Words) {
+  return fragment(S, O, Words);
+}
 
 SelResult codegen::selectTensor(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;

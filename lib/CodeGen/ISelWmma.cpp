@@ -38,6 +38,7 @@
 // IMMA.8816 (m halves inner). b1 .popc is mma.sync's BMMA.88128 (sm_80+).
 //
 //===----------------------------------------------------------------------===//
+#include "ISelTensor.h"
 #include "ISelIntegerCommon.h"
 #include "ISelMemory.h"
 
@@ -505,10 +506,18 @@ SelResult selectWmmaLoadStore(ISel &S, const ptx::Instruction &I,
   return SelResult::Done;
 }
 
-/// Words [From, From + N) of a fragment operand as a fresh tuple.
+/// Words [From, From + N) of a fragment operand as a tuple (one that
+/// already holds them in this block when there is one: an accumulator the
+/// previous wmma.mma scattered, see mmaFragment).
 MOperand tupleOf(ISel &S, const Operand &Vec, unsigned RegWords,
                  unsigned From, unsigned N) {
   auto Regs = elems(Vec);
+  if (Vec.K == Operand::Kind::Vector && From % RegWords == 0 &&
+      N % RegWords == 0 && (From + N) / RegWords <= Regs.size()) {
+    Operand Part = Vec;
+    Part.Elems = Vec.Elems.slice(From / RegWords, N / RegWords);
+    return mmaFragment(S, Part, N);
+  }
   MOperand T = newReg(S, N);
   for (unsigned W = 0; W != N; ++W) {
     unsigned GW = From + W;
