@@ -16,8 +16,9 @@
 //   mma s4/u4 m8n8k32/m16n8k32/k64  IMMA.8832/.16832/.16864 (sm_75..89;
 //                                   sm_90 has no 4-bit IMMA: not yet)
 //   mma f64 m8n8k4                  DMMA.884 (sm_80-89), DMMA.8x8x4 (sm_90)
-//   mma b1 .and/.xor.popc           BMMA.88128/.168128/.168256 (sm_80+;
-//                                   sm_90 .xor: two BMMA.AND + IADD3)
+//   mma b1 .and/.xor.popc           BMMA.88128/.168128/.168256 (sm_75:
+//                                   .88128.XOR; sm_90 .xor: two BMMA.AND
+//                                   + IADD3)
 //   mma e4m3/e5m2 m16n8k32          QMMA.16832.F32.<A>.<B> (sm_89);
 //                                   on sm_90 the fp8 words are unpacked to
 //                                   f16 (F2FP.F16.<T>.UNPACK_B, low then
@@ -353,10 +354,11 @@ SelResult selectMma(ISel &S, const ptx::Instruction &I) {
     WA = 4, WB = 2, WC = 4;
     Op = std::string("QMMA.16832.F32.") + typeText(TA) + "." + typeText(TB);
   } else if (TA == Type::B1) {
-    // b1 .popc: BMMA (sm_80+; the sm_75 form is not in the SASS table).
+    // b1 .popc: BMMA (sm_75: m8n8k128 .xor only, as PTX allows).
     bool Xor = I.hasMod(".xor");
-    if (TD != Type::S32 || TC != Type::S32 || S.isSm75() || !I.hasMod(".popc") ||
-        (!Xor && !I.hasMod(".and")))
+    if (TD != Type::S32 || TC != Type::S32 || !I.hasMod(".popc") ||
+        (!Xor && !I.hasMod(".and")) ||
+        (S.isSm75() && (!Xor || !Shape(".m8n8k128"))))
       return S.unsupported(I);
     const char *K = nullptr;
     if (Shape(".m8n8k128"))

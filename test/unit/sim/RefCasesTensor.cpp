@@ -508,6 +508,31 @@ std::vector<Case> casesTensor() {
          C.expect("pd", O);
        },
        "sm_80", true},
+      {"mma_b1_k128.k",
+       [](const Ctx &C) {
+         // m8n8k128: a (g, k bits 32t..), b (k bits 32t.., column g),
+         // c/d_i (g, 2t + i); the second product swaps A and B.
+         auto A = C.in<uint32_t>("pa"), B = C.in<uint32_t>("pb"),
+              Cc = C.in<uint32_t>("pc");
+         std::vector<uint32_t> O(128);
+         auto run = [&](unsigned Res, const std::vector<uint32_t> &X,
+                        const std::vector<uint32_t> &Y,
+                        const std::vector<uint32_t> &Acc) {
+           for (unsigned L = 0; L < 32; ++L)
+             for (unsigned I = 0; I < 2; ++I) {
+               unsigned R = L / 4, N = 2 * (L % 4) + I;
+               uint32_t S = Acc[L + 32 * I];
+               for (unsigned Wd = 0; Wd < 4; ++Wd)
+                 S += uint32_t(
+                     __builtin_popcount(X[4 * R + Wd] ^ Y[4 * N + Wd]));
+               O[64 * Res + L + 32 * I] = S;
+             }
+         };
+         run(0, A, B, Cc);
+         run(1, B, A, std::vector<uint32_t>(O.begin(), O.begin() + 64));
+         C.expect("pd", O);
+       },
+       "sm_75", true},
   };
 }
 
