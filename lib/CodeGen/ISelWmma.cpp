@@ -552,6 +552,23 @@ SelResult selectWmmaMma(ISel &S, const ptx::Instruction &I) {
     return S.unsupported(I, "accumulator types");
   const Operand &DV = I.Ops[0], &AV = I.Ops[1], &BV = I.Ops[2],
                 &CV = I.Ops[3];
+  // Every fragment must have the registers its pieces need (the selection
+  // below indexes them).
+  {
+    Type TB = I.Types.size() == 4 ? I.Types[2] : TA;
+    std::pair<char, Type> Need[] = {{'a', TA}, {'b', TB}, {'c', TC},
+                                    {'c', TD}};
+    const Operand *Ops[] = {&AV, &BV, &CV, &DV};
+    for (unsigned K = 0; K != 4; ++K) {
+      Frag F;
+      if (!fragmentOf(Need[K].first, Sh, Need[K].second, S.isSm75(), F))
+        return S.unsupported(I);
+      unsigned RW = F.EBits == 64 ? 2 : 1;
+      if (Ops[K]->K != Operand::Kind::Vector ||
+          elems(*Ops[K]).size() * RW < F.Pieces.size() * F.wordsPerPiece())
+        return S.error(I, "wmma.mma fragment has too few registers");
+    }
+  }
   auto Regs = elems(DV);
   // D: a fresh tuple per m16n8 tile, scattered at the end.
   llvm::SmallVector<std::pair<MOperand, unsigned>, 4> Tiles; // (D, word)
