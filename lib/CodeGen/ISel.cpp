@@ -409,7 +409,7 @@ bool ISel::selectOne(const ptx::Instruction &I) {
                                       selectMemory,  selectControl,
                                       selectWarp,    selectVideo,
                                       selectStack,   selectAsyncCopy,
-                                      selectTensor};
+                                      selectTensor,  selectWmma};
   // A guarded instruction is selected after `@!p BRA skip`; if it became a
   // single instruction the branch is undone and the guard moves onto it.
   unsigned B0 = currentBlock();

@@ -181,6 +181,7 @@ SelResult selectVideo(ISel &S, const ptx::Instruction &I);   // ISelVideo.cpp
 SelResult selectStack(ISel &S, const ptx::Instruction &I);   // ISelStack.cpp
 SelResult selectAsyncCopy(ISel &S, const ptx::Instruction &I); // ISelAsyncCopy
 SelResult selectTensor(ISel &S, const ptx::Instruction &I);  // ISelTensor.cpp
+SelResult selectWmma(ISel &S, const ptx::Instruction &I);    // ISelWmma.cpp
 
 /// The register the frame (.local variables) is addressed from: R1, or
 /// MFunction::FrameBase in a function whose stack pointer moves.

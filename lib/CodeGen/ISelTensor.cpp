@@ -16,6 +16,9 @@
 //   mma s4/u4 m8n8k32/m16n8k32/k64  IMMA.8832/.16832/.16864 (sm_75..89;
 //                                   sm_90 has no 4-bit IMMA: not yet)
 //   mma f64 m8n8k4                  DMMA.884 (sm_80-89), DMMA.8x8x4 (sm_90)
+//   mma b1 .and/.xor.popc           BMMA.88128/.168128/.168256 (sm_75:
+//                                   .88128.XOR; sm_90 .xor: two BMMA.AND
+//                                   + IADD3)
 //   mma e4m3/e5m2 m16n8k32          QMMA.16832.F32.<A>.<B> (sm_89);
 //                                   on sm_90 the fp8 words are unpacked to
 //                                   f16 (F2FP.F16.<T>.UNPACK_B, low then
@@ -28,6 +31,7 @@
 // copies disappear where the registers are only used as the tuple.
 //
 //===----------------------------------------------------------------------===//
+#include "ISelTensor.h"
 #include "ISelIntegerCommon.h"
 #include "ISelMemory.h"
 
@@ -230,6 +234,46 @@ SelResult fp8OnHopper(ISel &S, const ptx::Instruction &I, Type TA, Type TB) {
   return SelResult::Done;
 }
 
+/// b1 mma .popc as BMMA.<K>.<AND|XOR>.POPC. sm_90 has only .AND: ptxas
+/// computes .xor as popc(a & ~b) + popc(~a & b) (two BMMA.AND from zero
+/// added to C; it calls an out-of-line helper for it, which we inline).
+SelResult selectBmma(ISel &S, const ptx::Instruction &I, const char *K,
+                     bool Xor, unsigned WA, unsigned WB, unsigned WC) {
+  MOperand A = fragment(S, I.Ops[1], WA), B = fragment(S, I.Ops[2], WB);
+  MOperand C = fragment(S, I.Ops[3], WC);
+  std::string Op = std::string("BMMA.") + K;
+  auto rowCol = [](MOperand X, MOperand Y, MOperand &XR, MOperand &YC) {
+    XR = X, YC = Y;
+    XR.Text = ".ROW";
+    YC.Text = ".COL";
+  };
+  MOperand D = newReg(S, WC);
+  if (!Xor || !S.isSm90()) {
+    MOperand AR, BC;
+    rowCol(A, B, AR, BC);
+    S.emit(Op + (Xor ? ".XOR.POPC" : ".AND.POPC"), {dst(D), AR, BC, C});
+  } else {
+    auto invert = [&](const MOperand &X, unsigned W) {
+      MOperand R = newReg(S, W);
+      for (unsigned K = 0; K != W; ++K)
+        S.emit("LOP3.LUT", {defWord(R, K, K == 0), RZ(), word(X, K), RZ(),
+                            uImm(0x33), notPT()});
+      return R;
+    };
+    MOperand NA = invert(A, WA), NB = invert(B, WB);
+    MOperand P = newReg(S, WC), Q = newReg(S, WC), AR, BC;
+    rowCol(A, NB, AR, BC);
+    S.emit(Op + ".AND.POPC", {dst(P), AR, BC, RZ()});
+    rowCol(NA, B, AR, BC);
+    S.emit(Op + ".AND.POPC", {dst(Q), AR, BC, RZ()});
+    for (unsigned W = 0; W != WC; ++W)
+      S.emit("IADD3", {defWord(D, W, W == 0), word(C, W), word(P, W),
+                       word(Q, W)});
+  }
+  mem::scatterLoad(S, I, D, 32, false);
+  return SelResult::Done;
+}
+
 SelResult selectMma(ISel &S, const ptx::Instruction &I) {
   if (I.Types.size() != 4 || I.Ops.size() != 4 || !I.hasMod(".row") ||
       !I.hasMod(".col"))
@@ -309,6 +353,23 @@ SelResult selectMma(ISel &S, const ptx::Instruction &I) {
       return fp8OnHopper(S, I, TA, TB);
     WA = 4, WB = 2, WC = 4;
     Op = std::string("QMMA.16832.F32.") + typeText(TA) + "." + typeText(TB);
+  } else if (TA == Type::B1) {
+    // b1 .popc: BMMA (sm_75: m8n8k128 .xor only, as PTX allows).
+    bool Xor = I.hasMod(".xor");
+    if (TD != Type::S32 || TC != Type::S32 || !I.hasMod(".popc") ||
+        (!Xor && !I.hasMod(".and")) ||
+        (S.isSm75() && (!Xor || !Shape(".m8n8k128"))))
+      return S.unsupported(I);
+    const char *K = nullptr;
+    if (Shape(".m8n8k128"))
+      K = "88128", WA = 1, WB = 1, WC = 2;
+    else if (Shape(".m16n8k128"))
+      K = "168128", WA = 2, WB = 1, WC = 4;
+    else if (Shape(".m16n8k256"))
+      K = "168256", WA = 4, WB = 2, WC = 4;
+    if (!K)
+      return S.unsupported(I);
+    return selectBmma(S, I, K, Xor, WA, WB, WC);
   } else {
     return S.unsupported(I);
   }
@@ -327,6 +388,10 @@ SelResult selectMma(ISel &S, const ptx::Instruction &I) {
 }
 
 } // namespace
+
+MOperand codegen::mmaFragment(ISel &S, const Operand &O, unsigned Words) {
+  return fragment(S, O, Words);
+}
 
 SelResult codegen::selectTensor(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;

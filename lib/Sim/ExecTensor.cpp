@@ -166,6 +166,41 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
     FOR_LANES(G, L) setR(O[0].Reg, L, Out[L]);
     return true;
   }
+  if (Mn == "BMMA") {
+    // BMMA.<88128|168128|168256>.<AND|XOR>.POPC (b1 mma .popc): D = C +
+    // popc(A row & or ^ B column), 32-bit wrapping. Lane (g, t) holds A's
+    // k bits 32t.. (+128 per second k half) of rows g (and g + 8), B's of
+    // column g, and C/D (g + 8(i/2), 2t + i%2) -- the IMMA maps with
+    // 1-bit elements.
+    unsigned Mm = D.has("88128") ? 8 : 16;
+    unsigned KW = D.has("168256") ? 8 : 4; // 32-bit k words
+    bool Xor = D.has("XOR");
+    if (!Xor && !D.has("AND"))
+      return unsupported(D);
+    unsigned RA = O[1].Reg, RB = O[2].Reg, RC = O[3].Reg;
+    auto aWord = [&](unsigned R, unsigned Wd) {
+      unsigned Reg = Mm == 8 ? 0 : (R >= 8) + 2 * (Wd / 4);
+      return word(RA, Reg, 4 * (R % 8) + Wd % 4);
+    };
+    auto bWord = [&](unsigned C, unsigned Wd) {
+      return word(RB, Wd / 4, 4 * C + Wd % 4);
+    };
+    unsigned CElems = Mm * 8 / 32;
+    uint32_t Out[4][32] = {};
+    for (unsigned L = 0; L != 32; ++L)
+      for (unsigned I = 0; I != CElems; ++I) {
+        unsigned R = L / 4 + 8 * (I >> 1), C = 2 * (L % 4) + (I & 1);
+        uint32_t Sum = word(RC, I, L);
+        for (unsigned Wd = 0; Wd != KW; ++Wd) {
+          uint32_t X = aWord(R, Wd), Y = bWord(C, Wd);
+          Sum += uint32_t(__builtin_popcount(Xor ? X ^ Y : X & Y));
+        }
+        Out[I][L] = Sum;
+      }
+    for (unsigned K = 0; K != CElems; ++K)
+      FOR_LANES(G, L) setR(O[0].Reg + K, L, Out[K][L]);
+    return true;
+  }
   bool IsH = Mn == "HMMA", IsI = Mn == "IMMA", IsD = Mn == "DMMA",
        IsQ = Mn == "QMMA";
   if (!IsH && !IsI && !IsD && !IsQ) {

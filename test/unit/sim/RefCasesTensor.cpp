@@ -17,7 +17,9 @@
 #include "RefHarness.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 namespace simref {
 
@@ -57,6 +59,32 @@ void expectF16(const Ctx &C, const std::string &N,
     if (++Bad <= 3)
       C.Errors.push_back(N + "[" + std::to_string(I) + "]: got " +
                          std::to_string(G) + ", want " + std::to_string(W));
+  }
+  if (Bad > 3)
+    C.Errors.push_back(N + ": " + std::to_string(Bad) + " elements differ");
+}
+/// Compares outputs of type T (float, double or f16 bits) with Want
+/// within Rel times the element's magnitude bound Mag (the sum of the
+/// products' absolute values): the tensor cores' adders round the partial
+/// sums differently from one rounding of the exact sum.
+template <class T>
+void expectNear(const Ctx &C, const std::string &N,
+                const std::vector<double> &Want,
+                const std::vector<double> &Mag, double Rel) {
+  std::vector<T> Got = C.out<T>(N);
+  unsigned Bad = 0;
+  for (size_t I = 0; I < Want.size() && I < Got.size(); ++I) {
+    double G;
+    if constexpr (std::is_same_v<T, uint16_t>)
+      G = h2d(Got[I]);
+    else
+      G = double(Got[I]);
+    if (std::fabs(G - Want[I]) <= Rel * Mag[I] + 1e-30)
+      continue;
+    if (++Bad <= 3)
+      C.Errors.push_back(N + "[" + std::to_string(I) + "]: got " +
+                         std::to_string(G) + ", want " +
+                         std::to_string(Want[I]));
   }
   if (Bad > 3)
     C.Errors.push_back(N + ": " + std::to_string(Bad) + " elements differ");
@@ -332,6 +360,179 @@ std::vector<Case> casesTensor() {
          expectF16(C, "Ch", Ch, 2);
        },
        "sm_80", true},
+      // wmma_gemm (issue 16): the matrix products of the CUDA source, in
+      // memory (wmma fragments are opaque; only the stored tiles and, in
+      // wmma_f16_shapes, one per-lane sum of ptxas's layout are checked).
+      {"wmma_gemm.wmma_f16_f32",
+       [](const Ctx &C) {
+         auto A = C.in<uint16_t>("A"), B = C.in<uint16_t>("B");
+         auto C0 = C.in<float>("C");
+         const unsigned M = 32, N = 32, K = 32;
+         double Al = C.scalar<double>("alpha"), Be = C.scalar<double>("beta");
+         std::vector<double> W(M * N), Mag(M * N);
+         for (unsigned R = 0; R < M; ++R)
+           for (unsigned Q = 0; Q < N; ++Q) {
+             double S = 0, Abs = 0;
+             for (unsigned X = 0; X < K; ++X) {
+               double P = h2d(A[R * K + X]) * h2d(B[Q * K + X]);
+               S += P, Abs += std::fabs(P);
+             }
+             double Cv = C0[R * N + Q];
+             W[R * N + Q] = Al * S + Be * Cv;
+             Mag[R * N + Q] = std::fabs(Al) * Abs + std::fabs(Be * Cv);
+           }
+         expectNear<float>(C, "C", W, Mag, 1e-6);
+       },
+       "sm_75", true},
+      {"wmma_gemm.wmma_f16_shapes",
+       [](const Ctx &C) {
+         auto A = C.in<uint16_t>("A"), B = C.in<uint16_t>("B");
+         const unsigned G = 2, K = 32;
+         std::vector<double> W(G * 256 + G * 32), Mag(W.size());
+         // m32n8k16 per block b: rows 32b.. of A (K wide) times columns
+         // 8b.. of B (a K x 8G row-major matrix); C row-major 32x8 at 256b.
+         for (unsigned Bk = 0; Bk < G; ++Bk)
+           for (unsigned R = 0; R < 32; ++R)
+             for (unsigned Q = 0; Q < 8; ++Q) {
+               double S = 0, Abs = 0;
+               for (unsigned X = 0; X < K; ++X) {
+                 double P = h2d(A[(Bk * 32 + R) * K + X]) *
+                            h2d(B[X * 8 * G + Bk * 8 + Q]);
+                 S += P, Abs += std::fabs(P);
+               }
+               W[Bk * 256 + R * 8 + Q] = S;
+               // f16 accumulation: a rounding per k16 step.
+               Mag[Bk * 256 + R * 8 + Q] = 4 * Abs;
+             }
+         // m8n32k16 from 1.0: A col-major 8x16 (ld 8), B col-major 16x32
+         // (ld 16). ptxas's accumulator layout: lane (g, t) holds
+         // D[2t + j][8p + g], p < 4, j < 2; each lane stores its sum.
+         double D[8][32], DAbs[8][32];
+         for (unsigned R = 0; R < 8; ++R)
+           for (unsigned Q = 0; Q < 32; ++Q) {
+             D[R][Q] = 1, DAbs[R][Q] = 1;
+             for (unsigned X = 0; X < 16; ++X) {
+               double P = h2d(A[X * 8 + R]) * h2d(B[Q * 16 + X]);
+               D[R][Q] += P, DAbs[R][Q] += std::fabs(P);
+             }
+           }
+         for (unsigned Bk = 0; Bk < G; ++Bk)
+           for (unsigned L = 0; L < 32; ++L) {
+             double S = 0, Abs = 0;
+             for (unsigned P = 0; P < 4; ++P)
+               for (unsigned J = 0; J < 2; ++J) {
+                 S += D[2 * (L % 4) + J][8 * P + L / 4];
+                 Abs += DAbs[2 * (L % 4) + J][8 * P + L / 4];
+               }
+             W[G * 256 + Bk * 32 + L] = S;
+             Mag[G * 256 + Bk * 32 + L] = Abs;
+           }
+         expectNear<uint16_t>(C, "C", W, Mag, 1.0 / 512);
+       },
+       "sm_75", true},
+      {"wmma_gemm.wmma_s8",
+       [](const Ctx &C) {
+         auto A = C.in<int8_t>("A"), B = C.in<int8_t>("B");
+         const unsigned K = 32, GY = 2;
+         std::vector<int32_t> W(32 * 32);
+         for (unsigned R = 0; R < 32; ++R)
+           for (unsigned Q = 0; Q < 32; ++Q) {
+             int64_t S = 0;
+             for (unsigned X = 0; X < K; ++X)
+               S += int64_t(A[R * K + X]) * B[Q * K + X];
+             W[R * (GY * 16) + Q] = int32_t(S); // |S| < 2^19: no saturation
+           }
+         C.expect("C", W);
+       },
+       "sm_75", true},
+      {"wmma_gemm.wmma_bf16_tf32_f64",
+       [](const Ctx &C) {
+         const unsigned K = 32;
+         auto Ab = C.in<uint16_t>("Ab"), Bb = C.in<uint16_t>("Bb");
+         auto At = C.in<float>("At"), Bt = C.in<float>("Bt");
+         std::vector<double> W(512), Mag(512);
+         for (unsigned R = 0; R < 16; ++R)
+           for (unsigned Q = 0; Q < 16; ++Q) {
+             double S = 0, Abs = 0, T = 0, TAbs = 0;
+             for (unsigned X = 0; X < K; ++X) {
+               double P = bf2d(Ab[R * K + X]) * bf2d(Bb[Q * K + X]);
+               S += P, Abs += std::fabs(P);
+               double P2 = double(tf32(At[R * K + X])) * tf32(Bt[X * 16 + Q]);
+               T += P2, TAbs += std::fabs(P2);
+             }
+             W[R * 16 + Q] = S, Mag[R * 16 + Q] = Abs;
+             // The tf32 tile, stored column-major after the bf16 one.
+             W[256 + Q * 16 + R] = T, Mag[256 + Q * 16 + R] = TAbs;
+           }
+         expectNear<float>(C, "Cf", W, Mag, 1e-6);
+         auto Ad = C.in<double>("Ad"), Bd = C.in<double>("Bd");
+         std::vector<double> WD(64), MD(64);
+         for (unsigned R = 0; R < 8; ++R)
+           for (unsigned Q = 0; Q < 8; ++Q) {
+             double S = 0, Abs = 0;
+             for (unsigned X = 0; X < K; ++X) {
+               double P = Ad[R * K + X] * Bd[Q * K + X];
+               S += P, Abs += std::fabs(P);
+             }
+             WD[R * 8 + Q] = S, MD[R * 8 + Q] = Abs;
+           }
+         expectNear<double>(C, "Cd", WD, MD, 1e-14);
+       },
+       "sm_80", true},
+      {"mma_b1.k",
+       [](const Ctx &C) {
+         // PTX ISA b1 fragments: a_i holds k bits 32t + 128(i/2) of row
+         // g + 8(i%2) (m8n8k128: row g), b_i k bits 32t + 128i of column
+         // g, c/d_i (g + 8(i/2), 2t + i%2).
+         auto A = C.in<uint32_t>("pa"), B = C.in<uint32_t>("pb"),
+              Cc = C.in<uint32_t>("pc");
+         std::vector<uint32_t> O(512);
+         auto run = [&](unsigned Res, unsigned M, unsigned KW, bool Xor) {
+           for (unsigned L = 0; L < 32; ++L)
+             for (unsigned I = 0; I < M * 8 / 32; ++I) {
+               unsigned R = L / 4 + 8 * (I / 2), N = 2 * (L % 4) + I % 2;
+               uint32_t S = Cc[L + 32 * I];
+               for (unsigned Wd = 0; Wd < KW; ++Wd) {
+                 unsigned AReg = M == 8 ? 0 : R / 8 + 2 * (Wd / 4);
+                 uint32_t X = A[4 * (R % 8) + Wd % 4 + 32 * AReg];
+                 uint32_t Y = B[4 * N + Wd % 4 + 32 * (Wd / 4)];
+                 S += uint32_t(__builtin_popcount(Xor ? X ^ Y : X & Y));
+               }
+               O[128 * Res + L + 32 * I] = S;
+             }
+         };
+         run(0, 16, 8, true);
+         run(1, 16, 8, false);
+         run(2, 16, 4, true);
+         run(3, 8, 4, false);
+         C.expect("pd", O);
+       },
+       "sm_80", true},
+      {"mma_b1_k128.k",
+       [](const Ctx &C) {
+         // m8n8k128: a (g, k bits 32t..), b (k bits 32t.., column g),
+         // c/d_i (g, 2t + i); the second product swaps A and B.
+         auto A = C.in<uint32_t>("pa"), B = C.in<uint32_t>("pb"),
+              Cc = C.in<uint32_t>("pc");
+         std::vector<uint32_t> O(128);
+         auto run = [&](unsigned Res, const std::vector<uint32_t> &X,
+                        const std::vector<uint32_t> &Y,
+                        const std::vector<uint32_t> &Acc) {
+           for (unsigned L = 0; L < 32; ++L)
+             for (unsigned I = 0; I < 2; ++I) {
+               unsigned R = L / 4, N = 2 * (L % 4) + I;
+               uint32_t S = Acc[L + 32 * I];
+               for (unsigned Wd = 0; Wd < 4; ++Wd)
+                 S += uint32_t(
+                     __builtin_popcount(X[4 * R + Wd] ^ Y[4 * N + Wd]));
+               O[64 * Res + L + 32 * I] = S;
+             }
+         };
+         run(0, A, B, Cc);
+         run(1, B, A, std::vector<uint32_t>(O.begin(), O.begin() + 64));
+         C.expect("pd", O);
+       },
+       "sm_75", true},
   };
 }
 
