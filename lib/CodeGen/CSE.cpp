@@ -126,7 +126,9 @@ copyAliases(const MFunction &MF, const std::vector<char> &FeedsJoin,
         }
         const MOperand &S = I.Ops[1];
         unsigned Base = S.Sub - O.Sub;
-        if (S.Sub < O.Sub || (!New && (Src.Reg != S.Reg || Src.Sub != Base)) ||
+        // (Words of GMMA accumulators past 31 have no bit: not tracked.)
+        if (O.Sub >= 32 || S.Sub < O.Sub ||
+            (!New && (Src.Reg != S.Reg || Src.Sub != Base)) ||
             (Src.Words >> O.Sub & 1)) {
           Src = {~0u, 0, ~0u};
           continue;

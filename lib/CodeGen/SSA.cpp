@@ -46,7 +46,8 @@ constexpr unsigned Undef = ~0u;
 unsigned wordMask(const MOperand &O) { return O.wordMask(); }
 
 unsigned fullMask(const MFunction &MF, unsigned V) {
-  return (1u << MF.VRegs[V].Size) - 1;
+  unsigned N = MF.VRegs[V].Size;
+  return N >= 32 ? ~0u : (1u << N) - 1;
 }
 
 struct Version {

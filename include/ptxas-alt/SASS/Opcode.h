@@ -49,6 +49,10 @@ enum : uint32_t {
   CommBinary = 1u << 13,
   CommFMA = 1u << 14,
   CommSelect = 1u << 15,
+  // wgmma: GMMA and WARPGROUP.ARRIVE/DEPBAR read and write registers
+  // asynchronously (between the arrive and the wait), so nothing is
+  // scheduled across them.
+  AsyncRegs = 1u << 16,
 };
 } // namespace opfact
 
