@@ -66,7 +66,11 @@ struct ISel::WarpgroupState {
   llvm::DenseSet<unsigned> Busy;
   /// PTX registers written since the last wgmma.fence.
   llvm::DenseSet<unsigned> WrittenSinceFence;
+  /// PTX registers known to hold zero (mov of 0, or of such a register).
+  llvm::DenseSet<unsigned> Zero;
   bool Fenced = false;
+  /// The function has a wgmma (nothing to track otherwise).
+  bool Active = false;
 };
 
 namespace {
@@ -237,6 +241,19 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
   regsOf(S, DOp, Regs);
   if (ARegs)
     regsOf(S, AOp, Regs);
+  // An all-zero accumulator with nothing in flight is not read: ptxas
+  // computes A*B alone (C = RZ, !UPT), and its registers need no arrive.
+  const Operand &SD = I.Ops[3];
+  llvm::SmallVector<unsigned, 64> DRegs;
+  regsOf(S, DOp, DRegs);
+  bool ZeroC = W.Pending.empty() && DRegs.size() == DOp.Elems.size() &&
+               llvm::all_of(DRegs, [&](unsigned R) { return W.Zero.count(R); });
+  bool NoC = ZeroC || (SD.K == Operand::Kind::Imm && SD.Value == 0);
+  if (NoC) {
+    Regs.clear();
+    if (ARegs)
+      regsOf(S, AOp, Regs);
+  }
   bool Dirty = !W.Fenced || llvm::any_of(Regs, [&](unsigned R) {
                  return W.WrittenSinceFence.count(R);
                });
@@ -246,9 +263,18 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
                                "line {} by compiler to allow use of registers "
                                "in GMMA in function '{}'",
                                lineOf(S, I.Loc), functionName(S)));
-  // A second GMMA on registers of one in flight: wait for it first.
-  if (llvm::any_of(Regs, [&](unsigned R) { return W.Busy.count(R); }))
+  // ptxas waits for the GMMAs in flight before an arrive it injects (and
+  // says so at this GMMA); a GMMA on registers of one in flight waits too.
+  if (!W.Pending.empty() &&
+      (Dirty || llvm::any_of(DRegs, [&](unsigned R) { return W.Busy.count(R); }))) {
+    if (Dirty)
+      S.diags().note(I.Loc,
+                     fmt::format("(C7517) warpgroup.wait is injected in around "
+                                 "line {} by compiler to allow use of "
+                                 "registers defined by GMMA in function '{}'",
+                                 lineOf(S, I.Loc), functionName(S)));
     waitGroups(S, 0, true);
+  }
 
   MOperand ADesc = descriptor(S, ARegs ? BOp : AOp);
   MOperand BDesc;
@@ -260,12 +286,9 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
     BDesc = descriptor(S, BOp);
   }
   // scale-d.
-  const Operand &SD = I.Ops[3];
   MOperand UP;
-  bool NoC = false, HaveUP = false;
-  if (SD.K == Operand::Kind::Imm) {
-    NoC = SD.Value == 0;
-  } else {
+  bool HaveUP = false;
+  if (SD.K != Operand::Kind::Imm && !NoC) {
     MOperand P = S.use(SD);
     P.Not = false;
     unsigned U = S.tmp(RegClass::UPred);
@@ -350,16 +373,22 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
   llvm::SmallVector<unsigned, 64> DR;
   regsOf(S, DOp, DR);
   W.Busy.insert(DR.begin(), DR.end());
+  for (unsigned R : DR)
+    W.Zero.erase(R);
   return SelResult::Done;
 }
 
 } // namespace
 
 void codegen::warpgroupBefore(ISel &S, const ptx::Instruction *I) {
-  if (!S.WG && (!I || I->Mnemonic != "wgmma"))
-    return;
+  if (!S.WG) {
+    ISel::WarpgroupState &W = state(S);
+    for (const ptx::Stmt &St : S.request().F->Body)
+      if (St.K == ptx::Stmt::Kind::Instr && St.I && St.I->Mnemonic == "wgmma")
+        W.Active = true;
+  }
   ISel::WarpgroupState &W = state(S);
-  if (I && I->Mnemonic == "wgmma")
+  if (!W.Active || (I && I->Mnemonic == "wgmma"))
     return;
   bool Touches = false;
   llvm::SmallVector<unsigned, 16> Regs;
@@ -386,6 +415,19 @@ void codegen::warpgroupBefore(ISel &S, const ptx::Instruction *I) {
     llvm::SmallVector<unsigned, 16> Dst;
     regsOf(S, I->Ops[0], Dst);
     W.WrittenSinceFence.insert(Dst.begin(), Dst.end());
+    bool ZeroMov = false;
+    if (I->Mnemonic == "mov" && I->Ops.size() == 2 && Dst.size() == 1) {
+      const Operand &Src = I->Ops[1];
+      if (Src.K == Operand::Kind::Imm || Src.K == Operand::Kind::FImm)
+        ZeroMov = Src.Value == 0 && !Src.Minus;
+      else if (Src.K == Operand::Kind::Reg && Src.Var)
+        ZeroMov = W.Zero.count(S.vregOf(Src));
+    }
+    for (unsigned R : Dst)
+      if (ZeroMov)
+        W.Zero.insert(R);
+      else
+        W.Zero.erase(R);
   }
 }
 
