@@ -190,6 +190,10 @@ SelResult selectStack(ISel &S, const ptx::Instruction &I);   // ISelStack.cpp
 SelResult selectAsyncCopy(ISel &S, const ptx::Instruction &I); // ISelAsyncCopy
 SelResult selectTensor(ISel &S, const ptx::Instruction &I);  // ISelTensor.cpp
 SelResult selectWarpgroup(ISel &S, const ptx::Instruction &I); // ISelWarpgroup
+/// An mma/wgmma fragment (vector operand) as an aligned tuple of \p Words
+/// words: one that already holds the registers in this block when there
+/// is one (an accumulator chain), else gathered (ISelTensor.cpp).
+MOperand mmaFragment(ISel &S, const ptx::Operand &O, unsigned Words);
 /// Before every statement (\p I null at a label and at the end): waits for
 /// the GMMAs whose registers \p I touches, or for all of them at a block
 /// boundary, as ptxas injects warpgroup.wait (ISelWarpgroup.cpp).

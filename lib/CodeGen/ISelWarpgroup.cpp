@@ -280,7 +280,7 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
   MOperand BDesc;
   MOperand AFrag = imm(0);
   if (ARegs) {
-    AFrag = mem::gatherStore(S, AOp, Type::B32, 32, 4);
+    AFrag = mmaFragment(S, AOp, 4);
     AFrag.Width = 4;
   } else {
     BDesc = descriptor(S, BOp);
@@ -304,7 +304,7 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
     D = def(vreg(S.tmp(RegClass::GPR, Words), RegClass::GPR, Words));
     C = RZ();
   } else {
-    C = mem::gatherStore(S, DOp, Type::B32, 32, Words);
+    C = mmaFragment(S, DOp, Words);
     C.Width = uint8_t(Words);
     D = def(C, false);
   }
@@ -321,10 +321,10 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
     if (TransB)
       Fl += ".tnspB";
   } else {
-    if (TransB)
-      Fl += ".tnspB";
     if (ScaleB < 0)
       Fl += ".negB";
+    if (TransB)
+      Fl += ".tnspB";
   }
   Flags.Text = Fl;
   // Any register write since the last arrive of this block needs another.

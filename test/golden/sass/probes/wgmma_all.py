@@ -13,7 +13,7 @@ hdr = """// Probe: every wgmma.mma_async N and type on sm_90a (HGMMA/QGMMA/IGMMA
 INT_N = [8,16,24,32,48,64,80,96,112,128,144,160,176,192,208,224,240,256]
 out = [hdr]
 kid = 0
-def kernel(body_fn):
+def kernel(body_fn, uses):
     global kid
     lines = []
     lines.append(f".visible .entry wgall_{kid}(.param .u64 pa, .param .u64 pb, .param .u32 ps)\n{{")
@@ -21,17 +21,20 @@ def kernel(body_fn):
     lines.append("\tld.param.u64 %rd1, [pa];\n\tld.param.u64 %rd2, [pb];\n\tld.param.u32 %r0, [ps];\n\tsetp.ne.u32 %p1, %r0, 0;")
     lines.append("\tld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];")
     lines.append("\tmov.f32 %f0, 0f3F800000;\n\tmov.b32 %r5, 7;")
-    for i in range(1, 129):
+    # Only the accumulators the kernel uses are live (255 registers).
+    for i in range(1, 129 if 'f' in uses else 1):
         lines.append(f"\tadd.f32 %f{i}, %f{i-1}, 0f3F800000;")
-    for i in range(6, 129):
+    for i in range(6, (134 if 'i' in uses else 70 if 'h' in uses else 6)):
         lines.append(f"\tadd.s32 %r{i}, %r{i-1}, 3;")
     lines.append("\twgmma.fence.sync.aligned;")
     body_fn(lines)
     lines.append("\twgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;")
     lines.append("\tmov.u32 %r0, %tid.x;\n\tmul.wide.u32 %rd3, %r0, 4;\n\tadd.s64 %rd4, %rd2, %rd3;")
     for i in range(0, 128, 16):
-        lines.append(f"\tst.global.f32 [%rd4+{i*512}], %f{i+1};")
-        lines.append(f"\tst.global.u32 [%rd4+{i*512+256}], %r{i+6};")
+        if 'f' in uses:
+            lines.append(f"\tst.global.f32 [%rd4+{i*512}], %f{i+1};")
+        if 'i' in uses or ('h' in uses and i < 64):
+            lines.append(f"\tst.global.u32 [%rd4+{i*512+256}], %r{i+6};")
     lines.append("\tret;\n}")
     out.append("\n".join(lines) + "\n")
     kid += 1
@@ -40,12 +43,30 @@ def acc(kind, n):
     return "{" + ",".join(f"%r{i+6}" for i in range(n)) + "}"
 AREG = "{%r1,%r2,%r3,%r4}"
 # f16 / bf16 with f32 and f16 accumulators, every N (split into kernels)
+def cls(it):
+    parts = it.split(" ")[0].split(".")
+    shape = next(i for i, p in enumerate(parts) if p.startswith("m64n"))
+    dtype = next(p for p in parts[shape + 1:] if p != "satfinite")
+    return {'f32': 'f', 'f16': 'h'}.get(dtype, 'i')
 def mk(items):
-    def body(lines):
-        for s in items:
-            lines.append("\t" + s)
-            lines.append("\twgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;")
-    kernel(body)
+    # One kernel per accumulator kind (f32, f16x2, s32), so that at most 128
+    # accumulator registers are live besides the chains (255 in all). The
+    # scale-d = 0 item stays first: it would make the ones before it dead.
+    # One accumulator size per kernel too: the tuples of one size share
+    # registers, those of different sizes would all be live at once.
+    import re
+    keys = []
+    for it in items:
+        k = (cls(it), re.search(r"m64n(\d+)", it).group(1))
+        if k not in keys:
+            keys.append(k)
+    for c, n in keys:
+        sel = [it for it in items if (cls(it), re.search(r"m64n(\d+)", it).group(1)) == (c, n)]
+        def body(lines, sel=sel):
+            for s in sel:
+                lines.append("\t" + s)
+                lines.append("\twgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;")
+        kernel(body, {c})
 items = []
 for n in range(8, 264, 8):
     sd = "%p1" if n % 16 else "1"
@@ -70,6 +91,9 @@ for n in INT_N:
             items.append(f"wgmma.mma_async.sync.aligned.m64n{n}k32.s32.{a}.{b} {acc('r', n//2)}, %rd1, %rd2, %p1;")
             items.append(f"wgmma.mma_async.sync.aligned.m64n{n}k32.s32.{a}.{b}.satfinite {acc('r', n//2)}, %rd1, %rd2, %p1;".replace(f".s32.{a}.{b}.satfinite", f".satfinite.s32.{a}.{b}"))
     items.append(f"wgmma.mma_async.sync.aligned.m64n{n}k256.s32.b1.b1.and.popc {acc('r', n//2)}, %rd1, %rd2, %p1;")
+    if n in (8, 64, 256):
+        items.append(f"wgmma.mma_async.sync.aligned.m64n{n}k32.s32.s8.u8 {acc('r', n//2)}, {AREG}, %rd2, %p1;")
+        items.append(f"wgmma.mma_async.sync.aligned.m64n{n}k256.s32.b1.b1.and.popc {acc('r', n//2)}, {AREG}, %rd2, %p1;")
     if len(items) >= 40:
         mk(items); items = []
 if items: mk(items); items = []
@@ -83,10 +107,8 @@ for n in (8, 64, 256):
                     items.append(f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16 {acc('f', n//2)}, %rd1, %rd2, !%p1, {sa}, {sb}, {ta}, {tb};")
             items.append(f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16 {acc('f', n//2)}, {AREG}, %rd2, %p1, 1, {sb}, {ta};")
     items.append(f"wgmma.mma_async.sync.aligned.m64n{n}k16.f16.f16.f16 {acc('r', n//4)}, {AREG}, %rd2, %p1, 1, -1, 1;")
-    items.append(f"wgmma.mma_async.sync.aligned.m64n{n}k256.s32.b1.b1.and.popc {acc('r', n//2)}, {AREG}, %rd2, %p1;")
     items.append(f"wgmma.mma_async.sync.aligned.m64n{n}k8.f32.tf32.tf32 {acc('f', n//2)}, {AREG}, %rd2, 1, 1, -1;")
     items.append(f"wgmma.mma_async.sync.aligned.m64n{n}k32.f32.e4m3.e5m2 {acc('f', n//2)}, {AREG}, %rd2, %p1, 1, -1;")
-    items.append(f"wgmma.mma_async.sync.aligned.m64n{n}k32.s32.s8.u8 {acc('r', n//2)}, {AREG}, %rd2, %p1;")
     items.insert(0, f"wgmma.mma_async.sync.aligned.m64n{n}k32.f32.e5m2.e4m3 {acc('f', n//2)}, %rd1, %rd2, 0, 1, -1;")
     mk(items); items = []
 sys.stdout.write("\n".join(out))
