@@ -152,23 +152,41 @@ void waitGroups(ISel &S, unsigned N, bool All) {
 const char *intText(Type T) { return T == Type::S8 ? "S8" : "U8"; }
 const char *fp8Text(Type T) { return T == Type::E4M3 ? "E4M3" : "E5M2"; }
 
-/// A 64-bit descriptor operand in a uniform register pair.
-MOperand descriptor(ISel &S, const Operand &O) {
-  unsigned U = S.tmp(RegClass::UGPR, 2);
+/// Writes the 64-bit descriptor \p O into words \p W, \p W+1 of the
+/// uniform tuple \p U.
+void descriptorInto(ISel &S, const Operand &O, unsigned U, unsigned W) {
+  auto Word = [&](unsigned K) {
+    return def(vreg(U, RegClass::UGPR, 1, W + K), W + K == 0);
+  };
   if (O.K == Operand::Kind::Imm) {
     uint64_t V = uint64_t(O.Value);
-    S.emit("UMOV", {def(vreg(U, RegClass::UGPR, 1, 0)), uImm(V & 0xffffffff)});
-    S.emit("UMOV", {def(vreg(U, RegClass::UGPR, 1, 1), false), uImm(V >> 32)});
-  } else {
-    MOperand R = S.srcReg(O, Type::B64);
-    S.emit("R2UR", {def(vreg(U, RegClass::UGPR, 1, 0)), word(R, 0)});
-    S.emit("R2UR", {def(vreg(U, RegClass::UGPR, 1, 1), false), word(R, 1)});
+    S.emit("UMOV", {Word(0), uImm(V & 0xffffffff)});
+    S.emit("UMOV", {Word(1), uImm(V >> 32)});
+    return;
   }
+  MOperand R = S.srcReg(O, Type::B64);
+  S.emit("R2UR", {Word(0), word(R, 0)});
+  S.emit("R2UR", {Word(1), word(R, 1)});
+}
+
+/// The gdesc[URn] operand: A's descriptor in URn, URn+1 and B's in URn+2,
+/// URn+3 (ptxas's `ULDC.64 UR8, ..a; ULDC.64 UR10, ..b; gdesc[UR8]`). With
+/// A in registers B's is still in URn+2, URn+3 (ptxas leaves URn, URn+1
+/// unset: `UMOV UR10, ..; UMOV UR11, ..; HGMMA .., R36, gdesc[UR8]`).
+MOperand descriptors(ISel &S, const Operand *A, const Operand &B) {
+  unsigned U = S.tmp(RegClass::UGPR, 4);
+  if (A)
+    descriptorInto(S, *A, U, 0);
+  else // (defined, so that the tuple's value starts here)
+    for (unsigned W = 0; W != 2; ++W)
+      S.emit("UMOV", {def(vreg(U, RegClass::UGPR, 1, W), W == 0),
+                      physReg(RegClass::UGPR, 63)});
+  descriptorInto(S, B, U, 2);
   MOperand M;
   M.K = MOperand::Kind::Mem;
   M.RC = RegClass::UGPR;
   M.Reg = U;
-  M.Width = 2;
+  M.Width = 4;
   M.GDesc = true;
   return M;
 }
@@ -276,14 +294,11 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
     waitGroups(S, 0, true);
   }
 
-  MOperand ADesc = descriptor(S, ARegs ? BOp : AOp);
-  MOperand BDesc;
+  MOperand Desc = descriptors(S, ARegs ? nullptr : &AOp, BOp);
   MOperand AFrag = imm(0);
   if (ARegs) {
     AFrag = mmaFragment(S, AOp, 4);
     AFrag.Width = 4;
-  } else {
-    BDesc = descriptor(S, BOp);
   }
   // scale-d.
   MOperand UP;
@@ -309,7 +324,7 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
     D = def(C, false);
   }
   // The descriptor flags.
-  MOperand &Flags = ARegs ? ADesc : (Half ? ADesc : BDesc);
+  MOperand &Flags = Desc;
   std::string Fl;
   if (Half && !ARegs) {
     if (ScaleA < 0)
@@ -345,12 +360,9 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
     S.emit("WARPGROUP.ARRIVE", {});
   llvm::SmallVector<MOperand, 8> Ops;
   Ops.push_back(D);
-  if (ARegs) {
+  if (ARegs)
     Ops.push_back(AFrag);
-    Ops.push_back(ADesc);
-  } else {
-    Ops.push_back(ADesc);
-  }
+  Ops.push_back(Desc);
   Ops.push_back(C);
   if (NoC) {
     MOperand NotUPT = physReg(RegClass::UPred, 7);

@@ -200,18 +200,24 @@ bool Machine::execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
         ARegs = Op.Reg;
       else
         CReg = Op.Reg;
-    } else if (Op.Kind == OpKind::Mem || Op.Kind == OpKind::UR) {
-      unsigned U = Op.Kind == OpKind::UR ? Op.Reg
-                   : Op.IdxKind == OpKind::UR ? Op.Reg
-                                              : Op.URIdx;
-      Descs.push_back(U);
-    } else if (Op.Kind == OpKind::UP) {
-      ScaleD = pred(Op, 0);
+    } else if (Op.Kind == OpKind::Mem) {
+      Descs.push_back(Op.Desc); // gdesc[URn] decodes as a descriptor
     }
   }
+  // Scale-d: the uniform predicate at 87 (stored inverted: 0 is UPT, 7
+  // UP0), negated by 90.
+  {
+    sass::Word128 W = sass::encode(D.I);
+    unsigned UP = 7 - unsigned(W.get(87, 3));
+    ScaleD = (UP == 7 || (Me.UP >> UP & 1)) != bool(W.get(90, 1));
+  }
   bool TwoDescs = ARegs < 0;
-  if (Descs.size() != (TwoDescs ? 2u : 1u) || CReg < 0)
-    return fail(D, "GMMA: unexpected operands");
+  if (Descs.size() != 1 || CReg < 0) {
+    std::string K;
+    for (const Operand &Op : O)
+      K += fmt::format(" {}:{}:{}:{}:{}", unsigned(Op.Kind), unsigned(Op.IdxKind), unsigned(Op.Reg), unsigned(Op.URIdx), unsigned(Op.Desc));
+    return fail(D, "GMMA: unexpected operands" + K);
+  }
   if (DReg == 255) { // ptxas's empty commit: nothing to compute
     Release();
     return true;
@@ -220,8 +226,11 @@ bool Machine::execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
     uint64_t V = U == 63 ? 0 : Me.UR[U] | uint64_t(Me.UR[(U + 1) & 63]) << 32;
     return decodeDesc(V);
   };
-  bool NegA = D.modAt(72) == 1 && IsH, NegB = D.modAt(63) == 1;
-  bool TnspA = IsH && D.modAt(61) == 1, TnspB = IsH && D.modAt(62) == 1;
+  // The descriptor flags are single-bit fields of the word (Tensor.def):
+  // .negA 72, .negB 63, .tnspA 61, .tnspB 62.
+  sass::Word128 Bits = sass::encode(D.I);
+  bool NegA = IsH && Bits.get(72, 1), NegB = Bits.get(63, 1);
+  bool TnspA = IsH && Bits.get(61, 1), TnspB = IsH && Bits.get(62, 1);
   if (IsH && ARegs >= 0)
     TnspA = false;
   // Read A (64 x K) and B (K x N) as raw element bits.
@@ -239,6 +248,9 @@ bool Machine::execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
     Out = Bits >= 8 ? V : (V >> Bit) & 1;
     return true;
   };
+  // gdesc[URn]: A's descriptor in URn/URn+1 and B's in URn+2/URn+3 (also
+  // when A is in registers: ptxas's code).
+  unsigned BDescReg = Descs[0] == 63 ? 63 : Descs[0] + 2;
   if (TwoDescs) {
     Desc DA = descOf(Descs[0]);
     for (unsigned R = 0; R < 64; ++R)
@@ -269,7 +281,7 @@ bool Machine::execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
         }
       }
   }
-  Desc DB = descOf(Descs.back());
+  Desc DB = descOf(BDescReg);
   for (unsigned Nn = 0; Nn < N; ++Nn)
     for (unsigned K = 0; K < Kk; ++K)
       if (!readSmem(DB, TnspB, Nn, K, BBits, B[size_t(K) * N + Nn]))
