@@ -245,9 +245,15 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
   } else {
     return S.unsupported(I);
   }
-  // Register A has no negate flag in the encoding.
-  if (ScaleA < 0 && (ARegs || !Half))
-    return S.unsupported(I, "imm-scale-a -1 here");
+  // ptxas's checks of the immediates (scale -1 or 1, transpose 0 or 1).
+  for (size_t Ix = 4; Ix < I.Ops.size(); ++Ix) {
+    std::optional<int64_t> V = immOp(I.Ops[Ix]);
+    bool Scale = Ix < 6;
+    if (!V || (Scale ? (*V != 1 && *V != -1) : (*V != 0 && *V != 1)))
+      return S.error(I, fmt::format("argument {} of wgmma.mma_async: unexpected "
+                                    "value, expected to be {}",
+                                    Ix, Scale ? "-1 or 1" : "0 or 1"));
+  }
   unsigned Words = TD == Type::F16 ? N / 4 : N / 2;
   if (DOp.K != Operand::Kind::Vector || DOp.Elems.size() != Words)
     return S.error(I, "wgmma.mma_async: the accumulator needs " +
@@ -326,7 +332,9 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
   // The descriptor flags.
   MOperand &Flags = Desc;
   std::string Fl;
-  if (Half && !ARegs) {
+  if (ScaleA < 0 && ARegs)
+    AFrag.Neg = true; // -Ra
+  if ((Half || Fp8) && !ARegs) {
     if (ScaleA < 0)
       Fl += ".negA";
     if (ScaleB < 0)

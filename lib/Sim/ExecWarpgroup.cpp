@@ -229,7 +229,7 @@ bool Machine::execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
   // The descriptor flags are single-bit fields of the word (Tensor.def):
   // .negA 72, .negB 63, .tnspA 61, .tnspB 62.
   sass::Word128 Bits = sass::encode(D.I);
-  bool NegA = IsH && Bits.get(72, 1), NegB = Bits.get(63, 1);
+  bool NegA = (IsH || IsQ) && Bits.get(72, 1), NegB = Bits.get(63, 1);
   bool TnspA = IsH && Bits.get(61, 1), TnspB = IsH && Bits.get(62, 1);
   if (IsH && ARegs >= 0)
     TnspA = false;

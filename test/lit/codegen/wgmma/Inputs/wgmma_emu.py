@@ -406,7 +406,7 @@ def configs(quick):
     add(n=32, atype="bf16", btype="bf16", swA=128, swB=128, tB=1)  # the corpus kernel's layout
     add(n=24, sa=-1, sb=-1, tA=1, swA=64, swB=32)
     add(n=16, dtype="f16", swA=128, swB=128)
-    add(n=40, regA=True, sb=-1, swB=128)
+    add(n=40, regA=True, sa=-1, sb=-1, swB=128)
     add(n=16, regA=True, dtype="f16", tB=1, swB=64)
     add(n=16, atype="tf32", btype="tf32", swA=0, swB=0)
     add(n=64, atype="tf32", btype="tf32", swA=128, swB=128, sa=-1)
@@ -415,7 +415,8 @@ def configs(quick):
         for b in ("e4m3", "e5m2"):
             add(n=32, atype=a, btype=b, swA=128, swB=128)
     add(n=16, atype="e4m3", btype="e5m2", dtype="f16", swA=64, swB=0, sb=-1)
-    add(n=48, atype="e5m2", btype="e4m3", regA=True, swB=128)
+    add(n=48, atype="e5m2", btype="e4m3", regA=True, swB=128, sa=-1)
+    add(n=8, atype="e4m3", btype="e4m3", swA=32, swB=32, sa=-1, sb=-1)
     for a in ("s8", "u8"):
         for b in ("s8", "u8"):
             add(n=32, atype=a, btype=b, dtype="s32", swA=128, swB=128)
