@@ -287,10 +287,26 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
                                "line {} by compiler to allow use of registers "
                                "in GMMA in function '{}'",
                                lineOf(S, I.Loc), functionName(S)));
+  // A GMMA on the accumulator of one in flight (the same registers in the
+  // same order) chains on it in the tensor core: its tuple is this one's C
+  // and D, and only this one's result is distributed (ptxas's
+  // `HGMMA R24, .., R24, UP0; HGMMA R24, .., R24; ..; HGMMA .., gsb0`).
+  int Chain = -1;
+  for (size_t K = 0; K != W.Pending.size(); ++K) {
+    llvm::SmallVector<unsigned, 64> PR;
+    regsOf(S, W.Pending[K].Dist.Ops[0], PR);
+    if (PR == DRegs && S.mf().VRegs[W.Pending[K].D.Reg].Size == Words)
+      Chain = int(K);
+  }
+  if (Chain >= 0 && (NoC || Dirty))
+    Chain = -1;
   // ptxas waits for the GMMAs in flight before an arrive it injects (and
-  // says so at this GMMA); a GMMA on registers of one in flight waits too.
+  // says so at this GMMA); a GMMA on other registers of one in flight
+  // waits too.
   if (!W.Pending.empty() &&
-      (Dirty || llvm::any_of(DRegs, [&](unsigned R) { return W.Busy.count(R); }))) {
+      (Dirty || (Chain < 0 && llvm::any_of(DRegs, [&](unsigned R) {
+                   return W.Busy.count(R);
+                 })))) {
     if (Dirty)
       S.diags().note(I.Loc,
                      fmt::format("(C7517) warpgroup.wait is injected in around "
@@ -324,6 +340,10 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
   if (NoC) {
     D = def(vreg(S.tmp(RegClass::GPR, Words), RegClass::GPR, Words));
     C = RZ();
+  } else if (Chain >= 0) {
+    C = W.Pending[Chain].D;
+    D = def(C, false);
+    W.Pending.erase(W.Pending.begin() + Chain);
   } else {
     C = mmaFragment(S, DOp, Words);
     C.Width = uint8_t(Words);
