@@ -523,6 +523,7 @@ bool ISel::run() {
     }
   }
   warpgroupBefore(*this, nullptr);
+  warpgroupEnd(*this);
   // Falling off the end of a function returns. An empty block after a
   // final terminator is only kept when a branch may target it.
   bool EndTargeted = false;

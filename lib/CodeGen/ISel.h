@@ -198,6 +198,8 @@ MOperand mmaFragment(ISel &S, const ptx::Operand &O, unsigned Words);
 /// the GMMAs whose registers \p I touches, or for all of them at a block
 /// boundary, as ptxas injects warpgroup.wait (ISelWarpgroup.cpp).
 void warpgroupBefore(ISel &S, const ptx::Instruction *I);
+/// At the end of the function: ptxas's notes (injected arrives, then waits).
+void warpgroupEnd(ISel &S);
 
 /// The register the frame (.local variables) is addressed from: R1, or
 /// MFunction::FrameBase in a function whose stack pointer moves.

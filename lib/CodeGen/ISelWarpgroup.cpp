@@ -66,9 +66,15 @@ struct ISel::WarpgroupState {
   llvm::DenseSet<unsigned> Busy;
   /// PTX registers written since the last wgmma.fence.
   llvm::DenseSet<unsigned> WrittenSinceFence;
-  /// PTX registers known to hold zero (mov of 0, or of such a register).
-  llvm::DenseSet<unsigned> Zero;
+  /// PTX registers known to hold zero (mov of 0, or of such a register),
+  /// and predicates known false (setp.ne of such a register and 0).
+  llvm::DenseSet<unsigned> Zero, False;
   bool Fenced = false;
+  /// ptxas's notes, printed at the end of the function as ptxas does: the
+  /// injected arrives, then the injected waits.
+  std::vector<std::pair<llvm::SMLoc, std::string>> Arrives, Waits;
+  /// A wgmma.mma_async since the last fence.
+  bool MmaSinceFence = false;
   /// The function has a wgmma (nothing to track otherwise).
   bool Active = false;
 };
@@ -272,7 +278,9 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
   regsOf(S, DOp, DRegs);
   bool ZeroC = W.Pending.empty() && DRegs.size() == DOp.Elems.size() &&
                llvm::all_of(DRegs, [&](unsigned R) { return W.Zero.count(R); });
-  bool NoC = ZeroC || (SD.K == Operand::Kind::Imm && SD.Value == 0);
+  bool NoC = ZeroC || (SD.K == Operand::Kind::Imm && SD.Value == 0) ||
+             (SD.K == Operand::Kind::Reg && SD.Var &&
+              W.False.count(S.vregOf(SD)) && !SD.Negated);
   if (NoC) {
     Regs.clear();
     if (ARegs)
@@ -282,11 +290,11 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
                  return W.WrittenSinceFence.count(R);
                });
   if (Dirty)
-    S.diags().note(I.Loc,
-                   fmt::format("(C7519) warpgroup.arrive is injected in around "
-                               "line {} by compiler to allow use of registers "
-                               "in GMMA in function '{}'",
-                               lineOf(S, I.Loc), functionName(S)));
+    W.Arrives.push_back(
+        {I.Loc, fmt::format("(C7519) warpgroup.arrive is injected in around "
+                            "line {} by compiler to allow use of registers "
+                            "in GMMA in function '{}'",
+                            lineOf(S, I.Loc), functionName(S))});
   // A GMMA on the accumulator of one in flight (the same registers in the
   // same order) chains on it in the tensor core: its tuple is this one's C
   // and D, and only this one's result is distributed (ptxas's
@@ -308,11 +316,11 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
                    return W.Busy.count(R);
                  })))) {
     if (Dirty)
-      S.diags().note(I.Loc,
-                     fmt::format("(C7517) warpgroup.wait is injected in around "
-                                 "line {} by compiler to allow use of "
-                                 "registers defined by GMMA in function '{}'",
-                                 lineOf(S, I.Loc), functionName(S)));
+      W.Waits.push_back(
+          {I.Loc, fmt::format("(C7517) warpgroup.wait is injected in around "
+                              "line {} by compiler to allow use of "
+                              "registers defined by GMMA in function '{}'",
+                              lineOf(S, I.Loc), functionName(S))});
     waitGroups(S, 0, true);
   }
 
@@ -415,6 +423,7 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
   W.Busy.insert(DR.begin(), DR.end());
   for (unsigned R : DR)
     W.Zero.erase(R);
+  W.MmaSinceFence = true;
   return SelResult::Done;
 }
 
@@ -442,11 +451,11 @@ void codegen::warpgroupBefore(ISel &S, const ptx::Instruction *I) {
                   I->Mnemonic == "brx.idx";
   if (!W.Pending.empty() && (Touches || Boundary)) {
     if (Touches)
-      S.diags().note(I->Loc,
-                     fmt::format("(C7517) warpgroup.wait is injected in around "
-                                 "line {} by compiler to allow use of "
-                                 "registers defined by GMMA in function '{}'",
-                                 lineOf(S, I->Loc), functionName(S)));
+      W.Waits.push_back(
+          {I->Loc, fmt::format("(C7517) warpgroup.wait is injected in around "
+                               "line {} by compiler to allow use of "
+                               "registers defined by GMMA in function '{}'",
+                               lineOf(S, I->Loc), functionName(S))});
     waitGroups(S, 0, true);
   }
   // Writes after the fence (ptxas's arrive rule): the first operand is
@@ -454,7 +463,16 @@ void codegen::warpgroupBefore(ISel &S, const ptx::Instruction *I) {
   if (I && !I->Ops.empty() && I->Mnemonic != "st" && I->Mnemonic != "bra") {
     llvm::SmallVector<unsigned, 16> Dst;
     regsOf(S, I->Ops[0], Dst);
-    W.WrittenSinceFence.insert(Dst.begin(), Dst.end());
+    // ptxas schedules arithmetic between the fence and the first wgmma
+    // above the fence's arrive (no C7519 for it); loads, and anything
+    // after a wgmma, stay after it.
+    llvm::StringRef Mn = I->Mnemonic;
+    bool Stays = W.MmaSinceFence || Mn.starts_with("ld") ||
+                 Mn.starts_with("atom") || Mn.starts_with("tex") ||
+                 Mn.starts_with("tld4") || Mn.starts_with("suld") ||
+                 Mn.starts_with("shfl");
+    if (Stays)
+      W.WrittenSinceFence.insert(Dst.begin(), Dst.end());
     bool ZeroMov = false;
     if (I->Mnemonic == "mov" && I->Ops.size() == 2 && Dst.size() == 1) {
       const Operand &Src = I->Ops[1];
@@ -463,12 +481,32 @@ void codegen::warpgroupBefore(ISel &S, const ptx::Instruction *I) {
       else if (Src.K == Operand::Kind::Reg && Src.Var)
         ZeroMov = W.Zero.count(S.vregOf(Src));
     }
-    for (unsigned R : Dst)
+    bool FalseSetp = false;
+    if (Mn == "setp" && I->hasMod(".ne") && I->Ops.size() == 3 &&
+        Dst.size() == 1 && I->Ops[1].K == Operand::Kind::Reg && I->Ops[1].Var &&
+        I->Ops[2].K == Operand::Kind::Imm && I->Ops[2].Value == 0)
+      FalseSetp = W.Zero.count(S.vregOf(I->Ops[1]));
+    for (unsigned R : Dst) {
       if (ZeroMov)
         W.Zero.insert(R);
       else
         W.Zero.erase(R);
+      if (FalseSetp)
+        W.False.insert(R);
+      else
+        W.False.erase(R);
+    }
   }
+}
+
+void codegen::warpgroupEnd(ISel &S) {
+  if (!S.WG)
+    return;
+  for (auto *L : {&S.WG->Arrives, &S.WG->Waits})
+    for (const auto &[Loc, Msg] : *L)
+      S.diags().note(Loc, Msg);
+  S.WG->Arrives.clear();
+  S.WG->Waits.clear();
 }
 
 SelResult codegen::selectWarpgroup(ISel &S, const ptx::Instruction &I) {
@@ -480,7 +518,13 @@ SelResult codegen::selectWarpgroup(ISel &S, const ptx::Instruction &I) {
   if (I.hasMod(".fence")) {
     S.emit("WARPGROUP.ARRIVE", {});
     W.Fenced = true;
+    W.MmaSinceFence = false;
     W.WrittenSinceFence.clear();
+    // (ptxas folds only the constants set after the fence: a zero set
+    // before it and copied after still reads as a register, C7519 on the
+    // corpus's wgmma_mixed IGMMA.)
+    W.Zero.clear();
+    W.False.clear();
     return SelResult::Done;
   }
   if (I.hasMod(".commit_group")) {
