@@ -378,9 +378,10 @@ std::string codegen::verifySSA(const MFunction &MF) {
   BlockGraph G(MF);
   // Where each word of each register is written: (block, index), -1 none.
   using Site = std::pair<int, int>;
-  std::vector<std::array<Site, 4>> DefAt(MF.VRegs.size());
-  for (auto &A : DefAt)
-    A.fill({-1, -1});
+  // (One site per word: GMMA accumulators have up to 128.)
+  std::vector<llvm::SmallVector<Site, 4>> DefAt(MF.VRegs.size());
+  for (size_t V = 0; V != DefAt.size(); ++V)
+    DefAt[V].assign(std::max<unsigned>(4, MF.VRegs[V].Size), Site{-1, -1});
   for (size_t B = 0; B != MF.Blocks.size(); ++B) {
     bool PhisDone = false;
     const auto &Is = MF.Blocks[B].Instrs;
@@ -442,7 +443,7 @@ std::string codegen::verifySSA(const MFunction &MF) {
     // as in PTX (a tie keeps whatever is there).
     const auto &Sites = DefAt[O.Reg];
     WordSet M = wordMask(O);
-    for (unsigned W = 0; W != 4; ++W) {
+    for (unsigned W = 0; W != Sites.size() && W < 128; ++W) {
       if (!M.test(W) || Sites[W].first < 0)
         continue;
       auto [DB, DK] = Sites[W];
