@@ -126,7 +126,9 @@ copyAliases(const MFunction &MF, const std::vector<char> &FeedsJoin,
         }
         const MOperand &S = I.Ops[1];
         unsigned Base = S.Sub - O.Sub;
-        if (S.Sub < O.Sub || (!New && (Src.Reg != S.Reg || Src.Sub != Base)) ||
+        // (Words of GMMA accumulators past 31 have no bit: not tracked.)
+        if (O.Sub >= 32 || S.Sub < O.Sub ||
+            (!New && (Src.Reg != S.Reg || Src.Sub != Base)) ||
             (Src.Words >> O.Sub & 1)) {
           Src = {~0u, 0, ~0u};
           continue;
@@ -201,7 +203,8 @@ static void packIntoTuples(MFunction &MF, const std::vector<char> &FeedsJoin,
     struct WordDef {
       unsigned Instr = ~0u, Op = 0, Single = ~0u;
     };
-    llvm::DenseMap<unsigned, std::array<WordDef, 4>> Words;
+    // (Up to the 128 words of a GMMA accumulator gathered from singles.)
+    llvm::DenseMap<unsigned, llvm::SmallVector<WordDef, 4>> Words;
     llvm::DenseSet<unsigned> Spoilt;
     for (unsigned K = 0; K != Is.size(); ++K) {
       const MInstr &I = Is[K];
@@ -210,7 +213,7 @@ static void packIntoTuples(MFunction &MF, const std::vector<char> &FeedsJoin,
         if (!(O.K == MOperand::Kind::Reg && O.IsDef && O.isVirtualReg()))
           continue;
         unsigned D = O.Reg, N = MF.VRegs[D].Size;
-        if (N < 2 || N > 4)
+        if (N < 2 || N > 128)
           continue;
         // Other words of the tuple may be computed in place (the high word
         // of a sign extension), if nothing ties or guards them.
@@ -223,7 +226,9 @@ static void packIntoTuples(MFunction &MF, const std::vector<char> &FeedsJoin,
                  O.Sub + O.Width > N)
           Spoilt.insert(D);
         auto [It, New] = Words.try_emplace(D);
-        for (unsigned W = O.Sub; W < O.Sub + O.Width && W < 4; ++W)
+        if (New)
+          It->second.resize(N);
+        for (unsigned W = O.Sub; W < O.Sub + O.Width && W < N; ++W)
           It->second[W] = {K, OpN, W == O.Sub ? Single : ~0u};
       }
     }

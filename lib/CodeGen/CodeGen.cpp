@@ -129,6 +129,7 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
   // left get their places too (anti-dependences now follow the registers).
   if (Opts.OptLevel > 0)
     scheduleBlocks(MF);
+  dropRedundantArrives(MF);
   if (std::string E = After("regalloc"); !E.empty())
     return Fail(E);
   if (std::string E = selectForms(MF); !E.empty())

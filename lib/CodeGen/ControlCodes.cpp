@@ -129,6 +129,10 @@ void ControlPass::accesses(const MInstr &I, llvm::SmallVectorImpl<Access> &Out) 
                               : sass::ReadRole::Data;
     Visit(O, Def, Role);
   }
+  // (WARPGROUP.DEPBAR's implicit operands only keep the registers of the
+  // GMMAs it waits for allocated: it reads none itself.)
+  if (I.Op.hasFact(sass::opfact::AsyncRegs))
+    return;
   for (const MOperand &O : I.Implicit)
     Visit(O, O.IsDef, sass::ReadRole::Data);
 }

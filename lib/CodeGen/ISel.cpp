@@ -409,7 +409,8 @@ bool ISel::selectOne(const ptx::Instruction &I) {
                                       selectMemory,  selectControl,
                                       selectWarp,    selectVideo,
                                       selectStack,   selectAsyncCopy,
-                                      selectTensor,  selectWmma};
+                                      selectTensor,  selectWmma,
+                                      selectWarpgroup};
   // A guarded instruction is selected after `@!p BRA skip`; if it became a
   // single instruction the branch is undone and the guard moves onto it.
   unsigned B0 = currentBlock();
@@ -503,6 +504,7 @@ bool ISel::run() {
   for (const ptx::Stmt &S : Req.F->Body) {
     switch (S.K) {
     case ptx::Stmt::Kind::Label: {
+      warpgroupBefore(*this, nullptr);
       if (!MF.Blocks.back().Instrs.empty() || !MF.Blocks.back().Label.empty() ||
           MF.Blocks.size() == 1)
         newBlock(S.Name);
@@ -513,6 +515,7 @@ bool ISel::run() {
     }
     case ptx::Stmt::Kind::Instr:
       CurSrc = S.Loc;
+      warpgroupBefore(*this, S.I);
       selectOne(*S.I);
       CurSrc = llvm::SMLoc();
       break;
@@ -520,6 +523,8 @@ bool ISel::run() {
       break;
     }
   }
+  warpgroupBefore(*this, nullptr);
+  warpgroupEnd(*this);
   // Falling off the end of a function returns. An empty block after a
   // final terminator is only kept when a branch may target it.
   bool EndTargeted = false;

@@ -30,6 +30,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <deque>
+#include <memory>
 #include <initializer_list>
 
 namespace ptxas::codegen {
@@ -113,6 +114,13 @@ public:
   /// Reports an error at I.
   SelResult error(const ptx::Instruction &I, const llvm::Twine &Msg);
 
+  //===-- wgmma (warpgroup MMA, ISelWarpgroup.cpp) --------------------===//
+  /// The GMMAs in flight (their results not yet distributed to the PTX
+  /// registers) and the registers written since the last wgmma.fence.
+  struct WarpgroupState;
+  std::shared_ptr<WarpgroupState> WG;
+  DiagEngine &diags() { return Diags; }
+
 private:
   bool selectOne(const ptx::Instruction &I);
   /// `%r + imm` source: emits the sum and returns a plain register operand
@@ -182,6 +190,13 @@ SelResult selectStack(ISel &S, const ptx::Instruction &I);   // ISelStack.cpp
 SelResult selectAsyncCopy(ISel &S, const ptx::Instruction &I); // ISelAsyncCopy
 SelResult selectTensor(ISel &S, const ptx::Instruction &I);  // ISelTensor.cpp
 SelResult selectWmma(ISel &S, const ptx::Instruction &I);    // ISelWmma.cpp
+SelResult selectWarpgroup(ISel &S, const ptx::Instruction &I); // ISelWarpgroup
+/// Before every statement (\p I null at a label and at the end): waits for
+/// the GMMAs whose registers \p I touches, or for all of them at a block
+/// boundary, as ptxas injects warpgroup.wait (ISelWarpgroup.cpp).
+void warpgroupBefore(ISel &S, const ptx::Instruction *I);
+/// At the end of the function: ptxas's notes (injected arrives, then waits).
+void warpgroupEnd(ISel &S);
 
 /// The register the frame (.local variables) is addressed from: R1, or
 /// MFunction::FrameBase in a function whose stack pointer moves.

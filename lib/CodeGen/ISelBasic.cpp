@@ -445,9 +445,23 @@ static SelResult selectLdParam(ISel &S, const ptx::Instruction &I) {
       MOperand D = Dsts[K];
       D.Width = 1;
       S.emit(std::string("LDC") + Sz, {D, cbank(0, At)});
-      continue;
+    } else {
+      copyWords(S, Dsts[K], cbank(0, At), Bits / 32);
     }
-    copyWords(S, Dsts[K], cbank(0, At), Bits / 32);
+    // A 64-bit register loaded with a 32-bit (or narrower) type is
+    // extended as the type says (Triton's `ld.param.s32 %rd2, [..]`; the
+    // high word was left undefined).
+    unsigned Words = std::max(1u, Bits / 32);
+    const MOperand &D = Dsts[K];
+    if (!D.Phys && S.mf().VRegs[D.Reg].Size == 2 && Words == 1 &&
+        Dst.K != Operand::Kind::Vector) {
+      MOperand Hi = def(vreg(D.Reg, RegClass::GPR, 1, 1), false);
+      if (ptx::typeKind(T) == ptx::TypeKind::Signed)
+        S.emit("SHF.R.S32.HI",
+               {Hi, RZ(), imm(0x1f), vreg(D.Reg, RegClass::GPR, 1, 0)});
+      else
+        S.emit("MOV", {Hi, RZ()});
+    }
   }
   return SelResult::Done;
 }

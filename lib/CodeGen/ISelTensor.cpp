@@ -38,6 +38,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <bitset>
+
 using namespace ptxas;
 using namespace ptxas::codegen;
 using namespace ptxas::codegen::intsel;
@@ -121,8 +123,11 @@ std::optional<MOperand> heldTuple(ISel &S, llvm::ArrayRef<MOperand> E,
   MFunction &MF = S.mf();
   const MBlock &B = MF.Blocks[S.currentBlock()];
   llvm::DenseSet<unsigned> Written, Tainted;
-  llvm::DenseMap<unsigned, unsigned> Gathered, Scattered;
-  unsigned Full = (1u << Words) - 1;
+  // (Up to the 128 words of a GMMA accumulator.)
+  llvm::DenseMap<unsigned, std::bitset<128>> Gathered, Scattered;
+  std::bitset<128> Full;
+  for (unsigned W = 0; W != Words; ++W)
+    Full.set(W);
   auto plainReg = [](const MOperand &O) {
     return O.K == MOperand::Kind::Reg && !O.Phys && O.RC == RegClass::GPR &&
            O.Width == 1 && !O.Neg && !O.Abs && !O.Not && !O.Inv &&
@@ -140,7 +145,7 @@ std::optional<MOperand> heldTuple(ISel &S, llvm::ArrayRef<MOperand> E,
       if (MF.VRegs[D.Reg].Size == Words && W < Words &&
           Src.Reg == E[W].Reg && Src.Sub == E[W].Sub &&
           !Written.count(Src.Reg) && !Tainted.count(D.Reg) &&
-          (Gathered[D.Reg] |= 1u << W) == Full)
+          (Gathered[D.Reg].set(W)) == Full)
         return vreg(D.Reg, RegClass::GPR, Words);
       // MOV E[w], T:w of a scatter (E[w] a whole single register).
       for (unsigned K = 0; K != Words; ++K)
@@ -148,7 +153,7 @@ std::optional<MOperand> heldTuple(ISel &S, llvm::ArrayRef<MOperand> E,
             MF.VRegs[D.Reg].Size == 1 && Src.Sub == K &&
             MF.VRegs[Src.Reg].Size == Words && !Written.count(D.Reg) &&
             !Written.count(Src.Reg) &&
-            (Scattered[Src.Reg] |= 1u << K) == Full)
+            (Scattered[Src.Reg].set(K)) == Full)
           return vreg(Src.Reg, RegClass::GPR, Words);
     }
     auto Def = [&](const MOperand &O) {
@@ -166,8 +171,10 @@ std::optional<MOperand> heldTuple(ISel &S, llvm::ArrayRef<MOperand> E,
   return std::nullopt;
 }
 
+} // namespace
+
 /// One mma fragment as a register tuple of \p Words words.
-MOperand fragment(ISel &S, const Operand &O, unsigned Words) {
+MOperand codegen::mmaFragment(ISel &S, const Operand &O, unsigned Words) {
   if (O.K == Operand::Kind::Vector && O.Elems.size() == Words) {
     llvm::SmallVector<MOperand, 4> E;
     for (const Operand &El : O.Elems) {
@@ -186,6 +193,11 @@ MOperand fragment(ISel &S, const Operand &O, unsigned Words) {
   unsigned Bits = O.K == Operand::Kind::Vector ? 32 * Words / elemsOf(O) : 32;
   return mem::gatherStore(S, O, Bits == 64 ? Type::F64 : Type::B32, Bits,
                           Words);
+}
+
+namespace {
+MOperand fragment(ISel &S, const Operand &O, unsigned Words) {
+  return mmaFragment(S, O, Words);
 }
 
 const char *typeText(Type T) {
@@ -388,10 +400,6 @@ SelResult selectMma(ISel &S, const ptx::Instruction &I) {
 }
 
 } // namespace
-
-MOperand codegen::mmaFragment(ISel &S, const Operand &O, unsigned Words) {
-  return fragment(S, O, Words);
-}
 
 SelResult codegen::selectTensor(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Private to lib/CodeGen: what ISelTensor.cpp (mma.sync) and ISelWmma.cpp
-// share.
+// Private to lib/CodeGen: what ISelTensor.cpp (mma.sync), ISelWmma.cpp and
+// ISelWarpgroup.cpp (wgmma accumulators, up to 128 words) share.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PTXAS_ALT_LIB_CODEGEN_ISELTENSOR_H

@@ -165,6 +165,10 @@ struct OperandPrinter {
         S = "|" + S + "|";
       break;
     case MOperand::Kind::Mem:
+      if (O.GDesc) {
+        S = "gdesc[" + reg(O.RC, O.Phys, O.Reg, O.Sub) + "]" + O.Text;
+        break;
+      }
       if (O.Desc)
         S = fmt::format("desc[UR{}]", O.Bank);
       S += "[";

@@ -43,6 +43,10 @@ void combineInstructions(MFunction &MF);
 void scheduleBlocks(MFunction &MF);
 /// Assigns physical registers (RegAlloc.cpp).
 std::string allocateRegisters(MFunction &MF);
+/// After allocation: drops a WARPGROUP.ARRIVE that follows another with no
+/// register written in between (selection puts one before every GMMA whose
+/// operands it copied; most copies coalesce away). WarpgroupArrive.cpp.
+void dropRedundantArrives(MFunction &MF);
 /// Rewrites \p VRegs to live in local-memory slots of the frame, with a
 /// load before each use and a store after each def (Spill.cpp). The slots
 /// are addressed from R1, or from the frame base in a function whose stack

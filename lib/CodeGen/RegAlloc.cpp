@@ -180,13 +180,16 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
     };
     int Found = -1;
     while (true) {
-      if (PhysHint[V] >= 0 && PhysHint[V] % Size == 0 &&
+      if (PhysHint[V] >= 0 && PhysHint[V] % (Size > 4 ? 4 : Size) == 0 &&
           unsigned(PhysHint[V]) + Size <= Count && IsFree(PhysHint[V]))
         Found = PhysHint[V];
       if (Found < 0 && Hint[V] >= 0 && MF.VRegs[Hint[V]].Phys >= 0 &&
           MF.VRegs[Hint[V]].RC == VI.RC && IsFree(MF.VRegs[Hint[V]].Phys))
         Found = MF.VRegs[Hint[V]].Phys;
-      for (unsigned Base = 0; Base + Size <= Count && Found < 0; Base += Size)
+      // Tuples wider than a quad (GMMA accumulators, up to 128 words) are
+      // aligned to 4, as ptxas places them (R84 for 8 words, R68 for 16).
+      unsigned Align = Size > 4 ? 4 : Size;
+      for (unsigned Base = 0; Base + Size <= Count && Found < 0; Base += Align)
         if (IsFree(Base))
           Found = int(Base);
       if (Found >= 0)

@@ -36,6 +36,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <bitset>
 
 using namespace ptxas;
 using namespace ptxas::codegen;
@@ -43,17 +44,29 @@ using namespace ptxas::codegen;
 namespace {
 constexpr unsigned Undef = ~0u;
 
-unsigned wordMask(const MOperand &O) { return O.wordMask(); }
+/// Words as a set of up to 128 (GMMA accumulators are that wide; the
+/// 32-bit MOperand::wordMask folds them).
+using WordSet = std::bitset<128>;
+WordSet wordMask(const MOperand &O) {
+  unsigned W = O.K == MOperand::Kind::Const ? 1 : (O.Width ? O.Width : 1);
+  WordSet S;
+  for (unsigned K = 0; K != W && O.Sub + K < 128; ++K)
+    S.set(O.Sub + K);
+  return S;
+}
 
-unsigned fullMask(const MFunction &MF, unsigned V) {
-  return (1u << MF.VRegs[V].Size) - 1;
+WordSet fullMask(const MFunction &MF, unsigned V) {
+  WordSet S;
+  for (unsigned K = 0; K != MF.VRegs[V].Size; ++K)
+    S.set(K);
+  return S;
 }
 
 struct Version {
   unsigned Origin = 0;
   unsigned Block = 0;
-  unsigned Written = 0;       ///< words written so far
-  unsigned ReadUnwritten = 0; ///< words read before they were written
+  WordSet Written;       ///< words written so far
+  WordSet ReadUnwritten; ///< words read before they were written
   bool IsPhi = false;
 };
 
@@ -79,7 +92,7 @@ private:
   std::vector<Phi> Phis;
   llvm::DenseMap<unsigned, unsigned> PhiOf, Fwd, UndefOf;
 
-  unsigned newVersion(unsigned Origin, unsigned Block, unsigned Written);
+  unsigned newVersion(unsigned Origin, unsigned Block, WordSet Written);
   unsigned undefReg(unsigned Origin);
   unsigned readVar(unsigned Origin, unsigned Block);
   unsigned readVarRecursive(unsigned Origin, unsigned Block);
@@ -94,7 +107,7 @@ private:
 } // namespace
 
 unsigned SSABuilder::newVersion(unsigned Origin, unsigned Block,
-                                unsigned Written) {
+                                WordSet Written) {
   unsigned V = Origin;
   if (OriginTaken[Origin]) {
     VRegInfo Info = MF.VRegs[Origin];
@@ -103,7 +116,7 @@ unsigned SSABuilder::newVersion(unsigned Origin, unsigned Block,
   OriginTaken[Origin] = 1;
   if (Ver.size() <= V)
     Ver.resize(V + 1);
-  Ver[V] = Version{Origin, Block, Written, 0, false};
+  Ver[V] = Version{Origin, Block, Written, WordSet(), false};
   return V;
 }
 
@@ -187,7 +200,8 @@ std::string SSABuilder::fill(unsigned B) {
     auto Def = [&](MOperand &O, int Index) -> std::string {
       if (O.K != MOperand::Kind::Reg || !O.IsDef || O.Phys)
         return "";
-      unsigned X = O.Reg, M = wordMask(O);
+      unsigned X = O.Reg;
+      WordSet M = wordMask(O);
       if (O.Undef && !Guarded) {
         O.Reg = newVersion(X, B, M);
         CurDef[B][X] = O.Reg;
@@ -197,8 +211,8 @@ std::string SSABuilder::fill(unsigned B) {
       if (!Guarded && It != CurDef[B].end() && It->second != Undef) {
         // Fill a word of a tuple this block is assembling.
         Version &C = Ver[It->second];
-        if (C.Block == B && !C.IsPhi && !(C.Written & M) &&
-            !(C.ReadUnwritten & M)) {
+        if (C.Block == B && !C.IsPhi && !(C.Written & M).any() &&
+            !(C.ReadUnwritten & M).any()) {
           C.Written |= M;
           O.Reg = It->second;
           return "";
@@ -364,9 +378,10 @@ std::string codegen::verifySSA(const MFunction &MF) {
   BlockGraph G(MF);
   // Where each word of each register is written: (block, index), -1 none.
   using Site = std::pair<int, int>;
-  std::vector<std::array<Site, 4>> DefAt(MF.VRegs.size());
-  for (auto &A : DefAt)
-    A.fill({-1, -1});
+  // (One site per word: GMMA accumulators have up to 128.)
+  std::vector<llvm::SmallVector<Site, 4>> DefAt(MF.VRegs.size());
+  for (size_t V = 0; V != DefAt.size(); ++V)
+    DefAt[V].assign(std::max<unsigned>(4, MF.VRegs[V].Size), Site{-1, -1});
   for (size_t B = 0; B != MF.Blocks.size(); ++B) {
     bool PhisDone = false;
     const auto &Is = MF.Blocks[B].Instrs;
@@ -427,9 +442,9 @@ std::string codegen::verifySSA(const MFunction &MF) {
     // A word that nothing writes is undefined: reading it reads garbage,
     // as in PTX (a tie keeps whatever is there).
     const auto &Sites = DefAt[O.Reg];
-    unsigned M = wordMask(O);
-    for (unsigned W = 0; W != 4; ++W) {
-      if (!(M & (1u << W)) || Sites[W].first < 0)
+    WordSet M = wordMask(O);
+    for (unsigned W = 0; W != Sites.size() && W < 128; ++W) {
+      if (!M.test(W) || Sites[W].first < 0)
         continue;
       auto [DB, DK] = Sites[W];
       bool Ok = unsigned(DB) == B ? AtEnd || DK < K : G.dominates(DB, B);

@@ -115,8 +115,23 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
   llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 4>> ReadsSinceDef;
   int LastOrdered = -1;
   llvm::SmallVector<unsigned, 8> LoadsSinceOrdered;
+  // wgmma: nothing crosses a GMMA or WARPGROUP instruction (the register
+  // copies into an accumulator stay after its arrive, the reads of a
+  // result after its wait).
+  int LastAsync = -1;
+  llvm::SmallVector<unsigned, 16> SinceAsync;
   for (unsigned K = unsigned(Begin); K != End; ++K) {
     const MInstr &I = B.Instrs[K];
+    if (LastAsync >= 0)
+      AddEdge(unsigned(LastAsync), K);
+    if (I.Op.hasFact(sass::opfact::AsyncRegs)) {
+      for (unsigned J : SinceAsync)
+        AddEdge(J, K);
+      SinceAsync.clear();
+      LastAsync = int(K);
+    } else {
+      SinceAsync.push_back(K);
+    }
     forEachRegOf(RI, I, [&](unsigned R, bool IsDef, bool) {
       if (!IsDef) {
         auto It = LastDef.find(R);

@@ -436,7 +436,7 @@ static void widths(const DecodedInstr &D, uint8_t &Dst,
   } else if (M == "SYNCS" && D.has("EXCH")) {
     Dst = 2;
     setSrc(0, 2);
-  } else if (M == "HGMMA" || M == "QGMMA" || M == "IGMMA") {
+  } else if (M == "HGMMA" || M == "QGMMA" || M == "IGMMA" || M == "BGMMA") {
     // 64xN accumulator over a warpgroup: N/2 registers of F32/S32, N/4 of
     // F16 pairs per thread.
     unsigned N = 8;
@@ -445,7 +445,11 @@ static void widths(const DecodedInstr &D, uint8_t &Dst,
         D.Tokens[K + 1].getAsInteger(10, N);
     bool Half = M == "HGMMA" ? !D.has("F32") : M == "QGMMA" && !D.has("F32");
     Dst = uint8_t(std::min(255u, Half ? N / 4 : N / 2));
-    setSrc(0, 4), setSrc(1, Dst);
+    // A in registers (four) before the descriptor, then C; else only C.
+    if (D.Ops.size() > 1 && D.Ops[1].Kind == OpKind::R)
+      setSrc(0, 4), setSrc(1, Dst);
+    else
+      setSrc(0, Dst);
   }
 }
 

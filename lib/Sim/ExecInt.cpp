@@ -145,6 +145,19 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
 
   switch (Op) {
   case IOp::IADD3: {
+    if (D.has("64")) {
+      // UIADD3.64 (sm_90): a 64-bit sum of register pairs and immediates
+      // (ptxas steps wgmma descriptors with it: UIADD3.64 UR26, UR10, 0x2).
+      uint64_t Sum = 0;
+      for (unsigned I = 0; I < 3; ++I) {
+        uint64_t Val = src64(O[3 + I], 0, D);
+        Sum += O[3 + I].Neg ? ~Val + 1 : Val;
+      }
+      setUR(O[0].Reg, uint32_t(Sum));
+      if (O[0].Reg != 63)
+        setUR(O[0].Reg + 1, uint32_t(Sum >> 32));
+      return true;
+    }
     // Two adders in a chain: A + B (carry out P81, carry in P87 for .X),
     // then + C (P84, P77); ptxas sums both carries in the high word.
     bool X = D.has("X");

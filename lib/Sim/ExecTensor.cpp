@@ -23,79 +23,13 @@
 //===----------------------------------------------------------------------===//
 #include "Half.h"
 #include "Machine.h"
+#include "MmaNumerics.h"
 
 #include <cmath>
 
 namespace ptxas::sim {
 
-namespace {
-
-// sim::Half, not _Float16: the fuzzer builds use clang 14, which has no
-// _Float16 on x86-64 (Half.h).
-double h2d(uint16_t H) {
-  Half X;
-  std::memcpy(&X, &H, 2);
-  return double(float(X));
-}
-uint16_t d2h(double V) {
-  Half X = Half(float(V)); // exact for sums that fit f32
-  uint16_t H;
-  std::memcpy(&H, &X, 2);
-  return H;
-}
-double bf2d(uint16_t H) {
-  uint32_t B = uint32_t(H) << 16;
-  float F;
-  std::memcpy(&F, &B, 4);
-  return F;
-}
-double f2d(uint32_t B) {
-  float F;
-  std::memcpy(&F, &B, 4);
-  return F;
-}
-uint32_t d2f(double V) {
-  float F = float(V);
-  uint32_t B;
-  std::memcpy(&B, &F, 4);
-  return B;
-}
-double fp8(uint8_t V, bool E5M2) {
-  int ExpBits = E5M2 ? 5 : 4, Man = E5M2 ? 2 : 3, Bias = E5M2 ? 15 : 7;
-  unsigned S = V >> 7, E = (V >> Man) & ((1u << ExpBits) - 1),
-           M = V & ((1u << Man) - 1);
-  double R;
-  if (E5M2 && E == 31)
-    R = M ? NAN : INFINITY;
-  else if (!E5M2 && E == 15 && M == 7)
-    R = NAN;
-  else
-    R = E ? std::ldexp(double(M | 1u << Man), int(E) - Bias - Man)
-          : std::ldexp(double(M), 1 - Bias - Man);
-  return S ? -R : R;
-}
-
-/// Element kinds of MMA inputs.
-enum class El { F16, BF16, TF32, S8, U8, S4, U4, E4M3, E5M2, F64 };
-
-unsigned elBits(El E) {
-  switch (E) {
-  case El::F16:
-  case El::BF16:
-    return 16;
-  case El::TF32:
-    return 32;
-  case El::F64:
-    return 64;
-  case El::S4:
-  case El::U4:
-    return 4;
-  default:
-    return 8;
-  }
-}
-
-} // namespace
+using namespace mma;
 
 bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
   const std::string &Mn = D.Mnemonic;

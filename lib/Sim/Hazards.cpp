@@ -429,6 +429,8 @@ void Checker::step(unsigned Idx, State &St) {
       }
   // 6. Results.
   bool Guarded = D.I.Guard != 7 || D.I.GuardNeg;
+  llvm::StringRef Mn = D.Mnemonic;
+  bool IsGmma = Mn == "HGMMA" || Mn == "QGMMA" || Mn == "IGMMA" || Mn == "BGMMA";
   for (const RegRef &W : Defs)
     for (unsigned K = 0; K < W.Count; ++K) {
       unsigned R = W.Reg + K;
@@ -439,6 +441,15 @@ void Checker::step(unsigned Idx, State &St) {
       Slot &S = St.S[FileBase[unsigned(W.File)] + R];
       if (W.File == RegFile::B)
         continue; // convergence barriers are not pipelined registers
+      if (IsGmma) {
+        // A GMMA's accumulator is written in the background and read only
+        // after WARPGROUP.DEPBAR (the code generator's rule, ptxas's
+        // code): no fixed latency to check.
+        S.WSB = 0;
+        S.Elapsed = Ready;
+        S.Prod = -1;
+        continue;
+      }
       if (T.Scoreboarded) {
         // The predicate result of a generic-address atomic/QSPC is known
         // when the sources have been read: it shares the read scoreboard

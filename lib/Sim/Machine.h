@@ -252,6 +252,9 @@ public:
   void completeCopies(Warp &Wp, size_t Keep, bool All = false);
   /// LDSM/STSM/MOVM and the warp MMAs (ExecTensor.cpp).
   bool execTensor(const DecodedInstr &D, uint32_t G, bool &Handled);
+  /// HGMMA/QGMMA/IGMMA/BGMMA over a warpgroup, WARPGROUP.* (ExecWarpgroup).
+  bool execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
+                     bool &Handled, bool &Advance);
 
   // --- memory ------------------------------------------------------------
   uint8_t *globalPtr(uint64_t A, unsigned N, const DecodedInstr &D);

@@ -63,7 +63,8 @@ unsigned zeroReg(RegClass RC);
 
 struct VRegInfo {
   RegClass RC = RegClass::GPR;
-  uint8_t Size = 1;    ///< 32-bit words: 1, 2 or 4 (aligned tuples)
+  uint8_t Size = 1;    ///< 32-bit words: 1, 2 or 4 (aligned tuples); GMMA
+                       ///< accumulators up to 128 (aligned to 4)
   int Phys = -1;       ///< assigned physical register, -1 before RA
   std::string Name;    ///< PTX name, for printing
   bool SpillTemp = false; ///< created by spilling; never spilled again
@@ -91,6 +92,7 @@ struct MOperand {
   bool SignedHex = false; ///< Imm printed as -0x.. when negative
   bool Desc = false;      ///< Mem: print desc[URd] on sm_80+ global forms
   bool NoReg = false;     ///< Mem/Const: no register part ([0x10])
+  bool GDesc = false;     ///< Mem: a GMMA matrix descriptor, gdesc[URn]Text
   unsigned Reg = 0;       ///< vreg id or physical number (Reg, Mem, Const)
   int64_t Imm = 0;        ///< Imm value, Const/Mem offset
   double FVal = 0;        ///< FImm
@@ -110,9 +112,14 @@ struct MOperand {
   bool isVirtualReg() const { return readsOrWritesReg() && !Phys; }
   /// The words of the register this operand accesses, as a bit mask (a
   /// constant-bank index reads one word).
+  /// GMMA accumulators are wider than 32 words: their words share bits
+  /// modulo 32 (a conservative mask, a word stands for its aliases).
   unsigned wordMask() const {
     unsigned W = K == Kind::Const ? 1 : (Width ? Width : 1);
-    return ((1u << W) - 1) << Sub;
+    if (W >= 32)
+      return ~0u;
+    unsigned M = (1u << W) - 1, S = Sub % 32;
+    return S ? (M << S | M >> (32 - S)) : M;
   }
 };
 

@@ -49,6 +49,10 @@ enum : uint32_t {
   CommBinary = 1u << 13,
   CommFMA = 1u << 14,
   CommSelect = 1u << 15,
+  // wgmma: GMMA and WARPGROUP.ARRIVE/DEPBAR read and write registers
+  // asynchronously (between the arrive and the wait), so nothing is
+  // scheduled across them.
+  AsyncRegs = 1u << 16,
 };
 } // namespace opfact
 
@@ -95,7 +99,7 @@ constexpr bool isOpcodeSpelling(std::string_view Text) {
   X(R, "R") X(S, "S") X(S32, "S32") X(SC, "SC") X(STRONG, "STRONG")            \
   X(SX32, "SX32") X(SYS, "SYS") X(TRAP, "TRAP") X(U, "U") X(U32, "U32")        \
   X(U64, "U64") X(WIDE, "WIDE") X(X, "X") X(ABS, "ABS") X(NODEC, "NODEC")      \
-  X(REL, "REL")
+  X(REL, "REL") X(ARRIVE, "ARRIVE") /* wgmma */
 // clang-format off
 enum class Mod : uint8_t {
   Other,
