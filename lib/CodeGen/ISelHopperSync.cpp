@@ -411,11 +411,32 @@ SelResult selectSetMaxNReg(ISel &S, const ptx::Instruction &I) {
   if (!S.isSm90())
     return S.unsupported(I);
   int64_t N = I.Ops[0].Value;
-  // ptxas ignores it ("unable to determine register count at entry") in a
-  // kernel without .maxntid/.reqntid.
+  // ptxas ignores it ("unable to determine register count at entry")
+  // unless the kernel has .maxnreg, or a thread count with .minnctapersm
+  // (probed); the count at entry is then .maxnreg, or 64K registers over
+  // the threads of the resident CTAs (at most 255).
   const ptx::Function *F = S.request().F;
-  if (!F || (F->MaxNTid.empty() && F->ReqNTid.empty()))
+  if (!F)
     return SelResult::Done;
+  unsigned Entry = 0;
+  if (F->MaxNReg) {
+    Entry = *F->MaxNReg;
+  } else {
+    const auto &T = !F->MaxNTid.empty() ? F->MaxNTid : F->ReqNTid;
+    if (T.empty() || !F->MinNCtaPerSM)
+      return SelResult::Done;
+    uint64_t Threads = *F->MinNCtaPerSM;
+    for (uint32_t D : T)
+      Threads *= D;
+    Entry = unsigned(std::min<uint64_t>(255, 65536 / std::max<uint64_t>(
+                                                          1, Threads)));
+  }
+  MFunction &MF = S.mf();
+  MF.EntryRegs = Entry;
+  if (I.hasMod(".inc"))
+    MF.MaxIncRegs = std::max<unsigned>(MF.MaxIncRegs, unsigned(N));
+  else // the code after a .dec must fit its budget: allocate within it
+    MF.MaxRegs = std::min<unsigned>(MF.MaxRegs, std::max<unsigned>(24, N));
   S.emit("WARPSYNC.ALL", {});
   if (I.hasMod(".dec")) {
     S.emit("USETMAXREG.DEALLOC.CTAPOOL", {imm(uint32_t(N))});
