@@ -489,13 +489,17 @@ SelResult selectClusterAccess(ISel &S, const ptx::Instruction &I) {
 
 SelResult codegen::selectHopperSync(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
-  if (M.starts_with("mbarrier.")) {
+  if (M.starts_with("mbarrier.") || M == "cp.async.mbarrier.arrive") {
+    if (!S.isSm90())
+      return isSharedMb(I) || M == "mbarrier.pending_count"
+                 ? selectMbarrierSm80(S, I)
+                 : S.unsupported(I, "generic mbarrier address");
     if (M == "mbarrier.pending_count")
-      return S.isSm90() ? selectPending(S, I) : S.unsupported(I);
+      return selectPending(S, I);
+    if (M == "cp.async.mbarrier.arrive")
+      return selectCpAsyncArrive(S, I);
     return selectMbarrier(S, I);
   }
-  if (M == "cp.async.mbarrier.arrive")
-    return S.isSm90() ? selectCpAsyncArrive(S, I) : S.unsupported(I);
   if (M == "barrier" && I.hasMod(".cluster"))
     return selectClusterBarrier(S, I);
   if (M == "mapa")

@@ -68,4 +68,9 @@ MOperand urImm(ISel &S, int64_t V);
 
 } // namespace ptxas::codegen::hopper
 
+namespace ptxas::codegen {
+/// mbarrier and cp.async.mbarrier.arrive on sm_80..89 (ISelMbarrierSm80.cpp).
+SelResult selectMbarrierSm80(ISel &S, const ptx::Instruction &I);
+} // namespace ptxas::codegen
+
 #endif
