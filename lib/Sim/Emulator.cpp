@@ -380,14 +380,15 @@ bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
     case 4: return execFloat(D, G, Handled);
     case 5: return execMem(D, G, Handled);
     case 6: return execWarp(D, M, G, Handled);
-    default: return execTensor(D, G, Handled);
+    case 7: return execTensor(D, G, Handled);
+    default: return execSync(D, G, Handled);
     }
   };
   if (Fam) {
     if ((Fam == 1 || G) && !run(Fam))
       return false;
   } else {
-    for (unsigned F = 1; F <= 7 && !Handled; ++F) {
+    for (unsigned F = 1; F <= 8 && !Handled; ++F) {
       if (F > 1 && !G)
         break;
       if (!run(F))

@@ -81,10 +81,18 @@ struct NamedBarrier {
   uint8_t Mode = 0; ///< BAR.RED's operation: POPC 0, AND 1, OR 2
 };
 
+/// An mbarrier's counts beside its shared word (ExecSync.cpp).
+struct MbarState {
+  int64_t Expected = 0, Pending = 0, Tx = 0;
+  bool Phase = false;
+};
+
 struct Cta {
   uint32_t Id[3];
   NamedBarrier Bars[16];
   std::vector<uint8_t> Shared;
+  /// mbarriers by shared offset (ExecSync.cpp).
+  std::map<uint32_t, MbarState> Mbars;
   std::vector<std::unique_ptr<Warp>> Warps;
 };
 
@@ -250,6 +258,13 @@ public:
   /// pending; with \p All also the uncommitted copies (warp exit, mbarrier
   /// arrive-on).
   void completeCopies(Warp &Wp, size_t Keep, bool All = false);
+  /// mbarriers, bulk copies, USETMAXREG (ExecSync.cpp).
+  bool execSync(const DecodedInstr &D, uint32_t G, bool &Handled);
+  MbarState &mbar(uint32_t A, uint8_t *P);
+  /// \p Arrive arrivals, \p Tx more expected bytes (negative: delivered),
+  /// \p Drop arrivals leaving the following phases; completes the phase.
+  void mbarUpdate(uint32_t A, uint8_t *P, int64_t Arrive, int64_t Tx,
+                  int64_t Drop);
   /// LDSM/STSM/MOVM and the warp MMAs (ExecTensor.cpp).
   bool execTensor(const DecodedInstr &D, uint32_t G, bool &Handled);
 
