@@ -132,6 +132,11 @@ uint32_t bits(float F) {
 bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
   StringRef Mn = D.Mnemonic;
   auto &O = D.Ops;
+  // ATOMS.ARRIVE.64 (sm_80 mbarrier.arrive) is ExecSync.cpp's.
+  if (Mn == "ATOMS" && D.has("ARRIVE")) {
+    Handled = false;
+    return true;
+  }
   bool Load = Mn == "LDG" || Mn == "LD" || Mn == "LDS" || Mn == "LDL";
   bool Store = Mn == "STG" || Mn == "ST" || Mn == "STS" || Mn == "STL";
   bool Atom = Mn == "ATOMG" || Mn == "ATOM" || Mn == "ATOMS" || Mn == "RED" ||

@@ -5,7 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // mbarriers (SYNCS.*, ARRIVES), bulk copies (UBLKCP, UBLKRED, UBLKPF) and
-// setmaxnreg (USETMAXREG) for clusters of one CTA (issue 17).
+// setmaxnreg (USETMAXREG) for clusters of one CTA (issue 17); the sm_80
+// mbarrier (ATOMS.ARRIVE, ARRIVES.LDGSTSBAR.64) at the end of the file's
+// ARRIVE part.
 //
 // The mbarrier is the 64-bit shared word ptxas's code reads: the low word
 // holds (0x100000 - expected arrivals) << 1 (the count a new phase starts
@@ -183,6 +185,41 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
       return true;
     }
     return unsupported(D);
+  }
+  // sm_80..89: the mbarrier is {0x40000000 - expected, phase << 31 |
+  // (0x80000000 - pending)}: an arrival adds one to the high word, which
+  // carries into the phase bit when the last one arrives; the pending
+  // count restarts from the low word (ATOMS.POPC.INC there: arrive_drop).
+  auto arrive80 = [&](uint8_t *P, uint64_t &Old) {
+    uint32_t Lo, Hi;
+    std::memcpy(&Lo, P, 4);
+    std::memcpy(&Hi, P + 4, 4);
+    Old = Lo | uint64_t(Hi) << 32;
+    uint32_t N = Hi + 1;
+    if ((N & 0x7fffffff) == 0) // phase complete
+      N = (N & 0x80000000) | ((0x80000000u - (0x40000000u - Lo)) & 0x7fffffff);
+    std::memcpy(P + 4, &N, 4);
+  };
+  if (Mn == "ATOMS" && D.has("ARRIVE")) {
+    FOR_LANES(G, L) {
+      uint8_t *P = mbarPtr(addr(O[1], L));
+      if (!P)
+        return false;
+      uint64_t Old;
+      arrive80(P, Old);
+      if (O[0].Reg != 255)
+        setR64(O[0].Reg, L, Old);
+    }
+    return true;
+  }
+  if (Mn == "ARRIVES" && P.A < sass::Arch::SM90) {
+    completeCopies(*W, 0, true);
+    uint8_t *Pm = mbarPtr(addr(O[0], L0));
+    if (!Pm)
+      return false;
+    uint64_t Old;
+    FOR_LANES(G, L) arrive80(Pm, Old);
+    return true;
   }
   if (Mn == "ARRIVES") {
     completeCopies(*W, 0, true);
