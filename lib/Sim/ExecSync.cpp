@@ -76,21 +76,21 @@ void encodeWord(uint8_t *P, uint32_t Expected, uint32_t Pending, bool Phase) {
 
 } // namespace
 
-MbarState &Machine::mbar(uint32_t A, uint8_t *P) {
-  auto It = CurCta->Mbars.find(A);
-  if (It != CurCta->Mbars.end())
+MbarState &Machine::mbar(Cta &T, uint32_t A, uint8_t *P) {
+  auto It = T.Mbars.find(A);
+  if (It != T.Mbars.end())
     return It->second;
   MbarWord W = decodeWord(P);
-  MbarState &S = CurCta->Mbars[A];
+  MbarState &S = T.Mbars[A];
   S.Expected = W.Expected;
   S.Pending = W.Pending;
   S.Phase = W.Phase;
   return S;
 }
 
-void Machine::mbarUpdate(uint32_t A, uint8_t *P, int64_t Arrive, int64_t Tx,
-                         int64_t Drop) {
-  MbarState &S = mbar(A, P);
+void Machine::mbarUpdate(Cta &T, uint32_t A, uint8_t *P, int64_t Arrive,
+                         int64_t Tx, int64_t Drop) {
+  MbarState &S = mbar(T, A, P);
   S.Pending -= Arrive;
   S.Tx += Tx;
   S.Expected -= Drop;
@@ -130,11 +130,14 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
         return false;
       uint64_t V = src64(O[2], L0, D);
       std::memcpy(P, &V, 8);
-      CurCta->Mbars.erase(A & 0xffffff);
+      ctaOf(A).Mbars.erase(A & 0xffffff);
       return true;
     }
     if (D.has("CCTL")) {
-      FOR_LANES(G, L) CurCta->Mbars.erase(addr(O[0], L) & 0xffffff);
+      FOR_LANES(G, L) {
+        uint32_t A = addr(O[0], L);
+        ctaOf(A).Mbars.erase(A & 0xffffff);
+      }
       return true;
     }
     if (D.has("PHASECHK")) {
@@ -143,7 +146,7 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
         uint8_t *P = mbarPtr(A);
         if (!P)
           return false;
-        bool Ph = mbar(A & 0xffffff, P).Phase;
+        bool Ph = mbar(ctaOf(A), A & 0xffffff, P).Phase;
         setP(O[0], L, Ph != bool(src(O[2], L, D) >> 31));
       }
       return true;
@@ -153,8 +156,9 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
       bool A1T0 = D.has("A1T0"), ART0 = D.has("ART0"), A0TR = D.has("A0TR"),
            A0TX = D.has("A0TX"), A0T1 = D.has("A0T1");
       FOR_LANES(G, L) {
-        uint32_t A = addr(O[1], L) & 0xffffff;
-        uint8_t *P = mbarPtr(A);
+        uint32_t FA = addr(O[1], L), A = FA & 0xffffff;
+        Cta &T = ctaOf(FA);
+        uint8_t *P = mbarPtr(FA);
         if (!P)
           return false;
         uint64_t Old;
@@ -177,8 +181,8 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
         }
         // expect_tx first, so that the arrival does not complete the phase.
         if (Tx > 0)
-          mbarUpdate(A, P, 0, Tx, 0);
-        mbarUpdate(A, P, Arr, Tx > 0 ? 0 : Tx, Drop ? Arr : 0);
+          mbarUpdate(T, A, P, 0, Tx, 0);
+        mbarUpdate(T, A, P, Arr, Tx > 0 ? 0 : Tx, Drop ? Arr : 0);
         if (O[0].Kind == OpKind::R && O[0].Reg != 255)
           setR64(O[0].Reg, L, Tmask ? (Old & ~0xffffffffull) | G : Old);
       }
@@ -223,11 +227,11 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
   }
   if (Mn == "ARRIVES") {
     completeCopies(*W, 0, true);
-    uint32_t A = addr(O[0], L0) & 0xffffff;
-    uint8_t *P = mbarPtr(A);
+    uint32_t FA = addr(O[0], L0);
+    uint8_t *P = mbarPtr(FA);
     if (!P)
       return false;
-    FOR_LANES(G, L) mbarUpdate(A, P, 1, 0, 0);
+    FOR_LANES(G, L) mbarUpdate(ctaOf(FA), FA & 0xffffff, P, 1, 0, 0);
     return true;
   }
   if (Mn == "USETMAXREG") {
@@ -261,8 +265,7 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
       return unsupported(D);
     uint32_t NW = src(NO, L0, D);
     unsigned N = (NW & 0xffff) << 4;
-    if (D.has("MULTICAST") && !((NW >> 16) & 1))
-      return true; // not for rank 0, the only CTA of the cluster
+    uint32_t Mask = D.has("MULTICAST") ? NW >> 16 : 0;
     uint8_t *Src = nullptr, *Dst = nullptr;
     if (FromGlobal)
       Src = globalPtr(W->UR[SR] | uint64_t(W->UR[SR + 1]) << 32, N, D);
@@ -274,6 +277,22 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
       Dst = sharedPtr(W->UR[DR], N, D);
     if (!Src || !Dst)
       return false;
+    if (Mask) {
+      // .multicast::cluster: the same offsets in every CTA of the mask,
+      // each CTA's mbarrier at the same offset receiving the bytes.
+      uint32_t DOff = W->UR[DR] & 0xffffff, MOff = W->UR[DR + 1] & 0xffffff;
+      for (unsigned R = 0; R < 16; ++R) {
+        if (!(Mask >> R & 1))
+          continue;
+        uint64_t Rk = uint64_t(R) << 24;
+        uint8_t *DP = sharedPtr(Rk | DOff, N, D), *MP = sharedPtr(Rk | MOff, 8, D);
+        if (!DP || !MP)
+          return false;
+        std::memmove(DP, Src, N);
+        mbarUpdate(ctaOf(Rk), MOff, MP, 0, -int64_t(N), 0);
+      }
+      return true;
+    }
     if (!Red) {
       std::memmove(Dst, Src, N);
     } else {
@@ -321,11 +340,11 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
     if (!ToGlobal) {
       // The mbarrier in the destination pair's second word: the bytes are
       // delivered.
-      uint32_t MA = W->UR[DR + 1] & 0xffffff;
-      uint8_t *P = mbarPtr(MA);
+      uint32_t FA = W->UR[DR + 1];
+      uint8_t *P = mbarPtr(FA);
       if (!P)
         return false;
-      mbarUpdate(MA, P, 0, -int64_t(N), 0);
+      mbarUpdate(ctaOf(FA), FA & 0xffffff, P, 0, -int64_t(N), 0);
     }
     return true;
   }
