@@ -107,7 +107,9 @@ void hopper::uniformLoop(
             Pend);
     Body(Diff);
     setTrue(S, Diff);
-    guarded(S.emit("BRA.U.ANY", {label(Loop)}), Pend);
+    // sm_80..89 have no .ANY: the lanes left branch back on their own
+    // (ptxas: `@P BRA`, the warp reconverging after the loop).
+    guarded(S.emit(S.isSm90() ? "BRA.U.ANY" : "BRA", {label(Loop)}), Pend);
     S.newBlock();
     return;
   }

@@ -17,7 +17,7 @@
 //      @Pp PLOP3.LUT Pp, PT, Pd, PT, PT, 0x80, 0x0   pending = differs
 //      <body, per-lane parts guarded by !Pd>
 //      PLOP3.LUT Pd, PT, PT, PT, PT, 0x80, 0x0
-//      @Pp BRA.U.ANY L
+//      @Pp BRA.U.ANY L                  (sm_80..89: @Pp BRA L)
 //
 //  several values (ELECT form: one issue per thread):
 //      PLOP3.LUT Pp, PT, PT, PT, PT, 0x80, 0x0
