@@ -263,6 +263,22 @@ bool Machine::fail(const DecodedInstr &D, const std::string &Why) {
 }
 
 Error Machine::run(RunStats *Stats, uint64_t Limit) {
+  // Without cluster dims from the spec, the kernel's own (.reqnctapercluster
+  // -> EIATTR_CTA_PER_CLUSTER, as ptxas writes it) when the grid is made of
+  // whole clusters (else the driver refuses the launch; the emulator runs
+  // the CTAs alone, as before issue 17).
+  if (!clusterLaunch())
+    for (const InfoRecord &R : K.Info)
+      if (R.is(EIAttr::CTA_PER_CLUSTER) && R.numU32() >= 3) {
+        uint32_t Cl[3] = {R.u32(0), R.u32(1), R.u32(2)};
+        bool Whole = true;
+        for (int I = 0; I < 3; ++I)
+          Whole &= Cl[I] && C.Grid[I] % Cl[I] == 0;
+        if (Whole) {
+          std::copy(Cl, Cl + 3, C.Cluster);
+          setupBanks(); // the cluster slots of bank 0
+        }
+      }
   uint32_t Threads = C.Block[0] * C.Block[1] * C.Block[2];
   if (!Threads || Threads > 1024 || !C.Grid[0] || !C.Grid[1] || !C.Grid[2])
     return createStringError(inconvertibleErrorCode(), "bad launch shape");
