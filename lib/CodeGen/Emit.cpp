@@ -140,6 +140,11 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out,
     }
   }
   Out.RegCount = MF.NumGPRs;
+  if (MF.EntryRegs) // setmaxnreg: the count at entry, as ptxas reports it
+    Out.RegCount = std::max(MF.NumGPRs,
+                            MF.MaxIncRegs ? std::min(MF.EntryRegs,
+                                                     MF.MaxIncRegs)
+                                          : MF.EntryRegs);
   Out.FrameSize = MF.FrameSize;
   // Whole program: callees run in the kernel's frame (their bodies are
   // part of it), so the stack a kernel needs is its own frame.

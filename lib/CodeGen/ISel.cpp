@@ -375,6 +375,22 @@ MOperand codegen::valueWord(const MOperand &Src, unsigned W) {
 
 bool codegen::isTerminator(const MOp &Op) { return Op.isTerminator(); }
 
+ptx::Operand ISel::hiddenReg(unsigned VReg, ptx::Type T, llvm::SMLoc Loc) {
+  ptx::Variable &V = AddendVars.emplace_back();
+  V.Space = ptx::StateSpace::Reg;
+  V.ElemType = T;
+  V.VecWidth = 1;
+  V.Name = "%hidden";
+  Operand N;
+  N.K = Operand::Kind::Reg;
+  N.Var = &V;
+  N.Name = V.Name;
+  N.Loc = Loc;
+  Regs[regKey(N)] = VReg;
+  DefCount[regKey(N)] = 1;
+  return N;
+}
+
 ptx::Operand ISel::addendValue(const Operand &O) {
   Operand Plain = O;
   Plain.HasAddend = false;
@@ -406,6 +422,11 @@ bool ISel::selectOne(const ptx::Instruction &I) {
   using Selector = SelResult (*)(ISel &, const ptx::Instruction &);
   static const Selector Families[] = {selectBasic,   selectInteger,
                                       selectFloat,   selectConvert,
+                                      // Hopper sync/bulk (issue 17): before
+                                      // memory and control, which they
+                                      // take barrier.cluster and
+                                      // .shared::cluster accesses from.
+                                      selectHopperSync, selectBulkCopy,
                                       selectMemory,  selectControl,
                                       selectWarp,    selectVideo,
                                       selectStack,   selectAsyncCopy,

@@ -109,6 +109,12 @@ public:
     Diags.error(Loc, Msg);
   }
 
+  /// A plain PTX register operand (of a hidden register of type \p T)
+  /// that names virtual register \p VReg, for a selector that rewrites an
+  /// instruction into another family's form (ISelHopperSync.cpp: a
+  /// .shared::cluster access as a generic one).
+  ptx::Operand hiddenReg(unsigned VReg, ptx::Type T, llvm::SMLoc Loc);
+
   /// Reports "not yet supported: <mnemonic and modifiers>" at I.
   SelResult unsupported(const ptx::Instruction &I, llvm::StringRef Why = "");
   /// Reports an error at I.
@@ -197,6 +203,9 @@ SelResult selectWarpgroup(ISel &S, const ptx::Instruction &I); // ISelWarpgroup
 void warpgroupBefore(ISel &S, const ptx::Instruction *I);
 /// At the end of the function: ptxas's notes (injected arrives, then waits).
 void warpgroupEnd(ISel &S);
+// Hopper synchronization and bulk copies (issue 17).
+SelResult selectHopperSync(ISel &S, const ptx::Instruction &I); // ISelHopperSync
+SelResult selectBulkCopy(ISel &S, const ptx::Instruction &I);   // ISelBulkCopy
 
 /// The register the frame (.local variables) is addressed from: R1, or
 /// MFunction::FrameBase in a function whose stack pointer moves.

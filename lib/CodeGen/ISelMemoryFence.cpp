@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ISelMemory.h"
+#include "ISelHopperUniform.h"
+#include "ISelIntegerCommon.h"
 
 using namespace ptxas;
 using namespace ptxas::codegen;
@@ -69,12 +71,13 @@ SelResult mem::selectFence(ISel &S, const ptx::Instruction &I) {
     if (Async) {
       if (!S.isSm90())
         return S.unsupported(I);
-      bool Global = I.hasMod(".global");
-      if (Global)
-        return S.unsupported(I, "fence.proxy.async.global");
+      // Hopper sync (issue 17): .global is the view fence alone;
+      // .shared::cluster and no space order at gpu scope first.
+      if (I.hasMod(".global")) {
+        S.emit("FENCE.VIEW.ASYNC.G", {});
+        return SelResult::Done;
+      }
       bool Cta = I.hasMod(".shared::cta");
-      if (I.hasMod(".shared::cluster"))
-        return S.unsupported(I);
       S.emit(Cta ? "MEMBAR.ALL.CTA" : "MEMBAR.ALL.GPU", {});
       S.emit("FENCE.VIEW.ASYNC.S", {});
       return SelResult::Done;
@@ -86,16 +89,44 @@ SelResult mem::selectFence(ISel &S, const ptx::Instruction &I) {
       S.emit("CCTL.IVALL", {});
       return SelResult::Done;
     }
-    if (llvm::any_of(I.Mods, [](llvm::StringRef Mo) {
-          return Mo.starts_with(".tensormap");
-        }) &&
-        I.hasMod(".release")) {
+    bool TensorMap = llvm::any_of(I.Mods, [](llvm::StringRef Mo) {
+      return Mo.starts_with(".tensormap");
+    });
+    if (TensorMap && I.hasMod(".acquire") && !I.Ops.empty()) {
+      // Hopper sync (issue 17): wait for every scoreboard, then
+      // invalidate the tensor map's line: DEPBAR {5,4,3,2,1,0};
+      // UTMACCTL.IV [URaddr] (the address moved to uniform registers).
+      std::optional<MOperand> A = wideAddr(S, I.Ops[0], false);
+      if (!A || A->NoReg || A->Imm)
+        return S.unsupported(I, "address");
+      unsigned U = S.tmp(RegClass::UGPR, 2);
+      MOperand Base = vreg(A->Reg, RegClass::GPR, 2, A->Sub);
+      MOperand Vals[] = {intsel::word(Base, 0), intsel::word(Base, 1)};
+      MOperand URs[] = {vreg(U, RegClass::UGPR, 1, 0),
+                        vreg(U, RegClass::UGPR, 1, 1)};
+      S.emit("DEPBAR", {text("{5,4,3,2,1,0}")});
+      hopper::uniformLoop(S, Vals, URs, [&](auto) {
+        MOperand M = memOp();
+        M.Reg = U;
+        M.RC = RegClass::UGPR;
+        M.Width = 2;
+        S.emit("UTMACCTL.IV", {M});
+      });
+      return SelResult::Done;
+    }
+    if (TensorMap && I.hasMod(".release")) {
       emitMembar(S, false, scopeOf(I, Scope::SYS), false);
       return SelResult::Done;
     }
     return S.unsupported(I);
   }
-  if (I.hasMod(".mbarrier_init") || I.hasMod(".op_restrict"))
+  // fence.mbarrier_init.release.cluster: ptxas emits a NOP (the
+  // initializing SYNCS.EXCH is already ordered by its FENCE.VIEW.ASYNC.S).
+  if (I.hasMod(".mbarrier_init")) {
+    S.emit("NOP", {});
+    return SelResult::Done;
+  }
+  if (I.hasMod(".op_restrict"))
     return S.unsupported(I);
   bool SC = I.hasMod(".sc");
   emitMembar(S, SC, scopeOf(I, Scope::SYS), true);

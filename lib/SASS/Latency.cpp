@@ -155,8 +155,7 @@ const Row Rows[] = {
     {0x3e, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 7},
     {0x01, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 15},
     {0x3e, Sched::ALU, Sched::UNIFORM, ReadRole::Data, 0, 0, 0, 4},
-    {0x02, Sched::ALU, Sched::UNIFORM, ReadRole::Data, 1, 0, 0, 13},
-    {0x20, Sched::ALU, Sched::UNIFORM, ReadRole::Data, 1, 0, 0, 16},
+    {0x22, Sched::ALU, Sched::UNIFORM, ReadRole::Data, 1, 0, 0, 13},
     {0x30, Sched::ALU, Sched::UNIFORM, ReadRole::Guard, 1, 0, 0, 13},
     {0x3e, Sched::ALU, Sched::WARP, ReadRole::Data, 0, 0, 0, 4},
     {0x01, Sched::ALU, Sched::WARP, ReadRole::Data, 0, 0, 0, 6},
@@ -424,8 +423,7 @@ const Row Rows[] = {
     {0x30, Sched::UNIFORM, Sched::ATOM, ReadRole::Data, 0, 1, 0, 13},
     {0x30, Sched::UNIFORM, Sched::ATOM, ReadRole::Data, 0, 1, 1, 2},
     {0x0e, Sched::UNIFORM, Sched::ATOM, ReadRole::Data, 0, 1, 1, 4},
-    {0x20, Sched::UNIFORM, Sched::BRANCH, ReadRole::BranchPred, 1, 0, 0, 9},
-    {0x10, Sched::UNIFORM, Sched::BRANCH, ReadRole::BranchPred, 1, 0, 0, 13},
+    {0x30, Sched::UNIFORM, Sched::BRANCH, ReadRole::BranchPred, 1, 0, 0, 9},
     {0x3e, Sched::UNIFORM, Sched::BRANCH, ReadRole::Data, 0, 0, 0, 3},
     {0x30, Sched::UNIFORM, Sched::CONV, ReadRole::Data, 0, 0, 0, 2},
     {0x0f, Sched::UNIFORM, Sched::CONV, ReadRole::Data, 0, 0, 0, 7},
@@ -450,6 +448,7 @@ const Row Rows[] = {
     {0x0c, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 1, 0, 7},
     {0x02, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 1, 0, 8},
     {0x3e, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 1, 1, 2},
+    {0x30, Sched::UNIFORM, Sched::MEM, ReadRole::Guard, 1, 0, 0, 12},
     // 8 for ULDC -> MUFU.RCP in fast-math code (test/codegen/nvcc); the
     // corpus only had distant pairs.
     {0x30, Sched::UNIFORM, Sched::MUFU, ReadRole::Data, 0, 0, 0, 8},
@@ -469,6 +468,7 @@ const Row Rows[] = {
     {0x3f, Sched::UNIFORM, Sched::UNIFORM, ReadRole::Data, 0, 1, 1, 2},
     {0x3f, Sched::UNIFORM, Sched::UNIFORM, ReadRole::Data, 1, 0, 0, 4},
     {0x02, Sched::UNIFORM, Sched::UNIFORM, ReadRole::Guard, 1, 0, 0, 5},
+    {0x30, Sched::UNIFORM, Sched::UNIFORM, ReadRole::Guard, 1, 0, 0, 7},
     {0x0d, Sched::UNIFORM, Sched::UNIFORM, ReadRole::Guard, 1, 0, 0, 11},
     {0x0f, Sched::WARP, Sched::ALU, ReadRole::Data, 0, 0, 0, 3},
     {0x30, Sched::WARP, Sched::ALU, ReadRole::Data, 0, 0, 0, 4},
@@ -525,7 +525,12 @@ unsigned lookup(Arch A, Sched P, Sched C, ReadRole R, bool Pred, bool SrcHi,
 /// move, fixed-latency on sm_90) is never read sooner than 13 cycles in
 /// ptxas's code, while other UNIFORM forms are read after 2; the mutation
 /// test (stall of an R2UR before a BRA.DIV on it set to 0) found it.
-static unsigned formFloor(Arch A, const Form &P) {
+/// Hopper sync (issue 17): not its predicate result (`R2UR P, UR, R` of
+/// ptxas's uniform loops), which ptxas reads with PLOP3 after 8 cycles
+/// (hopper_sync.ptx probes: mbarrier.init, bulk copies).
+static unsigned formFloor(Arch A, const Form &P, bool Pred = false) {
+  if (Pred && P.Mnemonic == "R2UR" && A >= Arch::SM90)
+    return 8;
   return P.Mnemonic == "R2UR" && A >= Arch::SM90 ? 13 : 0;
 }
 
@@ -546,7 +551,7 @@ static unsigned formCeiling(Arch A, const Form &P, const Form &C) {
 
 unsigned fixedLatency(Arch A, const Form &P, const Form &C, ReadRole R,
                       const DepSite &S) {
-  return std::max(formFloor(A, P),
+  return std::max(formFloor(A, P, S.Pred),
                   std::min(formCeiling(A, P, C),
                            lookup(A, P.Class, C.Class, R, S.Pred,
                                   S.SrcIndex > 0, S.DstIndex > 0)));

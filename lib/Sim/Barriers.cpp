@@ -178,4 +178,46 @@ bool Machine::execWarpSync(const DecodedInstr &D, uint32_t M, uint32_t G,
   return true;
 }
 
+/// Issue 17: the CTAs of one cluster (ClusterCtas) run together, warp by
+/// warp as runCta runs a CTA's, so that they can wait for each other
+/// (cluster barriers, mbarriers, distributed shared memory).
+bool Machine::runCluster(RunStats *Stats, uint64_t &Budget) {
+  constexpr unsigned Quantum = 256;
+  for (;;) {
+    bool AllDone = true, Progress = false;
+    for (Cta *T : ClusterCtas) {
+      CurCta = T;
+      for (auto &Wp : T->Warps) {
+        if ((Wp->Exited & Wp->Valid) == Wp->Valid)
+          continue;
+        AllDone = false;
+        Wp->AtBar = false;
+        for (unsigned Q = 0; Q < Quantum; ++Q) {
+          if ((Wp->Exited & Wp->Valid) == Wp->Valid)
+            break;
+          if (!Budget--) {
+            Err = "instruction limit reached (runaway kernel?) in " + K.Name;
+            return false;
+          }
+          if (!stepWarp(*T, *Wp, Stats))
+            return false;
+          if (Wp->AtBar)
+            break;
+          Progress = true;
+        }
+      }
+    }
+    if (AllDone)
+      return true;
+    for (Cta *T : ClusterCtas)
+      for (unsigned Id = 0; Id < 16; ++Id)
+        Progress |= tryReleaseBarrier(*T, Id);
+    if (!Progress) {
+      Err = "deadlock: warps wait at a barrier that cannot complete in " +
+            K.Name;
+      return false;
+    }
+  }
+}
+
 } // namespace ptxas::sim

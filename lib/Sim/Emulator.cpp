@@ -7,6 +7,8 @@
 
 #include "fmt/format.h"
 
+#include <cmath>
+
 using namespace llvm;
 
 namespace ptxas::sim {
@@ -211,6 +213,28 @@ void Machine::setupBanks() {
     put32(0x0 + 4 * I, C.Block[I]);
     put32(0xc + 4 * I, C.Grid[I]);
   }
+  // Cluster launches (sm_90, issue 17), at the slots ptxas's code reads:
+  // the flag at 0x140, the cluster's dims at 0x144, their f32 reciprocals
+  // at 0x150 (rounded up, so that trunc(ctaid * r) = ctaid / dim), the
+  // clusters per grid dim at 0x15c, the CTAs per cluster at 0x188.
+  if (isSM90(P.A) && B0.size() >= 0x190) {
+    bool Cl = clusterLaunch();
+    put32(0x140, Cl ? 1 : 0);
+    uint32_t N = 1;
+    for (int I = 0; I < 3; ++I) {
+      uint32_t Dm = std::max(1u, C.Cluster[I]);
+      N *= Dm;
+      put32(0x144 + 4 * I, Dm);
+      float R = 1.0f / float(Dm);
+      if (double(R) * Dm < 1.0)
+        R = std::nextafter(R, 2.0f);
+      uint32_t Bits;
+      std::memcpy(&Bits, &R, 4);
+      put32(0x150 + 4 * I, Bits);
+      put32(0x15c + 4 * I, C.Grid[I] / Dm);
+    }
+    put32(0x188, N);
+  }
   // The generic shared window (sm_75..89 cvta.shared adds c[0x0][0x18]).
   put32(0x18, uint32_t(SharedWindow));
   put32(0x1c, uint32_t(SharedWindow >> 32));
@@ -239,6 +263,22 @@ bool Machine::fail(const DecodedInstr &D, const std::string &Why) {
 }
 
 Error Machine::run(RunStats *Stats, uint64_t Limit) {
+  // Without cluster dims from the spec, the kernel's own (.reqnctapercluster
+  // -> EIATTR_CTA_PER_CLUSTER, as ptxas writes it) when the grid is made of
+  // whole clusters (else the driver refuses the launch; the emulator runs
+  // the CTAs alone, as before issue 17).
+  if (!clusterLaunch())
+    for (const InfoRecord &R : K.Info)
+      if (R.is(EIAttr::CTA_PER_CLUSTER) && R.numU32() >= 3) {
+        uint32_t Cl[3] = {R.u32(0), R.u32(1), R.u32(2)};
+        bool Whole = true;
+        for (int I = 0; I < 3; ++I)
+          Whole &= Cl[I] && C.Grid[I] % Cl[I] == 0;
+        if (Whole) {
+          std::copy(Cl, Cl + 3, C.Cluster);
+          setupBanks(); // the cluster slots of bank 0
+        }
+      }
   uint32_t Threads = C.Block[0] * C.Block[1] * C.Block[2];
   if (!Threads || Threads > 1024 || !C.Grid[0] || !C.Grid[1] || !C.Grid[2])
     return createStringError(inconvertibleErrorCode(), "bad launch shape");
@@ -246,6 +286,53 @@ Error Machine::run(RunStats *Stats, uint64_t Limit) {
   if (unsigned S = P.C.findSection((".nv.shared." + K.Name)))
     Static = P.C.Sections[S].size();
   uint64_t Budget = Limit ? Limit : ~uint64_t(0);
+  auto newCta = [&](Cta &T, uint32_t X, uint32_t Y, uint32_t Z) {
+    T.Id[0] = X, T.Id[1] = Y, T.Id[2] = Z;
+    T.Shared.assign(sharedBase() + Static + C.DynShared + 16, 0);
+    unsigned NW = (Threads + 31) / 32;
+    for (unsigned I = 0; I < NW; ++I) {
+      auto Wp = std::make_unique<Warp>();
+      std::memset(Wp->R, 0, sizeof(Wp->R));
+      std::memset(Wp->P, 0, sizeof(Wp->P));
+      std::memset(Wp->UR, 0, sizeof(Wp->UR));
+      std::memset(Wp->B, 0, sizeof(Wp->B));
+      std::memset(Wp->PC, 0, sizeof(Wp->PC));
+      unsigned N = std::min(32u, Threads - I * 32);
+      Wp->Valid = N == 32 ? ~0u : (1u << N) - 1;
+      Wp->Id = I;
+      Wp->Local.assign(size_t(LocalSize) * 32, 0);
+      T.Warps.push_back(std::move(Wp));
+    }
+  };
+  if (clusterLaunch()) {
+    // Issue 17: the CTAs of a cluster run together (distributed shared
+    // memory, cluster barriers, remote mbarriers); rank x-major.
+    const uint32_t *Cl = C.Cluster;
+    for (int I = 0; I < 3; ++I)
+      if (!Cl[I] || C.Grid[I] % Cl[I])
+        return createStringError(inconvertibleErrorCode(),
+                                 "grid not a multiple of the cluster");
+    for (uint32_t Z = 0; Z < C.Grid[2]; Z += Cl[2])
+      for (uint32_t Y = 0; Y < C.Grid[1]; Y += Cl[1])
+        for (uint32_t X = 0; X < C.Grid[0]; X += Cl[0]) {
+          std::vector<std::unique_ptr<Cta>> Ctas;
+          ClusterCtas.clear();
+          for (uint32_t K = 0; K < Cl[2]; ++K)
+            for (uint32_t J = 0; J < Cl[1]; ++J)
+              for (uint32_t I = 0; I < Cl[0]; ++I) {
+                Ctas.push_back(std::make_unique<Cta>());
+                newCta(*Ctas.back(), X + I, Y + J, Z + K);
+                Ctas.back()->Rank = unsigned(ClusterCtas.size());
+                ClusterCtas.push_back(Ctas.back().get());
+              }
+          CgaArrived = CgaPhases = 0;
+          if (!runCluster(Stats, Budget))
+            return createStringError(inconvertibleErrorCode(), "%s",
+                                     Err.c_str());
+        }
+    ClusterCtas.clear();
+    return Error::success();
+  }
   for (uint32_t Z = 0; Z < C.Grid[2]; ++Z)
     for (uint32_t Y = 0; Y < C.Grid[1]; ++Y)
       for (uint32_t X = 0; X < C.Grid[0]; ++X) {
@@ -381,14 +468,15 @@ bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
     case 5: return execMem(D, G, Handled);
     case 6: return execWarp(D, M, G, Handled);
     case 7: return execTensor(D, G, Handled);
-    default: return execWarpgroup(D, M, G, Handled, Advance);
+    case 8: return execWarpgroup(D, M, G, Handled, Advance);
+    default: return execSync(D, G, Handled);
     }
   };
   if (Fam) {
     if ((Fam == 1 || G) && !run(Fam))
       return false;
   } else {
-    for (unsigned F = 1; F <= 8 && !Handled; ++F) {
+    for (unsigned F = 1; F <= 9 && !Handled; ++F) {
       if (F > 1 && !G)
         break;
       if (!run(F))
@@ -483,8 +571,32 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
       Mn == "PMTRIG" ||
       Mn == "YIELD" || Mn == "PREEXIT" || Mn == "FENCE" ||
       Mn == "ENDCOLLECTIVE" || Mn == "ACQBULK" ||
-      Mn == "UCGABAR_ARV" || Mn == "UCGABAR_WAIT" || // clusters of one CTA
       (Mn == "BPT" && !D.has("TRAP"))) {
+    return true;
+  }
+  if (Mn == "UCGABAR_ARV" || Mn == "UCGABAR_WAIT") {
+    // The cluster barrier (issue 17), counted in warps: a phase completes
+    // when every warp of the cluster that has not exited arrived; a wait
+    // holds its warp until the phase of its last arrival completed.
+    if (!clusterLaunch())
+      return true; // a cluster of one CTA
+    if (Mn == "UCGABAR_ARV") {
+      ++Wp.CgaArrivals;
+      ++CgaArrived;
+    }
+    uint64_t Live = 0;
+    for (Cta *T : ClusterCtas)
+      for (auto &X : T->Warps)
+        if ((X->Exited & X->Valid) != X->Valid)
+          ++Live;
+    if (CgaArrived >= Live && CgaArrived) {
+      ++CgaPhases;
+      CgaArrived = 0;
+    }
+    if (Mn == "UCGABAR_WAIT" && Wp.CgaArrivals > CgaPhases) {
+      Advance = false;
+      Wp.AtBar = true;
+    }
     return true;
   }
   if (Mn == "BPT")

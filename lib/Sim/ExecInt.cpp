@@ -608,12 +608,21 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
     unsigned L0 = firstLane(G);
     if (G)
       setUR(O[1].Reg, src(O[2], L0, D));
-    // R2UR P, UR, R: per lane, whether its R is the value moved (that of
-    // the first active lane), as for a loop over the distinct values of
-    // R. ptxas tests a varying member mask with it (the lanes of the first
-    // group take a collective's fast path; see BRA.DIV).
-    if (O.size() == 3 && O[0].Kind == OpKind::P)
-      FOR_LANES(G, L) setP(O[0], L, src(O[2], L, D) == src(O[2], L0, D));
+    // R2UR P, UR, R: per lane, whether its R is NOT the value moved (that
+    // of the first active lane): ptxas's loops over the distinct values of
+    // R (mbarrier.init, cp.async.mbarrier.arrive, bulk copies; issue 17)
+    // run `@P BRA.U.ANY` back while lanes are left and issue the uniform
+    // instruction for the lanes with !P.
+    // Into URZ (nothing moved) ptxas tests a varying member mask before a
+    // collective (`R2UR P0, URZ, Rmask; @!P0 BRA.DIV`); BRA.DIV here is
+    // modelled with P0 = "the lane's mask is the first lane's" (see
+    // BRA.DIV), which the warp_groups specs check against ptxas's code.
+    // TODO(issue 17): one polarity for both, with BRA.DIV adjusted.
+    if (O.size() == 3 && O[0].Kind == OpKind::P) {
+      bool Moves = O[1].Reg != 63;
+      FOR_LANES(G, L)
+        setP(O[0], L, (src(O[2], L, D) == src(O[2], L0, D)) != Moves);
+    }
     return true;
   }
   case IOp::ELECT: {

@@ -53,13 +53,14 @@ uint8_t *Machine::globalPtr(uint64_t A, unsigned N, const DecodedInstr &D) {
 }
 
 uint8_t *Machine::sharedPtr(uint64_t A, unsigned N, const DecodedInstr &D) {
-  A &= 0xffffff; // bits 24+ name the CTA of a cluster (always rank 0)
-  if (A + N > CurCta->Shared.size()) {
+  Cta &T = ctaOf(A); // bits 24+ name the CTA of the cluster
+  A &= 0xffffff;
+  if (A + N > T.Shared.size()) {
     fail(D, fmt::format("shared access of {} bytes at {:#x} past the {:#x} "
-                        "bytes of shared memory", N, A, CurCta->Shared.size()));
+                        "bytes of shared memory", N, A, T.Shared.size()));
     return nullptr;
   }
-  return CurCta->Shared.data() + A;
+  return T.Shared.data() + A;
 }
 
 uint8_t *Machine::localPtr(unsigned L, uint64_t A, unsigned N,
@@ -98,6 +99,7 @@ uint32_t Machine::specialReg(unsigned SR, unsigned L) {
   case 59: return L == 31 ? 0 : ~((2u << L) - 1);
   case 60: return ~((1u << L) - 1);
   case 50: return uint32_t(CurCta->Shared.size()); // SR_SMEMSZ
+  case 136: return CurCta->Rank; // SR_CgaCtaId
   case 80: case 82: return uint32_t(Clock);
   case 81: case 83: return uint32_t(Clock >> 32);
   default: return 0; // SR_VIRTID, SR_VIRTUALSMID, SR_CgaCtaId, SRZ
@@ -132,6 +134,11 @@ uint32_t bits(float F) {
 bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
   StringRef Mn = D.Mnemonic;
   auto &O = D.Ops;
+  // ATOMS.ARRIVE.64 (sm_80 mbarrier.arrive) is ExecSync.cpp's.
+  if (Mn == "ATOMS" && D.has("ARRIVE")) {
+    Handled = false;
+    return true;
+  }
   bool Load = Mn == "LDG" || Mn == "LD" || Mn == "LDS" || Mn == "LDL";
   bool Store = Mn == "STG" || Mn == "ST" || Mn == "STS" || Mn == "STL";
   bool Atom = Mn == "ATOMG" || Mn == "ATOM" || Mn == "ATOMS" || Mn == "RED" ||
@@ -373,8 +380,12 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
   unsigned DI = Mn == "ATOMS" ? 0 : 1; // ATOM/ATOMG: P81 first
   FOR_LANES(G, L) {
     uint64_t A = addr(L);
+    // A generic atomic whose success predicate ptxas discards (PT: the
+    // address is known to be global or shared, e.g. the distributed shared
+    // memory of a cluster, issue 17) is done in the shared window.
+    bool Discarded = O[0].Kind == OpKind::P && O[0].Reg == 7;
     if (Sp == Space::Generic &&
-        ((A >> 32) == (SharedWindow >> 32) ||
+        (((A >> 32) == (SharedWindow >> 32) && !Discarded) ||
          (A >= LocalWindow && A < LocalWindow + LocalSize))) {
       setP(O[0], L, false); // not done: the code takes its fallback path
       continue;

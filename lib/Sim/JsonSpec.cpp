@@ -368,6 +368,9 @@ Expected<JsonSpec> parseJsonSpec(StringRef Text) {
     return std::move(E);
   if (Error E = dims(*O, "block", S.Block))
     return std::move(E);
+  if (O->get("cluster"))
+    if (Error E = dims(*O, "cluster", S.Cluster))
+      return std::move(E);
   S.SharedBytes = uint32_t(O->getInteger("shared_bytes").value_or(0));
   if (const json::Array *Bs = O->getArray("buffers"))
     for (const json::Value &X : *Bs) {
@@ -547,6 +550,7 @@ Error runJsonSpec(Emulator &E, const Function &K, const JsonSpec &S,
   };
   LaunchConfig C;
   std::copy(S.Grid, S.Grid + 3, C.Grid);
+  std::copy(S.Cluster, S.Cluster + 3, C.Cluster);
   std::copy(S.Block, S.Block + 3, C.Block);
   C.DynShared = S.SharedBytes;
   uint32_t End = 0;

@@ -56,6 +56,8 @@ struct Warp {
   uint32_t Deferred = 0;
   uint32_t ExclMask[32] = {};
   bool AtBar = false; ///< nothing to issue until a barrier completes
+  /// Cluster barrier arrivals (UCGABAR_ARV) of this warp so far.
+  uint64_t CgaArrivals = 0;
   unsigned Id = 0;
   std::vector<uint8_t> Local; ///< LocalSize bytes per lane
   /// LDGSTS copies in flight (ExecMem.cpp): read at issue, written to
@@ -81,10 +83,20 @@ struct NamedBarrier {
   uint8_t Mode = 0; ///< BAR.RED's operation: POPC 0, AND 1, OR 2
 };
 
+/// An mbarrier's counts beside its shared word (ExecSync.cpp).
+struct MbarState {
+  int64_t Expected = 0, Pending = 0, Tx = 0;
+  bool Phase = false;
+};
+
 struct Cta {
   uint32_t Id[3];
   NamedBarrier Bars[16];
   std::vector<uint8_t> Shared;
+  /// mbarriers by shared offset (ExecSync.cpp).
+  std::map<uint32_t, MbarState> Mbars;
+  /// Rank in its cluster (SR_CgaCtaId; bits 24+ of its shared addresses).
+  unsigned Rank = 0;
   std::vector<std::unique_ptr<Warp>> Warps;
 };
 
@@ -108,6 +120,18 @@ public:
   uint32_t LocalSize = 0;
   uint64_t Clock = 0;
   Cta *CurCta = nullptr;
+  /// The CTAs of the running cluster by rank (one CTA without a cluster
+  /// launch), and its barrier: arrivals of the current phase, phases done.
+  std::vector<Cta *> ClusterCtas;
+  uint64_t CgaArrived = 0, CgaPhases = 0;
+  /// The CTA a shared address names (bits 24+: the rank in the cluster).
+  Cta &ctaOf(uint64_t A) {
+    unsigned R = unsigned(A >> 24) & 0xff;
+    return R < ClusterCtas.size() ? *ClusterCtas[R] : *CurCta;
+  }
+  bool clusterLaunch() const {
+    return C.Cluster[0] * C.Cluster[1] * C.Cluster[2] > 1;
+  }
   Warp *W = nullptr;
   std::string Err;
   bool Ok = true;
@@ -250,6 +274,13 @@ public:
   /// pending; with \p All also the uncommitted copies (warp exit, mbarrier
   /// arrive-on).
   void completeCopies(Warp &Wp, size_t Keep, bool All = false);
+  /// mbarriers, bulk copies, USETMAXREG (ExecSync.cpp).
+  bool execSync(const DecodedInstr &D, uint32_t G, bool &Handled);
+  MbarState &mbar(Cta &T, uint32_t A, uint8_t *P);
+  /// \p Arrive arrivals, \p Tx more expected bytes (negative: delivered),
+  /// \p Drop arrivals leaving the following phases; completes the phase.
+  void mbarUpdate(Cta &T, uint32_t A, uint8_t *P, int64_t Arrive, int64_t Tx,
+                  int64_t Drop);
   /// LDSM/STSM/MOVM and the warp MMAs (ExecTensor.cpp).
   bool execTensor(const DecodedInstr &D, uint32_t G, bool &Handled);
   /// HGMMA/QGMMA/IGMMA/BGMMA over a warpgroup, WARPGROUP.* (ExecWarpgroup).
@@ -269,6 +300,8 @@ private:
   std::map<unsigned, uint64_t> SecAddr;
   void setupBanks();
   bool runCta(Cta &T, RunStats *Stats, uint64_t &Budget);
+  /// Runs the CTAs of one cluster together (ClusterCtas), warp by warp.
+  bool runCluster(RunStats *Stats, uint64_t &Budget);
   bool stepWarp(Cta &T, Warp &Wp, RunStats *Stats);
   bool execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
                    bool &Handled, bool &Advance);

@@ -85,6 +85,9 @@ Expected<LaunchSpec> parseSpec(StringRef Text) {
     } else if (Key == "block") {
       if (Error E = dims(S.Block))
         return std::move(E);
+    } else if (Key == "cluster") {
+      if (Error E = dims(S.Cluster))
+        return std::move(E);
     } else if (Key == "shared" && T.size() == 2) {
       if (T[1].getAsInteger(0, S.DynShared))
         return err(LN + 1, "bad shared size");
@@ -254,6 +257,7 @@ Error runSpec(Emulator &E, const Function &K, const LaunchSpec &S,
                              S.Params.size(), K.Name.c_str(), Layout.size());
   LaunchConfig C;
   std::copy(S.Grid, S.Grid + 3, C.Grid);
+  std::copy(S.Cluster, S.Cluster + 3, C.Cluster);
   std::copy(S.Block, S.Block + 3, C.Block);
   C.DynShared = S.DynShared;
   uint32_t End = 0;

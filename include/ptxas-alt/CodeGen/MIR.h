@@ -275,6 +275,9 @@ struct MFunction {
   uint32_t SpillStoreBytes = 0, SpillLoadBytes = 0;
   uint8_t NumBarriers = 0;
   bool CtaidZUsed = false;
+  /// setmaxnreg (issue 17): the register count at entry (ptxas reports it
+  /// as the kernel's, capped by the largest .inc target); 0: none.
+  unsigned EntryRegs = 0, MaxIncRegs = 0;
   /// Between SSA construction and out-of-SSA translation.
   bool InSSA = false;
   /// alloca/stackrestore move R1 (ISelStack.cpp); the frame (variables)

@@ -54,6 +54,8 @@ struct LaunchConfig {
   uint32_t Grid[3] = {1, 1, 1};
   uint32_t Block[3] = {1, 1, 1};
   uint32_t DynShared = 0;
+  /// CTAs per cluster (sm_90; issue 17): {1,1,1} is no cluster launch.
+  uint32_t Cluster[3] = {1, 1, 1};
   /// Kernel parameter bytes as laid out in bank 0 (ParamOffsets below).
   std::vector<uint8_t> Params;
 };

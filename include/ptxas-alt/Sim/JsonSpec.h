@@ -52,6 +52,7 @@ struct JsonSpec {
   std::string Name, Arch, Ptx, Cubin, Kernel;
   std::vector<std::string> Variants;
   uint32_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
+  uint32_t Cluster[3] = {1, 1, 1}; ///< optional "cluster" (issue 17)
   uint32_t SharedBytes = 0;
   /// Declared buffers, then buffer parameters, then globals (the order of
   /// inputs_sha256).

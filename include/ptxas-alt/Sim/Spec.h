@@ -47,6 +47,7 @@ struct ParamSpec {
 struct LaunchSpec {
   std::string Kernel;
   uint32_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
+  uint32_t Cluster[3] = {1, 1, 1}; ///< `cluster X Y Z` (issue 17)
   uint32_t DynShared = 0;
   std::vector<ParamSpec> Params;
 };
