@@ -82,7 +82,8 @@ void Emulator::loadGlobals() {
                    uint64_t(R.Addend);
       if (Sym.Shndx == 0) // undefined: a system call, or nothing we know
         V = sysCallAddress(Sym.Name);
-      else if (llvm::StringRef(C.Sections[Sym.Shndx].Name).starts_with(".text."))
+      else if (Sym.Shndx < C.Sections.size() &&
+               llvm::StringRef(C.Sections[Sym.Shndx].Name).starts_with(".text."))
         // A function's address (Machine.h).
         V = FuncPtrBase + (uint64_t(Sym.Shndx) << 32) + Sym.Value +
             uint64_t(R.Addend);
@@ -93,7 +94,8 @@ void Emulator::loadGlobals() {
       // (ptxas -c: a .const variable named without generic()) give its
       // offset in the bank; the G forms its address.
       if ((R.Type == 1 || R.Type == 2 || (R.Type >= 76 && R.Type <= 83)) &&
-          Sym.Shndx && llvm::StringRef(C.Sections[Sym.Shndx].Name)
+          Sym.Shndx && Sym.Shndx < C.Sections.size() &&
+          llvm::StringRef(C.Sections[Sym.Shndx].Name)
                            .starts_with(".nv.constant"))
         V = Sym.Value + uint64_t(R.Addend);
       if (Byte)

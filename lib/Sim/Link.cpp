@@ -103,7 +103,7 @@ void Emulator::linkCode() {
   // Text sections with relocations.
   bool Any = false;
   for (const object::Section &S : C.Sections)
-    if ((S.Type == 4 || S.Type == 9) &&
+    if ((S.Type == 4 || S.Type == 9) && S.Info < C.Sections.size() &&
         llvm::StringRef(C.Sections[S.Info].Name).starts_with(".text."))
       Any = true;
   if (!Any)
