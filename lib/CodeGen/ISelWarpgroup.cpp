@@ -505,7 +505,7 @@ void codegen::warpgroupEnd(ISel &S) {
     return;
   for (auto *L : {&S.WG->Arrives, &S.WG->Waits})
     for (const auto &[Loc, Msg] : *L)
-      S.diags().note(Loc, Msg);
+      S.diags().info(Loc, Msg);
   S.WG->Arrives.clear();
   S.WG->Waits.clear();
 }

@@ -28,6 +28,10 @@ void DiagEngine::emit(llvm::SMLoc Loc, llvm::SourceMgr::DiagKind Kind,
     ++NumRepeated;
     return;
   }
+  if (Kind == llvm::SourceMgr::DK_Remark) {
+    OS << "ptxas info    : " << MsgText << "\n";
+    return;
+  }
   if (Loc.isValid()) {
     Position Pos = position(Loc);
     unsigned Buf = SM.FindBufferContainingLoc(Loc);
@@ -56,6 +60,7 @@ void DiagEngine::replayInto(DiagEngine &To) const {
     switch (P.Kind) {
     case llvm::SourceMgr::DK_Error: To.error(P.Loc, P.Msg); break;
     case llvm::SourceMgr::DK_Warning: To.warning(P.Loc, P.Msg); break;
+    case llvm::SourceMgr::DK_Remark: To.info(P.Loc, P.Msg); break;
     default: To.note(P.Loc, P.Msg); break;
     }
 }
@@ -95,6 +100,14 @@ void DiagEngine::note(llvm::SMLoc Loc, const llvm::Twine &Msg) {
     return;
   }
   emit(Loc, llvm::SourceMgr::DK_Note, Msg);
+}
+
+void DiagEngine::info(llvm::SMLoc Loc, const llvm::Twine &Msg) {
+  if (Deferred) {
+    PendingDiags.push_back({llvm::SourceMgr::DK_Remark, Loc, Msg.str()});
+    return;
+  }
+  emit(Loc, llvm::SourceMgr::DK_Remark, Msg);
 }
 
 void DiagEngine::addLineMarker(llvm::SMLoc LineStart, llvm::StringRef File,

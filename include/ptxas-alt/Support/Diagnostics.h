@@ -35,6 +35,11 @@ public:
   void error(llvm::SMLoc Loc, const llvm::Twine &Msg);
   void warning(llvm::SMLoc Loc, const llvm::Twine &Msg);
   void note(llvm::SMLoc Loc, const llvm::Twine &Msg);
+  /// ptxas's informational messages (e.g. "(C7519) warpgroup.arrive is
+  /// injected ..."): printed as ptxas prints them, `ptxas info    : Msg`,
+  /// on the diagnostic stream whether or not -v is given; recorded as a note
+  /// with \p Loc for the library API.
+  void info(llvm::SMLoc Loc, const llvm::Twine &Msg);
   /// An error without a source position (bad option, unreadable file).
   void error(const llvm::Twine &Msg);
 
