@@ -17,12 +17,16 @@
 #include "ptxas-alt/Object/Facts.h"
 #include "ptxas-alt/SASS/Cubin.h"
 #include "ptxas-alt/SASS/Instr.h"
+#include "ptxas-alt/Sim/Emulator.h"
+#include "ptxas-alt/Sim/Program.h"
+#include "ptxas-alt/Sim/StaticCycles.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
+#include <cmath>
 #include <cstring>
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -107,7 +111,7 @@ static unsigned localAccessBytes(llvm::StringRef Mnemonic) {
 /// Per-function code facts of one cubin, as a JSON object:
 /// {"file", "arch", "functions": [{"name", "entry", "regs", "instrs",
 ///  "nops", "undecodable", "code_bytes", "stl", "ldl", "spill_store_bytes",
-///  "spill_load_bytes", "stack_frame", "min_stack", "static_shared"}]}.
+///  "spill_load_bytes", "static_cycles", "loops", "stack_frame", "min_stack", "static_shared"}]}.
 /// "instrs" counts every decoded instruction but NOP (ptxas's trailing
 /// BRA-to-self included, in both compilers' cubins alike); the spill
 /// figures are the bytes of every STL/LDL in the code (local arrays
@@ -140,6 +144,16 @@ static llvm::json::Object jsonFacts(llvm::StringRef Path, llvm::StringRef Data,
         MinStack[R.u32(0)] = R.u32(1);
     }
   }
+  // The static cycle estimate reads the emulator's decoded view, kernels
+  // linked with the functions they call (calls are followed).
+  std::unique_ptr<ptxas::sim::Program> Prog;
+  if (auto P = ptxas::sim::loadProgram(Data))
+    Prog = std::move(*P);
+  else
+    consumeError(P.takeError());
+  std::unique_ptr<ptxas::sim::Emulator> Emu;
+  if (Prog)
+    Emu = std::make_unique<ptxas::sim::Emulator>(*Prog);
   json::Array Funcs;
   for (const ptxas::sass::CubinText &T : SI.Texts) {
     json::Object F;
@@ -201,6 +215,15 @@ static llvm::json::Object jsonFacts(llvm::StringRef Path, llvm::StringRef Data,
     F["ldl"] = Ldl;
     F["spill_store_bytes"] = StlB;
     F["spill_load_bytes"] = LdlB;
+    F["static_cycles"] = json::Value(nullptr);
+    if (Prog)
+      for (const ptxas::sim::Function &PF : Prog->Funcs)
+        if (PF.Section == T.Section) {
+          ptxas::sim::CycleEstimate E =
+              ptxas::sim::estimateCycles(Prog->A, Emu->code(PF));
+          F["static_cycles"] = std::round(E.Cycles);
+          F["loops"] = E.Loops;
+        }
     F["stack_frame"] = SymIdx && Frame.count(*SymIdx) ? Frame[*SymIdx] : 0u;
     F["min_stack"] = SymIdx && MinStack.count(*SymIdx) ? MinStack[*SymIdx] : 0u;
     unsigned Shared = C.findSection((".nv.shared." + T.Function));
