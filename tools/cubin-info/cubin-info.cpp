@@ -110,7 +110,7 @@ static unsigned localAccessBytes(llvm::StringRef Mnemonic) {
 
 /// Per-function code facts of one cubin, as a JSON object:
 /// {"file", "arch", "functions": [{"name", "entry", "regs", "instrs",
-///  "nops", "undecodable", "code_bytes", "stl", "ldl", "spill_store_bytes",
+///  "bra", "nops", "undecodable", "code_bytes", "stl", "ldl", "spill_store_bytes",
 ///  "spill_load_bytes", "static_cycles", "loops", "stack_frame", "min_stack", "static_shared"}]}.
 /// "instrs" counts every decoded instruction but NOP (ptxas's trailing
 /// BRA-to-self included, in both compilers' cubins alike); the spill
@@ -175,7 +175,7 @@ static llvm::json::Object jsonFacts(llvm::StringRef Path, llvm::StringRef Data,
       NRegs = C.Sections[T.Section].Info >> 24; // sh_info bits 24-31
     F["regs"] = NRegs ? json::Value(*NRegs) : json::Value(nullptr);
     uint64_t Instrs = 0, Nops = 0, Bad = 0, Stl = 0, Ldl = 0, StlB = 0,
-             LdlB = 0;
+             LdlB = 0, Bra = 0;
     if (SI.TargetArch) {
       for (size_t Off = 0; Off + 16 <= T.Bytes.size(); Off += 16) {
         ptxas::sass::Word128 W;
@@ -198,6 +198,10 @@ static llvm::json::Object jsonFacts(llvm::StringRef Path, llvm::StringRef Data,
         }
         ++Instrs;
         StringRef Base = M.take_until([](char Ch) { return Ch == '.'; });
+        // Branches (ptxas's trailing BRA-to-self included, as in "instrs"):
+        // what if-conversion removes.
+        if (Base == "BRA")
+          ++Bra;
         if (Base == "STL") {
           ++Stl;
           StlB += localAccessBytes(M);
@@ -208,6 +212,7 @@ static llvm::json::Object jsonFacts(llvm::StringRef Path, llvm::StringRef Data,
       }
     }
     F["instrs"] = Instrs;
+    F["bra"] = Bra;
     F["nops"] = Nops;
     F["undecodable"] = Bad;
     F["code_bytes"] = uint64_t(T.Bytes.size());
