@@ -17,11 +17,12 @@
 //              C: c1 .. cm              B, C: (empty)
 //              D: ...                   D: ...
 //
-// and a branch over a lone unconditional branch is inverted:
+// and a branch over a short block that jumps away becomes a guarded jump
+// (with no b's: an inverted branch):
 //
-//   inversion  A: ... @P BRA C      ->  A: ... @!P BRA Y
-//              B: BRA Y                 B: (empty)
-//              C: ...                   C: ...
+//   exit       A: ... @P BRA C      ->  A: ... @!P b1 .. @!P bn
+//              B: b1 .. bn; BRA Y                  @!P BRA Y
+//              C: ...                   B: (empty)  C: ...
 //
 // Predication keeps the meaning exactly when every moved instruction can
 // run guarded: not guarded already, no implicit operands (calls, returns),
@@ -156,13 +157,36 @@ unsigned codegen::ifConvert(MFunction &MF) {
     unsigned P = Br->Guard.Reg;
     bool Neg = Br->GuardNeg;
     std::vector<MInstr> Moved;
-    if (fallsInto(B, C) && BB.Instrs.size() == 1 && uncondBranch(BB, true)) {
-      // `@P BRA C; BRA Y; C:` is `@!P BRA Y; C:` (nothing to predicate).
-      MInstr &J = BB.Instrs.back();
-      MInstr &Cond = MF.Blocks[A].Instrs.back();
-      Cond.Ops[0] = J.Ops[0];
-      Cond.GuardNeg = !Neg;
+    // Diamond: B ends with BRA D, C (entered only from A) falls into D.
+    const MInstr *J = uncondBranch(BB, /*AllowUniform=*/true);
+    MBlock &CB = MF.Blocks[C];
+    bool Diamond = J && nextBody(B) == C && fallsInto(C, J->Ops[0].Block) &&
+                   Refs[C] == 1 && !CB.Instrs.empty() &&
+                   !CB.Instrs.back().Op.isTerminator() &&
+                   CB.ExtraSuccs.empty() && BB.ExtraSuccs.empty() &&
+                   predicableSide(BB, BB.Instrs.size() - 1, P) &&
+                   predicableSide(CB, CB.Instrs.size(), P);
+    if (!Diamond && J && fallsInto(B, C) && BB.ExtraSuccs.empty() &&
+        predicableSide(BB, BB.Instrs.size() - 1, P)) {
+      // `@P BRA C; b1 .. bn; BRA Y; C:` is `@!P b1 .. @!P bn; @!P BRA Y;
+      // C:` (with n = 0 a plain inversion). The jump becomes a plain BRA:
+      // guarded, it is no longer uniform.
+      MOperand G = Br->Guard;
+      MInstr Jump = std::move(BB.Instrs.back());
+      BB.Instrs.pop_back();
+      for (MInstr &I : BB.Instrs) {
+        Moved.push_back(std::move(I));
+        Moved.back().Guard = G;
+        Moved.back().GuardNeg = !Neg;
+      }
+      Jump.Op = MOp(Opc::BRA);
+      Jump.Guard = G;
+      Jump.GuardNeg = !Neg;
+      Moved.push_back(std::move(Jump));
+      MF.Blocks[A].Instrs.pop_back();
       BB.Instrs.clear();
+      for (MInstr &I : Moved)
+        MF.Blocks[A].Instrs.push_back(std::move(I));
       ++Converted;
       count();
       continue;
@@ -179,18 +203,8 @@ unsigned codegen::ifConvert(MFunction &MF) {
       }
       MF.Blocks[A].Instrs.pop_back();
       BB.Instrs.clear();
-    } else if (nextBody(B) == C) {
-      // Diamond: B ends with BRA D, C falls through into D.
-      const MInstr *J = uncondBranch(BB, /*AllowUniform=*/true);
-      MBlock &CB = MF.Blocks[C];
-      if (!J || !fallsInto(C, J->Ops[0].Block) || Refs[C] != 1 ||
-          CB.Instrs.empty() || CB.Instrs.back().Op.isTerminator() ||
-          !CB.ExtraSuccs.empty() || !BB.ExtraSuccs.empty())
-        continue;
+    } else if (Diamond) {
       size_t NB = BB.Instrs.size() - 1;
-      if (!predicableSide(BB, NB, P) ||
-          !predicableSide(CB, CB.Instrs.size(), P))
-        continue;
       MOperand G = Br->Guard;
       for (size_t K = 0; K != NB; ++K) {
         Moved.push_back(std::move(BB.Instrs[K]));
