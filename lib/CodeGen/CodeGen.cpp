@@ -125,6 +125,8 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
   if (std::string E = allocateRegisters(MF); !E.empty())
     return Fail(E);
   finalizeFrame(MF);
+  if (Opts.OptLevel > 0)
+    ifConvert(MF);
   // Again on physical registers: spill code and the copies allocation
   // left get their places too (anti-dependences now follow the registers).
   if (Opts.OptLevel > 0)

@@ -61,6 +61,10 @@ int frameBaseVReg(const MFunction &MF);
 /// Moves predicates that find no P register into general registers
 /// (Spill.cpp).
 void spillPredicates(MFunction &MF, llvm::ArrayRef<unsigned> VRegs);
+/// If-conversion (issue 20): short branch triangles and diamonds become
+/// guarded instructions, on physical registers (IfConvert.cpp). Returns
+/// how many branches went.
+unsigned ifConvert(MFunction &MF);
 /// Kernels: lowers the stack pointer by the frame size in the prologue.
 void finalizeFrame(MFunction &MF);
 /// Parses every instruction against the form table (Emit.cpp).

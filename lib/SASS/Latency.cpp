@@ -567,4 +567,48 @@ unsigned fixedLatency(Arch A, const Form &P, const Form &C, ReadRole R) {
 
 unsigned maxFixedLatency(Arch) { return Cap; }
 
+//===-- Static cycle estimate (issue 20) ----------------------------------===//
+
+unsigned typicalVariableLatency(Arch A, const Form &F) {
+  llvm::StringRef M = F.Mnemonic;
+  switch (F.Class) {
+  case Sched::MEM:
+    return 43; // LDG L1 hit (LDL spills hit L1 alike)
+  case Sched::ATOM:
+    return 60;
+  case Sched::SHARED:
+    return 29; // LDS pointer chase
+  case Sched::CONST:
+    return 20;
+  case Sched::MUFU:
+    return 17; // MUFU.EX2
+  case Sched::CONV:
+    return 12; // half of the F2I + I2FP pair
+  case Sched::FP64:
+    // Full-rate FP64 pipes on sm_80 and sm_90 (DFMA chain 8.0 on H200);
+    // the consumer parts run FP64 at 1/64 rate.
+    return A == Arch::SM80 || !isPre90(A) ? 8 : 32;
+  case Sched::TENSOR:
+    return 32;
+  case Sched::WARP:
+    return 23;
+  case Sched::SYNC:
+  case Sched::BARRIER:
+    return 20;
+  default:
+    break;
+  }
+  if (M == "POPC" || M == "FLO" || M == "BREV")
+    return 17; // POPC chain
+  if (M == "S2R" || M == "S2UR")
+    return 20;
+  return 12;
+}
+
+unsigned typicalReadRelease(Arch, const Form &F) {
+  // Stores and atomics read their data registers a few cycles after issue.
+  return F.Class == Sched::MEM || F.Class == Sched::ATOM ? 10 : 6;
+}
+//===-- End static cycle estimate -----------------------------------------===//
+
 } // namespace ptxas::sass

@@ -53,6 +53,11 @@ Emulator::Emulator(const Program &P) : P(P) {
 }
 Emulator::~Emulator() = default;
 
+const Function &Emulator::code(const Function &K) const {
+  auto L = Linked.find(K.Name);
+  return L == Linked.end() ? K : L->second;
+}
+
 /// Every data section (globals, constant banks) gets a device address;
 /// then relocations are applied to the copies.
 void Emulator::loadGlobals() {

@@ -17,12 +17,16 @@
 #include "ptxas-alt/Object/Facts.h"
 #include "ptxas-alt/SASS/Cubin.h"
 #include "ptxas-alt/SASS/Instr.h"
+#include "ptxas-alt/Sim/Emulator.h"
+#include "ptxas-alt/Sim/Program.h"
+#include "ptxas-alt/Sim/StaticCycles.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
+#include <cmath>
 #include <cstring>
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -106,8 +110,8 @@ static unsigned localAccessBytes(llvm::StringRef Mnemonic) {
 
 /// Per-function code facts of one cubin, as a JSON object:
 /// {"file", "arch", "functions": [{"name", "entry", "regs", "instrs",
-///  "nops", "undecodable", "code_bytes", "stl", "ldl", "spill_store_bytes",
-///  "spill_load_bytes", "stack_frame", "min_stack", "static_shared"}]}.
+///  "bra", "nops", "undecodable", "code_bytes", "stl", "ldl", "spill_store_bytes",
+///  "spill_load_bytes", "static_cycles", "loops", "stack_frame", "min_stack", "static_shared"}]}.
 /// "instrs" counts every decoded instruction but NOP (ptxas's trailing
 /// BRA-to-self included, in both compilers' cubins alike); the spill
 /// figures are the bytes of every STL/LDL in the code (local arrays
@@ -140,6 +144,16 @@ static llvm::json::Object jsonFacts(llvm::StringRef Path, llvm::StringRef Data,
         MinStack[R.u32(0)] = R.u32(1);
     }
   }
+  // The static cycle estimate reads the emulator's decoded view, kernels
+  // linked with the functions they call (calls are followed).
+  std::unique_ptr<ptxas::sim::Program> Prog;
+  if (auto P = ptxas::sim::loadProgram(Data))
+    Prog = std::move(*P);
+  else
+    consumeError(P.takeError());
+  std::unique_ptr<ptxas::sim::Emulator> Emu;
+  if (Prog)
+    Emu = std::make_unique<ptxas::sim::Emulator>(*Prog);
   json::Array Funcs;
   for (const ptxas::sass::CubinText &T : SI.Texts) {
     json::Object F;
@@ -161,7 +175,7 @@ static llvm::json::Object jsonFacts(llvm::StringRef Path, llvm::StringRef Data,
       NRegs = C.Sections[T.Section].Info >> 24; // sh_info bits 24-31
     F["regs"] = NRegs ? json::Value(*NRegs) : json::Value(nullptr);
     uint64_t Instrs = 0, Nops = 0, Bad = 0, Stl = 0, Ldl = 0, StlB = 0,
-             LdlB = 0;
+             LdlB = 0, Bra = 0;
     if (SI.TargetArch) {
       for (size_t Off = 0; Off + 16 <= T.Bytes.size(); Off += 16) {
         ptxas::sass::Word128 W;
@@ -184,6 +198,10 @@ static llvm::json::Object jsonFacts(llvm::StringRef Path, llvm::StringRef Data,
         }
         ++Instrs;
         StringRef Base = M.take_until([](char Ch) { return Ch == '.'; });
+        // Branches (ptxas's trailing BRA-to-self included, as in "instrs"):
+        // what if-conversion removes.
+        if (Base == "BRA")
+          ++Bra;
         if (Base == "STL") {
           ++Stl;
           StlB += localAccessBytes(M);
@@ -194,6 +212,7 @@ static llvm::json::Object jsonFacts(llvm::StringRef Path, llvm::StringRef Data,
       }
     }
     F["instrs"] = Instrs;
+    F["bra"] = Bra;
     F["nops"] = Nops;
     F["undecodable"] = Bad;
     F["code_bytes"] = uint64_t(T.Bytes.size());
@@ -201,6 +220,15 @@ static llvm::json::Object jsonFacts(llvm::StringRef Path, llvm::StringRef Data,
     F["ldl"] = Ldl;
     F["spill_store_bytes"] = StlB;
     F["spill_load_bytes"] = LdlB;
+    F["static_cycles"] = json::Value(nullptr);
+    if (Prog)
+      for (const ptxas::sim::Function &PF : Prog->Funcs)
+        if (PF.Section == T.Section) {
+          ptxas::sim::CycleEstimate E =
+              ptxas::sim::estimateCycles(Prog->A, Emu->code(PF));
+          F["static_cycles"] = std::round(E.Cycles);
+          F["loops"] = E.Loops;
+        }
     F["stack_frame"] = SymIdx && Frame.count(*SymIdx) ? Frame[*SymIdx] : 0u;
     F["min_stack"] = SymIdx && MinStack.count(*SymIdx) ? MinStack[*SymIdx] : 0u;
     unsigned Shared = C.findSection((".nv.shared." + T.Function));

@@ -73,6 +73,21 @@ unsigned fixedLatency(Arch A, const Form &P, const Form &C, ReadRole R,
 /// boundary must drain when the successor is unknown).
 unsigned maxFixedLatency(Arch A);
 
+//===-- Static cycle estimate (issue 20) ----------------------------------===//
+// Typical latencies of scoreboarded results, for the static cycle estimate
+// of lib/SASS/StaticCycles.cpp only (the scheduler and hazard checker never
+// assume a variable latency: they wait on the scoreboard). From the
+// dependent-chain measurements of ../shared/docs/hopper-measurements.md
+// (L1-hit LDG 43, LDS 29, MUFU 17, F2I+I2F pair 23); the classes that were
+// not measured get values of the same order (see docs/performance.md).
+
+/// Cycles from the issue of \p F until its write scoreboard is released.
+unsigned typicalVariableLatency(Arch A, const Form &F);
+/// Cycles from the issue of \p F until its read scoreboard is released
+/// (its source registers have been read).
+unsigned typicalReadRelease(Arch A, const Form &F);
+//===-- End static cycle estimate -----------------------------------------===//
+
 } // namespace ptxas::sass
 
 #endif

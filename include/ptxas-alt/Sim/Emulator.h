@@ -69,6 +69,11 @@ class Emulator {
 public:
   explicit Emulator(const Program &P);
   ~Emulator();
+  /// The code launch() runs for kernel \p K: its linked copy (the other
+  /// functions appended, code relocations applied) when the cubin has code
+  /// relocations, else K itself. The static cycle estimate follows calls
+  /// through it.
+  const Function &code(const Function &K) const;
   GlobalMemory &mem() { return Mem; }
   /// Device address and size of module variable \p Name (a symbol in a
   /// .nv.global* or .nv.constantN section); nullopt if there is none.

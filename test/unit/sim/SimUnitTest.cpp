@@ -4,9 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/SASS/Instr.h"
+#include "ptxas-alt/SASS/Latency.h"
 #include "ptxas-alt/Sim/Decoded.h"
 #include "ptxas-alt/Sim/Hazards.h"
 #include "ptxas-alt/Sim/Spec.h"
+#include "ptxas-alt/Sim/StaticCycles.h"
 
 #include <gtest/gtest.h>
 
@@ -153,4 +155,64 @@ TEST(SimHazards, ScoreboardsAndDepbar) {
   EXPECT_EQ(violations(A, War), 1u);
 }
 
+// Static cycle estimate (issue 20): the model of StaticCycles.h, worked
+// by hand on tiny functions.
+TEST(SimStaticCycles, StallsAndScoreboards) {
+  sass::Arch A = sass::Arch::SM90;
+  // Stalls only: 4 + 5.
+  Function Straight = assemble(A, {"IADD3 R3, R2, 0x1, RZ ; {stall=4}",
+                                   "EXIT ; {stall=5 yield=1}"});
+  EXPECT_EQ(estimateCycles(A, Straight).Cycles, 9.0);
+  // The wait on the load's scoreboard: the IADD3 issues when the LDG's
+  // typical latency has passed (43 after its issue at 0), then 1 + 5.
+  Function Load = assemble(A, {"LDG.E R2, desc[UR4][R4.64] ; {stall=1 wb=2}",
+                               "IADD3 R3, R2, 0x1, RZ ; {stall=1 wait=0x04}",
+                               "EXIT ; {stall=5 yield=1}"});
+  EXPECT_EQ(estimateCycles(A, Load).Cycles,
+            sass::typicalVariableLatency(A, *Load.Code[0].I.F) + 6.0);
+  // DEPBAR.LE SB2, 0x1 waits for the older load only (issued at 0).
+  Function Dep = assemble(A, {"LDG.E R2, desc[UR4][R4.64] ; {stall=1 wb=2}",
+                              "LDG.E R6, desc[UR4][R8.64] ; {stall=1 wb=2}",
+                              "DEPBAR.LE SB2, 0x1 ; {stall=1}",
+                              "EXIT ; {stall=5 yield=1}"});
+  EXPECT_EQ(estimateCycles(A, Dep).Cycles,
+            sass::typicalVariableLatency(A, *Dep.Code[0].I.F) + 6.0);
+}
+
+TEST(SimStaticCycles, LoopsAndPaths) {
+  sass::Arch A = sass::Arch::SM90;
+  // A loop body (IADD3 + back branch, 4 + 5) counts LoopTrip times.
+  Function Loop = assemble(A, {"MOV R3, 0x1 ; {stall=1}",
+                               "IADD3 R3, R3, 0x1, RZ ; {stall=4}",
+                               "@P0 BRA 0x10 ; {stall=5}",
+                               "EXIT ; {stall=5 yield=1}"});
+  CycleModel M;
+  CycleEstimate E = estimateCycles(A, Loop, M);
+  EXPECT_EQ(E.Loops, 1u);
+  EXPECT_EQ(E.Cycles, 1 + M.LoopTrip * 9.0 + 5);
+  // Of two paths the longer counts: @P0 BRA over a 10-cycle block.
+  Function Diamond = assemble(A, {"@P0 BRA 0x30 ; {stall=5}",
+                                  "IADD3 R3, R3, 0x1, RZ ; {stall=6}",
+                                  "IADD3 R3, R3, 0x1, RZ ; {stall=4}",
+                                  "EXIT ; {stall=5 yield=1}"});
+  EXPECT_EQ(estimateCycles(A, Diamond).Cycles, 5 + 10 + 5.0);
+}
+
+TEST(SimStaticCycles, CallsInLoops) {
+  sass::Arch A = sass::Arch::SM90;
+  // A subroutine after the kernel (as ptxas places its slow paths), called
+  // from a loop: its 4 + 5 cycles count once per call, LoopTrip times.
+  Function F = assemble(A, {"CALL.REL.NOINC 0x40 ; {stall=1}",      // 0x00
+                            "@P0 BRA 0x0 ; {stall=5}",              // 0x10
+                            "EXIT ; {stall=5 yield=1}",             // 0x20
+                            "BRA 0x30 ; {stall=1}",                 // 0x30
+                            "FADD R3, R3, 1 ; {stall=4}",           // 0x40
+                            "RET.REL.NODEC R20 0x0 ; {stall=5}"});  // 0x50
+  CycleModel M;
+  CycleEstimate E = estimateCycles(A, F, M);
+  EXPECT_EQ(E.Loops, 1u); // the BRA-to-self after EXIT is unreachable
+  EXPECT_EQ(E.Cycles, M.LoopTrip * (1 + 5 + 9.0) + 5);
+}
+
 } // namespace
+
