@@ -151,7 +151,7 @@ const Row Rows[] = {
     {0x3e, Sched::ALU, Sched::SHARED, ReadRole::Guard, 1, 0, 0, 13},
     {0x30, Sched::ALU, Sched::SYNC, ReadRole::Data, 0, 0, 0, 4},
     {0x3e, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 0, 0, 7},
-    {0x01, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 0, 0, 30},
+    {0x01, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 0, 0, 8},
     {0x3e, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 7},
     {0x01, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 15},
     {0x3e, Sched::ALU, Sched::UNIFORM, ReadRole::Data, 0, 0, 0, 4},
