@@ -289,6 +289,14 @@ Error Machine::run(RunStats *Stats, uint64_t Limit) {
   uint32_t Threads = C.Block[0] * C.Block[1] * C.Block[2];
   if (!Threads || Threads > 1024 || !C.Grid[0] || !C.Grid[1] || !C.Grid[2])
     return createStringError(inconvertibleErrorCode(), "bad launch shape");
+  // The hardware gives a thread at most 512 KiB of local memory; a cubin
+  // whose frame records ask for more is refused, not allocated (a fuzzed
+  // FRAME_SIZE asked for 1 GiB per lane).
+  if (LocalSize > (512u << 10) + 1024 + 16)
+    return createStringError(inconvertibleErrorCode(),
+                             "%u bytes of local memory per thread (the "
+                             "hardware allows 512 KiB)",
+                             unsigned(LocalSize));
   uint64_t Static = 0;
   if (unsigned S = P.C.findSection((".nv.shared." + K.Name)))
     Static = P.C.Sections[S].size();
@@ -344,22 +352,7 @@ Error Machine::run(RunStats *Stats, uint64_t Limit) {
     for (uint32_t Y = 0; Y < C.Grid[1]; ++Y)
       for (uint32_t X = 0; X < C.Grid[0]; ++X) {
         Cta T;
-        T.Id[0] = X, T.Id[1] = Y, T.Id[2] = Z;
-        T.Shared.assign(sharedBase() + Static + C.DynShared + 16, 0);
-        unsigned NW = (Threads + 31) / 32;
-        for (unsigned I = 0; I < NW; ++I) {
-          auto Wp = std::make_unique<Warp>();
-          std::memset(Wp->R, 0, sizeof(Wp->R));
-          std::memset(Wp->P, 0, sizeof(Wp->P));
-          std::memset(Wp->UR, 0, sizeof(Wp->UR));
-          std::memset(Wp->B, 0, sizeof(Wp->B));
-          std::memset(Wp->PC, 0, sizeof(Wp->PC));
-          unsigned N = std::min(32u, Threads - I * 32);
-          Wp->Valid = N == 32 ? ~0u : (1u << N) - 1;
-          Wp->Id = I;
-          Wp->Local.assign(size_t(LocalSize) * 32, 0);
-          T.Warps.push_back(std::move(Wp));
-        }
+        newCta(T, X, Y, Z);
         CurCta = &T;
         if (!runCta(T, Stats, Budget))
           return createStringError(inconvertibleErrorCode(), "%s",
