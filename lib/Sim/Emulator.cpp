@@ -300,6 +300,13 @@ Error Machine::run(RunStats *Stats, uint64_t Limit) {
   uint64_t Static = 0;
   if (unsigned S = P.C.findSection((".nv.shared." + K.Name)))
     Static = P.C.Sections[S].size();
+  // Likewise shared memory: at most 228 KiB per CTA on any target (sm_90);
+  // a fuzzed .nv.shared section header asked for 2^60 bytes.
+  if (Static + C.DynShared > (228u << 10))
+    return createStringError(inconvertibleErrorCode(),
+                             "%llu bytes of shared memory per CTA (the "
+                             "hardware allows 228 KiB)",
+                             (unsigned long long)(Static + C.DynShared));
   uint64_t Budget = Limit ? Limit : ~uint64_t(0);
   auto newCta = [&](Cta &T, uint32_t X, uint32_t Y, uint32_t Z) {
     T.Id[0] = X, T.Id[1] = Y, T.Id[2] = Z;
