@@ -67,6 +67,14 @@ void Emulator::loadGlobals() {
     StringRef N = Sec.Name;
     if (!N.starts_with(".nv.global") && !N.starts_with(".nv.constant"))
       continue;
+    // Module data is allocated on the host: a section header asking for
+    // more than 1 GiB (a fuzzed .nv.global of 2^58 bytes) is refused.
+    if (Sec.size() > (uint64_t(1) << 30)) {
+      LoadError = (N + " needs " + llvm::Twine(Sec.size()) +
+                   " bytes; the emulator holds at most 1 GiB of module data")
+                      .str();
+      return;
+    }
     uint64_t A = Mem.alloc(Sec.size());
     if (Sec.hasFileData())
       std::copy(Sec.Data.begin(), Sec.Data.end(), Mem.region(A).begin());
@@ -139,6 +147,8 @@ Emulator::paramLayout(const Function &K) const {
 
 Error Emulator::launch(const Function &K, const LaunchConfig &C,
                        RunStats *Stats) {
+  if (!LoadError.empty())
+    return createStringError(inconvertibleErrorCode(), LoadError.c_str());
   auto L = Linked.find(K.Name);
   Machine M(P, L == Linked.end() ? K : L->second, Mem, C, SectionAddr);
   M.Trace = Trace;

@@ -264,9 +264,10 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
       uint32_t A = v(2, L), B = v(3, L);
       if (O[2].Neg)
         A = -A;
-      // With .X the B flag is a bitwise not (nvdisasm prints ~R): the +1
-      // of a negation comes in as the carry.
-      if (O[3].Neg || O[3].Not)
+      // With .X the B flag is a bitwise not (nvdisasm prints ~R, decoded
+      // as Inv): the +1 of a negation comes in as the carry. (Reading only
+      // Not missed it: ptxas's 33-bit vabsdiff.s32 came out unnegated.)
+      if (O[3].Neg || O[3].Not || O[3].Inv)
         B = X ? ~B : -B;
       unsigned K = 4;
       uint32_t Cv = 0;

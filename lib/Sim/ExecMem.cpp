@@ -241,7 +241,7 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
   auto addr = [&](unsigned L) -> uint64_t {
     uint64_t A = 0;
     if (MO.IdxKind == OpKind::R && MO.Reg != 255)
-      A = Wide ? (W->R[MO.Reg][L] | uint64_t(W->R[MO.Reg + 1][L]) << 32)
+      A = Wide ? (W->R[MO.Reg][L] | uint64_t(W->R[(MO.Reg + 1) & 255][L]) << 32)
                   : uint64_t(W->R[MO.Reg][L]);
     A <<= MO.Scale;
     if (MO.URIdx != 63) {
@@ -294,7 +294,7 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
         return false;
       uint32_t Buf[4];
       for (unsigned K = 0; K < std::max(1u, N / 4); ++K)
-        Buf[K] = Dt.Reg == 255 ? 0 : W->R[Dt.Reg + K][L];
+        Buf[K] = Dt.Reg + K >= 255 ? 0 : W->R[Dt.Reg + K][L];
       std::memcpy(P, Buf, N);
     }
     return true;
@@ -344,7 +344,7 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
       std::memcpy(Old, P, NB);
       for (unsigned K = 0; K < NB / 4; ++K) {
         unsigned VR = O[MI + 1].Reg;
-        uint32_t V = VR == 255 ? 0 : W->R[VR + K][L];
+        uint32_t V = VR + K >= 255 ? 0 : W->R[VR + K][L];
         std::memcpy(Val + 4 * K, &V, 4);
       }
       for (unsigned E = 0; E < Pk.Elems; ++E) {

@@ -208,8 +208,10 @@ public:
       V = O.Reg == 7 || (W->P[L] >> O.Reg & 1);
     return V != O.Not;
   }
+  // A register tuple that runs past R254 (an LDC.128 into R254 of a
+  // fuzzed cubin) writes nothing beyond it and reads zeros.
   void setR(unsigned R, unsigned L, uint32_t V) {
-    if (R != 255)
+    if (R < 255)
       W->R[R][L] = V;
   }
   void setR64(unsigned R, unsigned L, uint64_t V) {

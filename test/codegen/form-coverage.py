@@ -12,6 +12,17 @@ form needs something it does not spell). For every probe ptxas accepts,
 ptxas-alt must compile it too; with --nvdisasm, nvdisasm must decode the
 cubin.
 
+Probes are live: every register the instruction reads is loaded from the
+thread's slot of a buffer (a few inputs are fixed where random values are
+undefined: member masks, barrier ids and counts, bulk-copy sizes) and
+every register it writes is stored back, so that neither compiler can
+delete the instruction. With --emulate each compiled probe runs in the
+emulator (sass-run, 32 threads, random buffer) on ptxas's cubin and on
+ours, both schedules hazard-checked; outputs must be equal unless
+--known-emu lists the probe. --keep DIR keeps ptxas's cubins (they are
+the hazard checker's broadest calibration data: `sass-hazards --stats
+DIR/*/*.cubin | test/sim/merge-latency.py lib/SASS/Latency.cpp`).
+
 Forms whose operands the table leaves open (`any`: calls, mma/wgmma
 fragments, tensor copies) are counted as "not generated".
 
@@ -43,6 +54,12 @@ ARCHS = ['sm_75', 'sm_80', 'sm_86', 'sm_89', 'sm_90', 'sm_90a']
 # The first PTX ISA version ptxas accepts for each target (major*10+minor).
 MIN_PTX = {'sm_75': 63, 'sm_80': 70, 'sm_86': 71, 'sm_89': 78, 'sm_90': 78,
            'sm_90a': 80}
+# Live probes: thread T reads its operands from buffer bytes
+# IO_BASE + T * IO_SLOT + 16 k and writes its results to the upper half of
+# the slot; the memory operand [%rd_addr] is the buffer's first bytes.
+IO_BASE = 1024
+IO_SLOT = 1024
+PROBE_THREADS = 32
 SPACES = ('.global', '.shared', '.shared::cta', '.shared::cluster', '.local',
           '.const', '.param', '.param::entry', '.param::func')
 
@@ -83,11 +100,19 @@ class Probe:
         self.regs = collections.defaultdict(int)  # reg type -> count used
         self.decls = []                          # module-scope declarations
 
-    def reg(self, t):
+        self.ins = []                            # (register, reg type) read
+        self.outs = []                           # (register, reg type) written
+
+    def reg(self, t, role=None):
         rt = reg_type(t)
         n = self.regs[rt]
         self.regs[rt] += 1
-        return f'%{rt.replace(".", "_")}_{n}'
+        r = f'%{rt.replace(".", "_")}_{n}'
+        if role == 'in':
+            self.ins.append((r, rt))
+        elif role == 'out':
+            self.outs.append((r, rt))
+        return r
 
 
 def imm(t):
@@ -102,6 +127,7 @@ def spell(form, choice):
     """The probe text for FORM with type-slot A spelled CHOICE, or None."""
     mods, slots, vec = [], {}, 1
     space = ''
+    spaces = []  # in modifier order: a copy's destination, then its source
     for m in form['mods']:
         if m['optional']:
             continue
@@ -116,10 +142,12 @@ def spell(form, choice):
                                                    '.local', '.const',
                                                    '.param'):
             space = alt.split('::')[0]
+            spaces.append(space)
         mods.append(alt)
     p = Probe()
     ops = []
     label = False
+    nmem = 0
     for o in form['operands']:
         if o['optional']:
             continue
@@ -128,20 +156,27 @@ def spell(form, choice):
         if k == 'any':
             return None
         if k in ('d', 's', 'r'):
-            ops.append(p.reg(t))
+            ops.append(p.reg(t, 'out' if k == 'd' else 'in'))
         elif k == 'i':
             ops.append(imm(t))
         elif k in ('vd', 'vs'):
             n = vec
             if n == 1 and 0 in slots and type_bits(slots[0]) > type_bits(t):
                 n = type_bits(slots[0]) // max(1, type_bits(t))
+            role = 'out' if k == 'vd' else 'in'
             if n == 1:
-                ops.append(p.reg(t))
+                ops.append(p.reg(t, role))
             else:
-                ops.append('{' + ', '.join(p.reg(t) for _ in range(n)) + '}')
+                ops.append('{' + ', '.join(p.reg(t, role) for _ in range(n))
+                           + '}')
         elif k in ('p', '!p', 'dp', 'dp|'):
-            ops.append(p.reg('pred'))
+            ops.append(p.reg('pred', 'out' if k.startswith('d') else 'in'))
         elif k == 'm':
+            if form['mnemonic'].startswith('cp.'):
+                # cp.*: destination and source in the order of their
+                # spaces; a further operand is the mbarrier (shared).
+                space = (spaces + ['.shared'] * 4)[nmem]
+            nmem += 1
             if space == '.shared':
                 ops.append('[sh]')
             elif space == '.const':
@@ -164,13 +199,65 @@ def spell(form, choice):
     instr = form['mnemonic'] + ''.join(mods)
     body = [f'\t.reg .{rt} %{rt.replace(".", "_")}_<{n}>;'
             for rt, n in sorted(p.regs.items())]
-    body += ['\t.reg .b64 %rd_addr;', '\t.local .align 16 .b8 lv[256];',
+    line = f'\t{instr} {", ".join(ops)};' if ops else f'\t{instr};'
+    body += ['\t.reg .b64 %rd_addr, %rd_io, %rd_off;', '\t.reg .b32 %io_t, %io_w;',
+             '\t.reg .pred %io_p;', '\t.local .align 16 .b8 lv[256];',
              '\tld.param.u64 %rd_addr, [pp];',
-             f'\t{instr} {", ".join(ops)};' if ops else f'\t{instr};']
+             '\tcvta.to.global.u64 %rd_addr, %rd_addr;']
+    # Live probes: every register the instruction reads is loaded from this
+    # thread's slot of the buffer, every register it writes is stored back,
+    # so that neither compiler can delete it and the emulator can compare
+    # the two cubins (IO_BASE: the slots; the bytes below it are the memory
+    # operand's).
+    body += ['\tmov.u32 %io_t, %tid.x;',
+             f'\tmul.wide.u32 %rd_off, %io_t, {IO_SLOT};',
+             '\tadd.s64 %rd_io, %rd_addr, %rd_off;']
+    fixed = fixed_inputs(form['mnemonic'], instr, p.ins)
+    for k, (r, rt) in enumerate(p.ins):
+        at = f'[%rd_io+{IO_BASE + 16 * k}]'
+        if r in fixed:
+            body.append(f'\tmov.b{type_bits(rt)} {r}, {fixed[r]};')
+        elif rt == 'pred':
+            body += [f'\tld.global.u32 %io_w, {at};',
+                     f'\tsetp.ne.u32 {r}, %io_w, 0;']
+        else:
+            body.append(f'\tld.global.b{type_bits(rt)} {r}, {at};')
+    body.append(line)
+    for k, (r, rt) in enumerate(p.outs):
+        at = f'[%rd_io+{IO_BASE + IO_SLOT // 2 + 16 * k}]'
+        if rt == 'pred':
+            body += [f'\tselp.u32 %io_w, 1, 0, {r};',
+                     f'\tst.global.u32 {at}, %io_w;']
+        else:
+            body.append(f'\tst.global.b{type_bits(rt)} {at}, {r};')
     if label:
         body.append('L_end:')
     body.append('\tret;')
-    return instr, '\n'.join(body)
+    return instr, '\n'.join(body), line
+
+
+def fixed_inputs(mnemonic, instr, ins):
+    """Inputs that must not be random for the probe to be well defined:
+    the member mask of a warp collective (a lane outside its own mask
+    traps), a CTA barrier's id and thread count."""
+    regs = [r for r, rt in ins if rt != 'pred']
+    if mnemonic in ('bar', 'barrier'):
+        if '.warp' in instr:
+            return {r: -1 for r in regs[-1:]}
+        return dict(zip(regs, (1, 32)))
+    if '.sync' in instr and regs:
+        return {regs[-1]: -1}
+    if mnemonic.startswith('cp.') and '.bulk' in instr:
+        # the byte count (a multiple of 16 inside the 256-byte variables),
+        # the multicast CTA mask (this CTA only)
+        out = {}
+        for r, rt in ins:
+            if rt in ('b32', 'u32', 's32') and 16 not in out.values():
+                out[r] = 16
+            elif rt in ('b16', 'u16'):
+                out[r] = 1
+        return out
+    return {}
 
 
 def module(arch, ptx_version, body):
@@ -200,9 +287,8 @@ def probes_for(forms, arch):
             if r is None:
                 skipped += 1
                 continue
-            instr, body = r
-            ops = body.split('\n')[-2 if 'L_end' not in body else -3]
-            key = (instr, re.sub(r'%\w+', '%', ops))
+            instr, body, line = r
+            key = (instr, re.sub(r'%\w+', '%', line))
             if key in seen:
                 continue
             seen.add(key)
@@ -235,18 +321,66 @@ def run_one(args, arch, name, text, tmp):
         fh.write(text)
     st, _ = compile_probe(args.ptxas, arch, src, src + '.ref.cubin')
     if st != 'ok':
-        return name, 'ptxas-rejects', ''
+        return name, 'ptxas-rejects', '', ''
+    if args.keep:
+        # ptxas's cubins of every accepted probe, e.g. for the hazard
+        # checker's calibration (sass-hazards --stats | merge-latency.py).
+        d = os.path.join(args.keep, arch)
+        os.makedirs(d, exist_ok=True)
+        shutil.copy(src + '.ref.cubin', os.path.join(d, safe + '.cubin'))
     ours = src + '.cubin'
     st, msg = compile_probe(args.ptxas_alt, arch, src, ours)
     if st != 'ok':
-        return name, st, msg
+        return name, st, msg, ''
     if args.nvdisasm:
         p = subprocess.run([args.nvdisasm, ours], capture_output=True,
                            text=True)
         if p.returncode != 0:
             return name, 'nvdisasm', (p.stderr.strip().splitlines() or
-                                      ['?'])[0]
-    return name, 'ok', ''
+                                      ['?'])[0], ''
+    emu = emulate(args, src, src + '.ref.cubin', ours) if args.emulate else ''
+    return name, 'ok', '', emu
+
+
+SPEC = f"""kernel probe
+grid 1 1 1
+block {PROBE_THREADS} 1 1
+shared 0
+param pp buffer u32 {(IO_BASE + PROBE_THREADS * IO_SLOT) // 4} random 0 4294967295 seed=5 output
+"""
+
+
+def emulate(args, src, ref, ours):
+    """The emulator differential of one probe: 'equal', 'differ',
+    'unmodelled' (the emulator stops at an instruction it does not model,
+    in either cubin) or 'error' (another failure to run), with the hazard
+    check of both cubins' static schedules folded in ('hazard')."""
+    spec = src + '.spec'
+    with open(spec, 'w') as fh:
+        fh.write(SPEC)
+    try:
+        p = subprocess.run([args.sass_run, ref, '--spec', spec, '--compare',
+                            ours, '--check-hazards', 'static'],
+                           capture_output=True, text=True,
+                           timeout=ptxdiff.TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return 'error: timeout'
+    text = p.stdout + p.stderr
+    if p.returncode < 0:
+        return f'crash: signal {-p.returncode}'
+    if 'unsupported instruction' in text or 'not modelled' in text:
+        m = re.search(r"unsupported instruction '([^' ]*)", text)
+        return 'unmodelled: ' + (m.group(1) if m else '?')
+    if 'hazard' in text.lower() and 'violation' in text.lower() and \
+            p.returncode != 0:
+        return 'hazard: ' + next((l for l in text.splitlines()
+                                  if 'violation' in l or 'needs' in l), '')[:120]
+    if p.returncode == 0 and 'outputs equal' in text:
+        return 'equal'
+    if 'outputs differ' in text:
+        return 'differ: ' + ' '.join(text.split('outputs differ:')[1]
+                                     .split())[:120]
+    return 'error: ' + (text.strip().splitlines() or ['?'])[-1][:120]
 
 
 def main():
@@ -259,11 +393,23 @@ def main():
     ap.add_argument('--nvdisasm', nargs='?', const='nvdisasm', default=None)
     ap.add_argument('--json', help='write the per-probe results here')
     ap.add_argument('--filter', default='', help='regex on the probe name')
+    ap.add_argument('--emulate', action='store_true',
+                    help='run every compiled probe in the emulator against '
+                    "ptxas's cubin (and check both schedules for hazards)")
+    ap.add_argument('--keep', help="copy ptxas's cubin of every accepted "
+                    'probe into KEEP/<arch>/')
+    ap.add_argument('--known-emu',
+                    help='compiled probes whose emulator run is expected to '
+                    'differ, "arch probe" lines')
+    ap.add_argument('--min-emulated', type=float, default=0.0,
+                    help='fail when fewer than this share of the compiled '
+                    'probes run equal in the emulator')
     ap.add_argument('--top', type=int, default=12,
                     help='failure groups to print per target')
     args = ap.parse_args()
     args.ptxas = shutil.which('ptxas')
     args.ptxas_alt = os.path.join(args.bin, 'ptxas-alt')
+    args.sass_run = os.path.join(args.bin, 'sass-run')
     if not args.ptxas:
         print('SKIPPED: ptxas not found')
         return 77
@@ -276,10 +422,17 @@ def main():
         [os.path.join(args.bin, 'ptx-table-check'), '--json'],
         capture_output=True, text=True, check=True).stdout)
     known = set()
+    known_emu = set()
+
+    def read_list(path):
+        with open(path) as fh:
+            return {tuple(l.split(None, 1)) for l in
+                    (x.strip() for x in fh) if l and not l.startswith('#')}
     if args.known and os.path.exists(args.known) and not args.write_known:
-        with open(args.known) as fh:
-            known = {tuple(l.split(None, 1)) for l in
-                     (x.strip() for x in fh) if l and not l.startswith('#')}
+        known = read_list(args.known)
+    if args.known_emu and os.path.exists(args.known_emu) and \
+            not args.write_known:
+        known_emu = read_list(args.known_emu)
     results = {}
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
@@ -291,6 +444,7 @@ def main():
             results[arch] = ([f.result() for f in futs], skipped)
     bad = []
     total_acc = total_ok = 0
+    total_emu = collections.Counter()
     for arch, (res, skipped) in results.items():
         acc = [r for r in res if r[1] != 'ptxas-rejects']
         ok = [r for r in acc if r[1] == 'ok']
@@ -306,15 +460,46 @@ def main():
             for r in acc if r[1] != 'ok')
         for (mn, st, why), n in reasons.most_common(args.top):
             print(f'    {n:5d}  {mn:14s} {st}: {why}')
-        for name, st, msg in acc:
+        for name, st, msg, emu in acc:
             failed = st != 'ok'
             if failed and (arch, name) not in known:
                 bad.append(f'{arch} {name}: new failure: {st}: {msg}')
             if not failed and (arch, name) in known:
                 bad.append(f'{arch} {name}: compiles now; remove it from '
                            f'{args.known}')
+        if args.emulate:
+            emu = collections.Counter(r[3].split(':')[0] for r in ok)
+            total_emu.update(emu)
+            print(f'    emulator: {emu["equal"]} of {len(ok)} compiled probes '
+                  f'run equal to ptxas\'s cubin '
+                  f'({100.0 * emu["equal"] / max(1, len(ok)):.1f} %); '
+                  + ', '.join(f'{n} {k}' for k, n in sorted(emu.items())
+                              if k != 'equal'))
+            groups = collections.Counter(
+                (r[0].split('.')[0], r[3][:90]) for r in ok
+                if r[3] != 'equal' and not r[3].startswith('unmodelled'))
+            for (mn, why), n in groups.most_common(args.top):
+                print(f'    {n:5d}  {mn:14s} {why}')
+            for name, st, msg, e in ok:
+                kind = e.split(':')[0]
+                if kind in ('differ', 'crash', 'hazard', 'error') and \
+                        (arch, name) not in known_emu:
+                    bad.append(f'{arch} {name}: emulator: {e}')
+                if kind == 'equal' and (arch, name) in known_emu:
+                    bad.append(f'{arch} {name}: runs equal now; remove it '
+                               f'from {args.known_emu}')
     print(f'total: ptxas accepts {total_acc} probes, ptxas-alt compiles '
           f'{total_ok} ({100.0 * total_ok / max(1, total_acc):.1f} %)')
+    if args.emulate:
+        share = total_emu['equal'] / max(1, total_ok)
+        print(f'total: emulator differential equal on {total_emu["equal"]} of '
+              f'{total_ok} compiled probes ({100.0 * share:.1f} %) and '
+              f'{100.0 * total_emu["equal"] / max(1, total_acc):.1f} % of '
+              f'the probes ptxas accepts')
+        if share < args.min_emulated:
+            bad.append(f'emulator differential on {100.0 * share:.1f} % of '
+                       f'the compiled probes, under the required '
+                       f'{100.0 * args.min_emulated:.1f} %')
     if args.json:
         with open(args.json, 'w') as fh:
             json.dump({a: [list(r) for r in res]
@@ -324,11 +509,21 @@ def main():
             fh.write('# probes of form-coverage.py that ptxas accepts and '
                      'ptxas-alt does not compile yet\n')
             for arch, (res, _) in results.items():
-                for name, st, _ in res:
+                for name, st, _, _ in res:
                     if st not in ('ok', 'ptxas-rejects'):
                         fh.write(f'{arch} {name}\n')
+        if args.emulate and args.known_emu:
+            with open(args.known_emu, 'w') as fh:
+                fh.write('# compiled probes of form-coverage.py whose run in '
+                         "the emulator differs from ptxas's cubin's (or "
+                         'fails)\n')
+                for arch, (res, _) in results.items():
+                    for name, st, _, e in res:
+                        if st == 'ok' and e.split(':')[0] in (
+                                'differ', 'crash', 'hazard', 'error'):
+                            fh.write(f'{arch} {name}\n')
         return 0
-    if known or args.known:
+    if known or args.known or bad:
         for b in bad[:50]:
             print('FAIL', b)
         if len(bad) > 50:

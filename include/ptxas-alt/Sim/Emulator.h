@@ -97,6 +97,8 @@ public:
   std::vector<uint32_t> *TracePCs = nullptr;
   /// What the kernels printed so far (vprintf, failed assertions).
   std::string SysOut;
+  /// Why the cubin's data could not be loaded (launch() fails with it).
+  std::string LoadError;
 
 private:
   const Program &P;
