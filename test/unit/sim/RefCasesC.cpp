@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "RefHarness.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -71,7 +72,48 @@ std::vector<uint32_t> groupMasks(size_t N, F Key) {
         M[I] |= 1u << (J % 32);
   return M;
 }
+
+/// PTX's scalar video operations: 33-bit (here 64-bit) intermediates of
+/// sign- or zero-extended operands, modulo 2^32 or saturated to the
+/// destination type.
+int64_t ext(uint32_t V, bool Signed) {
+  return Signed ? int64_t(int32_t(V)) : int64_t(V);
+}
+uint32_t sat(int64_t V, bool Signed) {
+  int64_t Lo = Signed ? INT32_MIN : 0, Hi = Signed ? INT32_MAX : UINT32_MAX;
+  return uint32_t(std::clamp(V, Lo, Hi));
+}
 } // namespace
+
+std::vector<Case> casesVideo() {
+  std::vector<Case> C;
+  C.push_back({"video_scalar.video_scalar", [](const Ctx &X) {
+    auto In = X.in<uint32_t>("in");
+    std::vector<uint32_t> Out(6 * 128);
+    for (unsigned T = 0; T < 128; ++T) {
+      uint32_t A = In[3 * T], B = In[3 * T + 1], Cv = In[3 * T + 2];
+      int64_t SA = ext(A, true), SB = ext(B, true);
+      int64_t UA = ext(A, false), UB = ext(B, false);
+      uint32_t *O = &Out[6 * T];
+      O[0] = uint32_t(std::llabs(SA - SB));
+      O[1] = uint32_t(std::llabs(UA - UB));
+      O[2] = sat(std::llabs(SA - SB), true);
+      O[3] = uint32_t(std::llabs(SA - SB)) + Cv;
+      O[4] = sat(SA + SB, true);
+      O[5] = sat(UA - UB, false);
+    }
+    X.expect("out", Out);
+  }});
+  C.push_back({"video_scalar.video_absdiff", [](const Ctx &X) {
+    auto In = X.in<uint32_t>("in");
+    std::vector<uint32_t> Out(128);
+    for (unsigned T = 0; T < 128; ++T)
+      Out[T] = uint32_t(std::llabs(ext(In[2 * T], true) -
+                                   ext(In[2 * T + 1], true)));
+    X.expect("out", Out);
+  }});
+  return C;
+}
 
 std::vector<Case> casesC() {
   std::vector<Case> C;

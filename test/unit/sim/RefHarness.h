@@ -122,6 +122,7 @@ std::vector<Case> casesNum();
 /// Tensor cores, ldmatrix and cp.async (RefCasesTensor.cpp, issue 16).
 std::vector<Case> casesTensor();
 std::vector<Case> casesC();
+std::vector<Case> casesVideo();
 
 } // namespace simref
 

@@ -171,11 +171,13 @@ TEST_P(RefTest, MatchesCpuReference) {
 
 std::vector<simref::Case> allCases() {
   auto A = simref::casesA(), B = simref::casesB(), C = simref::casesC(),
-       N = simref::casesNum(), T = simref::casesTensor();
+       N = simref::casesNum(), T = simref::casesTensor(),
+       V = simref::casesVideo();
   A.insert(A.end(), B.begin(), B.end());
   A.insert(A.end(), C.begin(), C.end());
   A.insert(A.end(), N.begin(), N.end());
   A.insert(A.end(), T.begin(), T.end());
+  A.insert(A.end(), V.begin(), V.end());
   return A;
 }
 
