@@ -58,6 +58,10 @@
 // (every target) without a descriptor. Vector
 // atomics (sm_90, global): one ATOMG/REDG .F32x2/.F16x8/... (ISelMemoryAtomic).
 //
+// multimem.st / multimem.red: a generic ST / a REDG (.relaxed.sys by
+// default), as ptxas selects them; multimem.ld_reduce (LDGMC) is not
+// selected yet.
+//
 // prefetch.local: CCTLL.PF1/PF2 (ISelMemoryWindow.cpp).
 //
 // isspacep.global/.local/.shared: QSPC.E.G/.L/.S; isspacep.param: a
@@ -758,6 +762,25 @@ SelResult codegen::selectMemory(ISel &S, const ptx::Instruction &I) {
     return selectLdSt(S, I);
   if (M == "atom" || M == "red")
     return selectAtom(S, I);
+  if (M == "multimem.st" || M == "multimem.red") {
+    // A multimem address is a virtual address whose stores and reductions
+    // the fabric sends to every GPU of the multicast group; ptxas 13
+    // (sm_90) selects multimem.st as a generic ST and multimem.red as a
+    // REDG, the instructions of st and red.global, so that is what these
+    // are. .acc::f32 (the precision of the switch's adder) has no SASS
+    // field.
+    ptx::Instruction J = I;
+    bool Red = M == "multimem.red";
+    J.Mnemonic = Red ? "red" : "st";
+    llvm::erase(J.Mods, ".acc::f32");
+    if (Red && !J.hasMod(".global"))
+      J.Mods.insert(J.Mods.begin(), ".global");
+    // multimem.red defaults to .relaxed.sys (ptxas: REDG...STRONG.SYS).
+    if (Red && !J.hasMod(".cta") && !J.hasMod(".cluster") &&
+        !J.hasMod(".gpu") && !J.hasMod(".sys"))
+      J.Mods.insert(J.Mods.begin() + 1, ".sys");
+    return Red ? selectAtom(S, J) : selectLdSt(S, J);
+  }
   if (M == "membar" || M == "fence")
     return selectFence(S, I);
   if (M == "cvta")
