@@ -58,9 +58,7 @@
 // (every target) without a descriptor. Vector
 // atomics (sm_90, global): one ATOMG/REDG .F32x2/.F16x8/... (ISelMemoryAtomic).
 //
-// multimem.st / multimem.red: a generic ST / a REDG (.relaxed.sys by
-// default), as ptxas selects them; multimem.ld_reduce (LDGMC) is not
-// selected yet.
+// multimem.*: ISelMultimem.cpp.
 //
 // prefetch.local: CCTLL.PF1/PF2 (ISelMemoryWindow.cpp).
 //
@@ -563,7 +561,7 @@ bool mem::genericLdStEncodes(ISel &S) {
   return C.load(std::memory_order_relaxed) > 0;
 }
 
-static SelResult selectLdSt(ISel &S, const ptx::Instruction &I) {
+SelResult mem::selectLdSt(ISel &S, const ptx::Instruction &I) {
   bool Load = I.Mnemonic != "st";
   Space Sp = I.Mnemonic == "ldu" ? Space::Global : spaceOf(I);
   // In a .func, a parameter's address (mov of it: ISelBasic) is the local
@@ -762,25 +760,8 @@ SelResult codegen::selectMemory(ISel &S, const ptx::Instruction &I) {
     return selectLdSt(S, I);
   if (M == "atom" || M == "red")
     return selectAtom(S, I);
-  if (M == "multimem.st" || M == "multimem.red") {
-    // A multimem address is a virtual address whose stores and reductions
-    // the fabric sends to every GPU of the multicast group; ptxas 13
-    // (sm_90) selects multimem.st as a generic ST and multimem.red as a
-    // REDG, the instructions of st and red.global, so that is what these
-    // are. .acc::f32 (the precision of the switch's adder) has no SASS
-    // field.
-    ptx::Instruction J = I;
-    bool Red = M == "multimem.red";
-    J.Mnemonic = Red ? "red" : "st";
-    llvm::erase(J.Mods, ".acc::f32");
-    if (Red && !J.hasMod(".global"))
-      J.Mods.insert(J.Mods.begin(), ".global");
-    // multimem.red defaults to .relaxed.sys (ptxas: REDG...STRONG.SYS).
-    if (Red && !J.hasMod(".cta") && !J.hasMod(".cluster") &&
-        !J.hasMod(".gpu") && !J.hasMod(".sys"))
-      J.Mods.insert(J.Mods.begin() + 1, ".sys");
-    return Red ? selectAtom(S, J) : selectLdSt(S, J);
-  }
+  if (M.starts_with("multimem."))
+    return selectMultimem(S, I);
   if (M == "membar" || M == "fence")
     return selectFence(S, I);
   if (M == "cvta")

@@ -82,10 +82,12 @@ void scatterLoad(ISel &S, const ptx::Instruction &I, MOperand Loaded,
 MOperand gatherStore(ISel &S, const ptx::Operand &V, ptx::Type T,
                      unsigned ElemBits, unsigned Words);
 
+SelResult selectLdSt(ISel &S, const ptx::Instruction &I); // ISelMemory
 SelResult selectAtom(ISel &S, const ptx::Instruction &I); // ISelMemoryAtomic
 SelResult selectCvta(ISel &S, const ptx::Instruction &I); // ISelMemoryWindow
 SelResult selectIsspacep(ISel &S, const ptx::Instruction &I);
 SelResult selectCacheCtl(ISel &S, const ptx::Instruction &I);
+SelResult selectMultimem(ISel &S, const ptx::Instruction &I); // ISelMultimem
 
 } // namespace ptxas::codegen::mem
 

@@ -109,6 +109,19 @@ uint32_t Machine::specialReg(unsigned SR, unsigned L) {
 namespace {
 enum class Space { Global, Shared, Local, Generic };
 
+/// Bytes an LDGMC reads: its type suffix (.32/.S32/.64/.S64, F16x2 ...
+/// F16x8, BF16x2 ... BF16x8, F32/F32x2/F32x4, F64).
+unsigned ldgmcBytes(const DecodedInstr &D) {
+  for (StringRef T : D.Tokens) {
+    if (T == "64" || T == "S64" || T == "F64" || T == "F32x2" ||
+        T == "F16x4" || T == "BF16x4")
+      return 8;
+    if (T == "F32x4" || T == "F16x8" || T == "BF16x8")
+      return 16;
+  }
+  return 4;
+}
+
 Space spaceOf(StringRef M) {
   if (M == "LDS" || M == "STS" || M == "ATOMS")
     return Space::Shared;
@@ -139,7 +152,10 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
     Handled = false;
     return true;
   }
-  bool Load = Mn == "LDG" || Mn == "LD" || Mn == "LDS" || Mn == "LDL";
+  // LDGMC (multimem.ld_reduce) reduces over the copies of a multicast
+  // group; the emulated machine is one GPU, a group of one: a load.
+  bool Load = Mn == "LDG" || Mn == "LD" || Mn == "LDS" || Mn == "LDL" ||
+              Mn == "LDGMC";
   bool Store = Mn == "STG" || Mn == "ST" || Mn == "STS" || Mn == "STL";
   bool Atom = Mn == "ATOMG" || Mn == "ATOM" || Mn == "ATOMS" || Mn == "RED" ||
               Mn == "REDG";
@@ -260,7 +276,7 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
     }
     return nullptr;
   };
-  unsigned N = D.accessBytes();
+  unsigned N = Mn == "LDGMC" ? ldgmcBytes(D) : D.accessBytes();
   if (Load) {
     bool Sg = D.has("S8") || D.has("S16");
     FOR_LANES(G, L) {
