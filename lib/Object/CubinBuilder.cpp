@@ -44,23 +44,20 @@ bool Builder::run() {
   C.AbiVersion = B.V13 ? ABIVERSION_V13 : ABIVERSION_V12;
   C.Type = Rel ? ET_REL : ET_EXEC;
   C.Version = B.V13 ? 1 : 0x7c;
+  C.Sections.emplace_back(); // null
+  C.Symbols.emplace_back();  // null
+  createSections();
   unsigned Sm = Opts.Arch.Version;
   if (B.V13) {
-    // Top byte: 0x06 plain, 0x09 with line tables, 0x0a with line tables
-    // and the PTX's .debug_str (measured; -g, not implemented, gives 0x0b
-    // and 0x0c).
-    unsigned Top = 0x06;
-    if (!Opts.SuppressDebugInfo && (Opts.LineInfo || moduleHasLocs(M)))
-      Top = moduleHasDebugStr(M) ? 0x0a : 0x09;
-    C.Flags = Top << 24 | Sm << 8 | 0x04;
+    // The top byte is the index of .note.nv.cuinfo (measured: 0x06 plain,
+    // 0x09 with line tables, 0x0a with .debug_str too, 0x0b..0x0e under -g
+    // as the DWARF sections before it grow).
+    C.Flags = CuInfo << 24 | Sm << 8 | 0x04;
   } else {
     unsigned PtxSm = M.Target.Version ? M.Target.Version : Sm;
     C.Flags = PtxSm << 16 | (M.TexModeIndependent ? 0x600 : 0x500) | Sm |
               (Opts.Arch.ArchSpecific ? 0x800 : 0);
   }
-  C.Sections.emplace_back(); // null
-  C.Symbols.emplace_back();  // null
-  createSections();
   createSymbols();
   fillContents();
   addDataRelocs();
@@ -71,6 +68,9 @@ bool Builder::run() {
         continue;
       bool UseRela = B.Arch.Version >= 90 || R.Addend != 0;
       unsigned Sec = UseRela ? Pair.second : Pair.first;
+      if (!Sec) // a target with one kind only (-g DWARF: RELA)
+        Sec = Pair.first ? Pair.first : Pair.second;
+      UseRela = Sec == Pair.second;
       std::vector<uint8_t> &D = C.Sections[Sec].Data;
       size_t O = D.size();
       D.resize(O + (UseRela ? 24 : 16));
@@ -95,6 +95,12 @@ void Builder::assembleCode() {
   // address-taken functions, in its sorted order; in -c mode every defined
   // function gets its own sections, in reverse definition order.
   std::vector<const KernelLayout *> Units = kernelProcessingOrder(B.L);
+  // -g: definition order (measured on multi-kernel XLA and ByteIR modules).
+  if (B.Debug) {
+    Units.clear();
+    for (const KernelLayout &K : B.L.Kernels)
+      Units.push_back(&K);
+  }
   if (Rel) {
     Units.clear();
     // Reverse definition order, but a directly called function is placed
@@ -252,7 +258,8 @@ void Builder::createSections() {
   C.Sections[B.Symtab].Link = 2;
   C.Sections[B.Symtab].EntSize = 24;
   DebugFrame = addSection(".debug_frame", sht::Progbits, 0, 1);
-  if (!Opts.SuppressDebugInfo && (Opts.LineInfo || moduleHasLocs(M))) {
+  if (B.Debug ||
+      (!Opts.SuppressDebugInfo && (Opts.LineInfo || moduleHasLocs(M)))) {
     // The PTX's .debug_str survives only with line tables; ptxas creates
     // it early when a `.loc` names a function in it (measured).
     bool Str = moduleHasDebugStr(M), StrEarly = Str && locsNameFunctions(M);
@@ -263,6 +270,12 @@ void Builder::createSections() {
     PtxText = addSection(ptxTextSectionName(M, Rel), sht::Progbits, 0, 1);
     if (Str && !StrEarly)
       DebugStr = addSection(".debug_str", sht::Progbits, 0, 1);
+  }
+  if (B.Debug) {
+    RegSass = addSection(".nv_debug_info_reg_sass", sht::Progbits, 0, 1);
+    RegType = addSection(".nv_debug_info_reg_type", sht::Progbits, 0, 1);
+    for (llvm::StringRef Name : passThroughSectionNames(M))
+      DwarfSecs.push_back(addSection(Name, sht::Progbits, 0, 1));
   }
   if (B.V13) {
     TkInfo = addSection(".note.nv.tkinfo", sht::Note, shf::NvTkInfo, 4);
@@ -366,6 +379,11 @@ void Builder::createSections() {
   auto LineRel = AddRel(".debug_line", LineRels && !Sm90, LineRels && Sm90, 2);
   auto SassRel = AddRel(".nv_debug_line_sass", SassLine && !Sm90,
                         SassLine && Sm90, 2);
+  // -g: the PTX's DWARF sections' code addresses, RELA on every target.
+  std::vector<std::pair<std::pair<unsigned, unsigned>, unsigned>> DwarfRels;
+  for (unsigned S : DwarfSecs)
+    if (passThroughNeedsRela(M, C.Sections[S].Name))
+      DwarfRels.push_back({AddRel(C.Sections[S].Name.c_str(), false, true, 2), S});
   auto FrameRel = AddRel(".debug_frame", !Sm90, Sm90, 2);
   // -c uses the CUDA section types that nvlink converts (§2.2).
   uint32_t Bank0Type = Rel ? uint32_t(sht::CudaConstantB0) : sht::Progbits;
@@ -398,7 +416,9 @@ void Builder::createSections() {
                                K.L->SharedAlign);
   };
   auto AddModuleNoBits = [&] {
-    if (Sm90 && B.V13 && !Rel)
+    // -g writes no reserved shared section (the UND reservedSmem symbol
+    // stays; measured on sm_90a).
+    if (Sm90 && B.V13 && !Rel && !B.Debug)
       Reserved = addSection(".nv.shared.reserved.0", sht::Nobits,
                             shf::Alloc | shf::Write, 1);
     if (HasGlobal)
@@ -440,6 +460,10 @@ void Builder::createSections() {
         C.Sections[S].Info = Target;
     if (P.first || P.second)
       RelSecs[Target] = P;
+  }
+  for (auto &[P, Target] : DwarfRels) {
+    C.Sections[P.second].Info = Target;
+    RelSecs[Target] = P;
   }
   for (auto &[Proc, P] : TextRels) {
     unsigned Target = B.Proc[Proc].TextSec;

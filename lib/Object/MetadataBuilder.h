@@ -15,6 +15,7 @@
 #include "ptxas-alt/Object/DataLayout.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <string>
 #include <vector>
@@ -55,6 +56,7 @@ struct BuildState {
   ptx::SmTarget Arch;
   bool V13 = true;
   bool Rel = false; ///< -c
+  bool Debug = false; ///< -g (or `.target ..., debug`)
   ModuleLayout L;
   AddressTable Addrs; ///< bank 4, filled by code generation (exec only)
   std::vector<KernelCode> Proc; ///< kernelProcessingOrder (-c: every function)
@@ -107,6 +109,37 @@ bool locsNameFunctions(const ptx::Module &M);
 std::string ptxTextSectionName(const ptx::Module &M, bool Relocatable);
 /// Needs the function symbols (KernelCode::Sym).
 LineTables buildLineTables(const BuildState &B, const ptx::Module &M);
+
+/// -g (DebugInfo.cpp): the PTX's own DWARF sections, passed through with
+/// their label expressions resolved to SASS addresses, and the register
+/// map sections.
+struct DebugReloc {
+  uint64_t Offset = 0;
+  unsigned Sym = 0;
+  int64_t Addend = 0;
+};
+struct DebugSection {
+  std::string Name;
+  std::vector<uint8_t> Data;
+  std::vector<DebugReloc> Relocs; ///< R_CUDA_64, RELA
+};
+/// The non-empty `.section`s of the PTX that -g copies into the cubin, in
+/// PTX order (all but .debug_str, which the line tables own).
+std::vector<llvm::StringRef> passThroughSectionNames(const ptx::Module &M);
+/// Whether pass-through section \p Name holds code addresses (a RELA
+/// section follows it).
+bool passThroughNeedsRela(const ptx::Module &M, llvm::StringRef Name);
+/// Needs the function symbols (KernelCode::Sym, SubCode::Sym) and
+/// \p FuncSym (function name -> symbol, for `-c`).
+std::vector<DebugSection>
+buildPassThroughSections(const BuildState &B, const ptx::Module &M,
+                         const llvm::StringMap<unsigned> &FuncSym);
+/// .nv_debug_info_reg_sass and .nv_debug_info_reg_type.
+void buildRegisterMaps(const BuildState &B, std::vector<uint8_t> &RegSass,
+                       std::vector<uint8_t> &RegType);
+/// The CIE initial instructions ptxas writes under -g (every register class
+/// undefined but the stack pointer), without padding.
+std::vector<uint8_t> debugCieInstructions();
 
 } // namespace ptxas::object
 

@@ -173,7 +173,9 @@ void Builder::createSymbols() {
   }
   addSectionSym(DebugFrame);
   // The line-table sections follow .debug_frame's, in section order.
-  std::vector<unsigned> LineSecs = {DebugLine, DebugStr, SassLine, PtxText};
+  std::vector<unsigned> LineSecs = {DebugLine, DebugStr, SassLine, PtxText,
+                                    RegSass, RegType};
+  LineSecs.insert(LineSecs.end(), DwarfSecs.begin(), DwarfSecs.end());
   llvm::sort(LineSecs);
   for (unsigned S : LineSecs)
     addSectionSym(S);
@@ -306,6 +308,16 @@ void Builder::fillContents() {
       PendingRelocs.push_back({DebugLine, Reloc{Off, Sym, rcuda::R64, 0}});
     for (auto [Off, Sym] : LT.SassLineRelocs)
       PendingRelocs.push_back({SassLine, Reloc{Off, Sym, rcuda::R64, 0}});
+  }
+  if (B.Debug) {
+    buildRegisterMaps(B, C.Sections[RegSass].Data, C.Sections[RegType].Data);
+    std::vector<DebugSection> DS = buildPassThroughSections(B, M, FuncSym);
+    for (size_t I = 0; I != DS.size() && I != DwarfSecs.size(); ++I) {
+      C.Sections[DwarfSecs[I]].Data = std::move(DS[I].Data);
+      for (const DebugReloc &R : DS[I].Relocs)
+        PendingRelocs.push_back(
+            {DwarfSecs[I], Reloc{R.Offset, R.Sym, rcuda::R64, R.Addend}});
+    }
   }
 }
 
