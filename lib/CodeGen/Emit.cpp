@@ -146,6 +146,7 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out,
                                                      MF.MaxIncRegs)
                                           : MF.EntryRegs);
   Out.FrameSize = MF.FrameSize;
+  Out.LocalVarOffsets = MF.LocalVarOffsets;
   // Whole program: callees run in the kernel's frame (their bodies are
   // part of it), so the stack a kernel needs is its own frame.
   if (MF.IsKernel)

@@ -193,6 +193,7 @@ void Builder::assembleCode() {
     K.ExitOffsets = std::move(FC.ExitOffsets);
     K.SyscallOffsets = std::move(FC.SyscallOffsets);
     K.TextRelocs = std::move(FC.Relocs);
+    K.LocalVarOffsets = std::move(FC.LocalVarOffsets);
     for (const ptx::Function *Sub : Rel ? std::vector<const ptx::Function *>()
                                         : U->Subfunctions) {
       FunctionCode SC = std::move(Codes[Next++]);

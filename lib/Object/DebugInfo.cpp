@@ -13,6 +13,8 @@
 //   against the function's symbol with the label's SASS offset as addend
 //   (which ptxas also writes into the bytes);
 // * a function name likewise, with its start;
+// * `DW_OP_addr __local_depotN` becomes DW_OP_fbreg with the variable's
+//   frame offset, padded with DW_OP_nop, as ptxas rewrites it;
 // * a kernel parameter (`kern_param_0`) becomes its constant-bank offset
 //   (DW_OP_addr 0x160 on sm_80), a section name its offset (0: one unit),
 //   a label inside a section its offset there;
@@ -41,6 +43,7 @@ namespace {
 struct Resolved {
   unsigned Sym = 0;
   int64_t Value = 0;
+  bool Frame = false; ///< a .local variable: Value is its offset from R1
 };
 
 class Resolver {
@@ -52,6 +55,8 @@ public:
       addFunction(K, *K.L->F, 0, End);
       for (const SubCode &S : K.Subs)
         addFunction(K, *S.F, S.Offset, S.Offset + S.Size);
+      for (const auto &[Name, Off] : K.LocalVarOffsets)
+        Names.try_emplace(Name, Resolved{0, int64_t(Off), true});
       if (K.L->F->IsEntry)
         for (const ParamSlot &P : K.L->Params)
           if (P.V)
@@ -220,6 +225,17 @@ ptxas::object::buildPassThroughSections(const BuildState &B,
               std::optional<Resolved> Bm = Rs.lookup(V->MinusName);
               if (A && Bm && A->Sym == Bm->Sym)
                 Bits = uint64_t(A->Value - Bm->Value + V->Addend);
+            } else if (A && A->Frame && W == 8 && !DS.Data.empty() &&
+                       DS.Data.back() == 0x03) {
+              // DW_OP_addr of a frame variable (clang's __local_depotN):
+              // ptxas rewrites it in place to DW_OP_fbreg and DW_OP_nops.
+              // The frame base is the CFA, which our FDEs keep at R1.
+              DS.Data.back() = 0x91;
+              uint8_t Buf[16];
+              unsigned N = llvm::encodeSLEB128(A->Value + V->Addend, Buf);
+              DS.Data.insert(DS.Data.end(), Buf, Buf + N);
+              DS.Data.insert(DS.Data.end(), 8 - std::min(N, 8u), 0x96);
+              continue;
             } else if (A && A->Sym && W == 8) {
               // RELA, and the bytes hold the addend too (measured).
               Bits = uint64_t(A->Value + V->Addend);

@@ -303,12 +303,20 @@ std::vector<uint8_t> ptxas::object::buildDebugFrame(
       Cie.push_back(0);
   }
   std::vector<uint8_t> D;
-  put32(D, 0xffffffff);
-  put64(D, Cie.size());
-  D.insert(D.end(), Cie.begin(), Cie.end());
+  auto PutCie = [&] {
+    put32(D, 0xffffffff);
+    put64(D, Cie.size());
+    D.insert(D.end(), Cie.begin(), Cie.end());
+  };
+  // -g: a CIE of its own before every FDE (measured).
+  if (!B.Debug)
+    PutCie();
   for (const KernelCode &K : B.Proc) {
+    uint64_t CieAt = B.Debug ? D.size() : 0;
+    if (B.Debug)
+      PutCie();
     std::vector<uint8_t> Body;
-    put64(Body, 0); // CIE pointer
+    put64(Body, CieAt); // CIE pointer
     size_t LocAt = Body.size();
     put64(Body, 0); // initial location, relocated
     put64(Body, K.Text.size());

@@ -45,6 +45,9 @@ struct KernelCode {
   std::vector<uint8_t> CfaInstrs;
   std::vector<SubCode> Subs;
   std::vector<FunctionCode::Reloc> TextRelocs; ///< offsets in Text
+  /// Frame offsets of the .local variables of the kernel and its inlined
+  /// callees, by PTX name (-g).
+  std::vector<std::pair<std::string, uint32_t>> LocalVarOffsets;
   unsigned InfoSec = 0, TextSec = 0, Bank0Sec = 0, SharedSec = 0;
   unsigned Sym = 0, Bank0Sym = 0;
   /// -c: the symbols of the kernel's own .shared variables

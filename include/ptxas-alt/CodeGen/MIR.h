@@ -272,6 +272,9 @@ struct MFunction {
   /// of ABI calls and the results they return in memory (CallABI.h);
   /// .local variables and spill slots lie above it. Set before selection.
   uint32_t OutArgBytes = 0;
+  /// Frame offsets (from R1) of the .local variables selection placed, by
+  /// PTX name: -g's DWARF locates them (lib/Object/DebugInfo.cpp).
+  std::vector<std::pair<std::string, uint32_t>> LocalVarOffsets;
   uint32_t SpillStoreBytes = 0, SpillLoadBytes = 0;
   uint8_t NumBarriers = 0;
   bool CtaidZUsed = false;

@@ -70,6 +70,8 @@ struct FunctionCode {
     int64_t Addend = 0;
   };
   std::vector<Reloc> Relocs;
+  /// Frame offsets (from R1) of the .local variables, by PTX name (-g).
+  std::vector<std::pair<std::string, uint32_t>> LocalVarOffsets;
   /// Code generation failed; the error has been reported.
   bool Failed = false;
 };
