@@ -366,6 +366,14 @@ void Builder::createSections() {
       TextRels.push_back({unsigned(I), AddRel(Name.c_str(), !Sm90 && Zero,
                                               Sm90 || NonZero, 2)});
     }
+  // Line tables: one R_CUDA_64 per function sequence (only functions with
+  // rows have one; ptxas writes none for a -lineinfo module without `.loc`).
+  // They precede the data ones (measured: -lineinfo and -g on kernels.ptx,
+  // sm_90: .rela.nv_debug_line_sass before .rela.nv.global.init).
+  bool LineRels = DebugLine && moduleHasLocs(M);
+  auto LineRel = AddRel(".debug_line", LineRels && !Sm90, LineRels && Sm90, 2);
+  auto SassRel = AddRel(".nv_debug_line_sass", SassLine && !Sm90,
+                        SassLine && Sm90, 2);
   // Bank 4 (exec): one R_CUDA_64 per address-table entry, REL on
   // sm_75..89 and RELA on sm_90 (addend 0); its relocation section comes
   // first of the data ones (measured: before .rel(a).debug_frame).
@@ -374,12 +382,6 @@ void Builder::createSections() {
                           HasConst4 && Sm90, 2);
   auto ConstRel = AddRel(".nv.constant3", NeedRel[0], NeedRela[0], 0);
   auto InitRel = AddRel(".nv.global.init", NeedRel[1], NeedRela[1], 1);
-  // Line tables: one R_CUDA_64 per function sequence (only functions with
-  // rows have one; ptxas writes none for a -lineinfo module without `.loc`).
-  bool LineRels = DebugLine && moduleHasLocs(M);
-  auto LineRel = AddRel(".debug_line", LineRels && !Sm90, LineRels && Sm90, 2);
-  auto SassRel = AddRel(".nv_debug_line_sass", SassLine && !Sm90,
-                        SassLine && Sm90, 2);
   // -g: the PTX's DWARF sections' code addresses, RELA on every target.
   std::vector<std::pair<std::pair<unsigned, unsigned>, unsigned>> DwarfRels;
   for (unsigned S : DwarfSecs)
