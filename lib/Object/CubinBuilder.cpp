@@ -412,7 +412,8 @@ void Builder::createSections() {
   // .nv.shared, then the module's (reserved shared, .nv.global), then the
   // other kernels' (measured on the corpus). -c puts .nv.global first.
   auto AddShared = [&](KernelCode &K) {
-    if (K.L->HasShared)
+    // -g: only kernels that touch shared memory (measured).
+    if (K.L->HasShared && (!B.Debug || Rel || K.L->TouchesShared))
       K.SharedSec = addSection((".nv.shared." + K.L->F->Name).str(),
                                Rel ? sht::CudaShared : sht::Nobits,
                                shf::Alloc | shf::Write | shf::InfoLink,
@@ -427,6 +428,19 @@ void Builder::createSections() {
     if (HasGlobal)
       Global = addSection(".nv.global", Rel ? sht::CudaGlobal : sht::Nobits,
                           shf::Alloc | shf::Write, B.L.GlobalAlign);
+    // -g: the module's dynamic shared arrays get a section of their own,
+    // for their symbols (SymbolBuilder.cpp).
+    if (B.Debug && !Rel)
+      for (const ptx::TopLevel &T : M.Items)
+        if (T.K == ptx::TopLevel::Kind::Var &&
+            T.Var->Space == ptx::StateSpace::Shared &&
+            T.Var->Link == ptx::Linkage::Extern) {
+          if (!DebugShared)
+            DebugShared = addSection(".nv_debug.shared", sht::Nobits,
+                                     shf::Alloc | shf::Write, 1);
+          Section &DS = C.Sections[DebugShared];
+          DS.Align = std::max<uint64_t>(DS.Align, T.Var->alignment());
+        }
   };
   if (Rel || B.Proc.empty())
     AddModuleNoBits();

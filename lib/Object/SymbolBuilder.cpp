@@ -201,6 +201,26 @@ void Builder::createSymbols() {
   for (const VarPlacement &P : B.L.Vars)
     if (bindOf(P.V->Link) != stb::Local)
       VarSym[P.V->Name] = addSym(VarSymbol(P, SecOf(P)));
+  if (DebugShared && !Rel) {
+    // -g: each dynamic shared array, at the end of the largest static
+    // block (measured: 0x100 after a 256-byte array, 0 without).
+    uint64_t Static = 0;
+    for (const KernelCode &K : B.Proc)
+      for (const auto &[V, Off] : K.L->SharedVars)
+        Static = std::max<uint64_t>(Static, Off + V->sizeInBytes());
+    for (const ptx::TopLevel &T : M.Items)
+      if (T.K == ptx::TopLevel::Kind::Var &&
+          T.Var->Space == ptx::StateSpace::Shared &&
+          T.Var->Link == ptx::Linkage::Extern) {
+        Symbol S;
+        S.Name = T.Var->Name.str();
+        S.Bind = stb::Global;
+        S.Type = stt::Object;
+        S.Shndx = uint16_t(DebugShared);
+        S.Value = Static;
+        addSym(S);
+      }
+  }
   if (Rel) {
     // Undefined externals: variables and functions of other modules.
     for (const ptx::TopLevel &T : M.Items) {

@@ -190,11 +190,13 @@ def main():
     rc_dir = os.path.join(a.shared, "realclients", "ptx")
     cases = [(os.path.join(INPUTS, "debug-nvcc.ptx"), ["sm_75", "sm_80", "sm_90a"]),
              (os.path.join(INPUTS, "debug-clang.ptx"), ["sm_75", "sm_90a"]),
-             (os.path.join(INPUTS, "kernels.ptx"), ["sm_90"])]
+             (os.path.join(INPUTS, "kernels.ptx"), ["sm_90"]),
+             (os.path.join(INPUTS, "debug-shared.ptx"), ["sm_80", "sm_90a"])]
     for f, archs in [("tritonparse__add_kernel.sm_90a.8720aad1.ptx", ["sm_90a"]),
                      ("tritonparse__add_kernel.sm_75.d4793df9.ptx", ["sm_75", "sm_80", "sm_90a"]),
                      ("tritonparse__matmul_kernel.sm_75.83ced232.ptx", ["sm_75"]),
-                     ("byteir__out.sm_80.ptx", ["sm_80"])]:
+                     ("byteir__out.sm_80.ptx", ["sm_80"]),
+                     ("xla-vllm__module_0012.SyncTensorsGraph.147.ptx", ["sm_80"])]:
         p = os.path.join(rc_dir, f)
         if os.path.exists(p):
             cases.append((p, archs))
