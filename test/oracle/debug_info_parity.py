@@ -111,9 +111,11 @@ def compare(ref, ours, has_func):
     od = [key(s) for s in os_ if is_debug(s["name"])]
     if rd != od:
         errs.append("debug sections %s, ptxas %s" % (od, rd))
-    if not has_func and [s["name"] for s in rs] != [s["name"] for s in os_]:
-        errs.append("sections %s, ptxas %s" % ([s["name"] for s in os_],
-                                                [s["name"] for s in rs]))
+    # ptxas leaves an empty .rela.text.<k> on sm_90 -g for a kernel using
+    # shared memory (its reserved-shared relocation resolved); not kept.
+    kept = [s["name"] for s in rs if not (s["type"] in (4, 9) and not s["data"])]
+    if not has_func and kept != [s["name"] for s in os_]:
+        errs.append("sections %s, ptxas %s" % ([s["name"] for s in os_], kept))
     rn, on = by_name(rs), by_name(os_)
     if (".nv.shared.reserved.0" in rn) != (".nv.shared.reserved.0" in on):
         errs.append(".nv.shared.reserved.0 presence differs")
@@ -206,7 +208,10 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for path, archs in cases:
             text = open(path).read()
-            has_func = ".func" in text
+            # ptxas -g keeps .funcs (and its own __cuda_sm70_shflsync_*
+            # for shfl.sync) as functions of their own; we select them into
+            # their callers, so only the debug sections are compared.
+            has_func = ".func" in text or "shfl.sync" in text
             for arch in archs:
                 ref = os.path.join(tmp, "ref.cubin")
                 ours = os.path.join(tmp, "ours.cubin")
