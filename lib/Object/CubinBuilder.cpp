@@ -194,6 +194,7 @@ void Builder::assembleCode() {
     K.SyscallOffsets = std::move(FC.SyscallOffsets);
     K.TextRelocs = std::move(FC.Relocs);
     K.LocalVarOffsets = std::move(FC.LocalVarOffsets);
+    K.RegRanges = std::move(FC.RegRanges);
     for (const ptx::Function *Sub : Rel ? std::vector<const ptx::Function *>()
                                         : U->Subfunctions) {
       FunctionCode SC = std::move(Codes[Next++]);

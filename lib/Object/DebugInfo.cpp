@@ -254,28 +254,88 @@ ptxas::object::buildPassThroughSections(const BuildState &B,
   return Out;
 }
 
+/// The .nv_debug_info_reg_type byte of PTX register \p Name, from its
+/// declaration in \p Fs: kind * 4 + log2(bytes), kinds .b 0, .u 1, .s 2,
+/// .f 3, and 0x10 for .pred (measured: b16 1, b32 2, b64 3, u32 6, u64 7,
+/// s32 0x0a, f32 0x0e, f64 0x0f, pred 0x10).
+static uint8_t regTypeByte(llvm::StringRef Name, bool Pred,
+                           llvm::ArrayRef<const ptx::Function *> Fs) {
+  if (Pred)
+    return 0x10;
+  llvm::StringRef Prefix = Name.rtrim("0123456789");
+  for (const ptx::Function *F : Fs)
+    for (const ptx::Stmt &S : F->Body) {
+      if (S.K != ptx::Stmt::Kind::Decl || !S.Var ||
+          S.Var->Space != ptx::StateSpace::Reg)
+        continue;
+      const ptx::Variable &V = *S.Var;
+      if (V.Name != Name && !(V.RangeCount && V.Name == Prefix))
+        continue;
+      unsigned Kind = 0;
+      switch (ptx::typeKind(V.ElemType)) {
+      case ptx::TypeKind::Pred: return 0x10;
+      case ptx::TypeKind::Unsigned: Kind = 1; break;
+      case ptx::TypeKind::Signed: Kind = 2; break;
+      case ptx::TypeKind::Float: Kind = 3; break;
+      default: break;
+      }
+      unsigned Bytes = ptx::typeBytes(V.ElemType), Log = 0;
+      while (Log < 3 && (1u << Log) < Bytes)
+        ++Log;
+      return uint8_t(Kind * 4 + Log);
+    }
+  return 0x02;
+}
+
 void ptxas::object::buildRegisterMaps(const BuildState &B,
                                       std::vector<uint8_t> &RegSass,
                                       std::vector<uint8_t> &RegType) {
-  // Per function: its name, a 32-bit count and that many entries (PTX
-  // register -> SASS register over an address range; its type). The
-  // register allocator does not yet keep the PTX names of what it
-  // allocates, so every count is 0: valid, but cuda-gdb shows no register
-  // variables.
-  std::vector<const ptx::Function *> Fs;
+  // Per function: its name, a 32-bit count and that many entries (a PTX
+  // register's SASS register over an address range; its type). The
+  // values of a kernel's inlined callees are listed under the kernel,
+  // whose code holds them; the callees' own (stub) copies have none.
+  auto Put32 = [](std::vector<uint8_t> &D, uint32_t V) {
+    for (unsigned K = 0; K != 4; ++K)
+      D.push_back(uint8_t(V >> (8 * K)));
+  };
+  auto PutName = [](std::vector<uint8_t> &D, llvm::StringRef N) {
+    D.insert(D.end(), N.begin(), N.end());
+    D.push_back(0);
+  };
+  std::vector<const ptx::Function *> Done;
+  auto Emit = [&](const ptx::Function *F, const KernelCode *K) {
+    if (llvm::is_contained(Done, F))
+      return;
+    Done.push_back(F);
+    const std::vector<FunctionCode::RegRange> *Rs = K ? &K->RegRanges : nullptr;
+    uint32_t N = 0;
+    if (Rs)
+      for (const FunctionCode::RegRange &R : *Rs)
+        N += R.Words;
+    PutName(RegSass, F->Name);
+    Put32(RegSass, N);
+    PutName(RegType, F->Name);
+    Put32(RegType, N);
+    if (!Rs)
+      return;
+    std::vector<const ptx::Function *> Fs = {F};
+    Fs.insert(Fs.end(), K->L->Subfunctions.begin(), K->L->Subfunctions.end());
+    // One entry per 32-bit piece (ptxas: piece 0 and 1 of a %rd).
+    for (const FunctionCode::RegRange &R : *Rs)
+      for (unsigned W = 0; W != R.Words; ++W) {
+        Put32(RegSass, W);
+        PutName(RegSass, R.Name);
+        Put32(RegSass, (R.Pred ? 0x02000000u : 0x05000000u) | (R.Reg + W));
+        Put32(RegSass, R.Begin);
+        Put32(RegSass, R.End);
+        RegType.push_back(regTypeByte(R.Name, R.Pred, Fs));
+      }
+  };
   for (const KernelCode &K : B.Proc) {
     for (const SubCode &S : K.Subs)
-      if (llvm::find(Fs, S.F) == Fs.end())
-        Fs.push_back(S.F);
-    if (llvm::find(Fs, K.L->F) == Fs.end())
-      Fs.push_back(K.L->F);
+      Emit(S.F, nullptr);
+    Emit(K.L->F, &K);
   }
-  for (std::vector<uint8_t> *D : {&RegSass, &RegType})
-    for (const ptx::Function *F : Fs) {
-      D->insert(D->end(), F->Name.begin(), F->Name.end());
-      D->push_back(0);
-      D->insert(D->end(), 4, 0);
-    }
 }
 
 std::vector<uint8_t> ptxas::object::debugCieInstructions() {

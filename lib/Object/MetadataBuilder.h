@@ -48,6 +48,7 @@ struct KernelCode {
   /// Frame offsets of the .local variables of the kernel and its inlined
   /// callees, by PTX name (-g).
   std::vector<std::pair<std::string, uint32_t>> LocalVarOffsets;
+  std::vector<FunctionCode::RegRange> RegRanges; ///< offsets in Text (-g)
   unsigned InfoSec = 0, TextSec = 0, Bank0Sec = 0, SharedSec = 0;
   unsigned Sym = 0, Bank0Sym = 0;
   /// -c: the symbols of the kernel's own .shared variables

@@ -94,6 +94,9 @@ struct MOperand {
   bool NoReg = false;     ///< Mem/Const: no register part ([0x10])
   bool GDesc = false;     ///< Mem: a GMMA matrix descriptor, gdesc[URn]Text
   unsigned Reg = 0;       ///< vreg id or physical number (Reg, Mem, Const)
+  /// After allocation: the vreg the register was allocated for (-g's
+  /// register maps), ~0u for registers the code names itself.
+  unsigned VReg = ~0u;
   int64_t Imm = 0;        ///< Imm value, Const/Mem offset
   double FVal = 0;        ///< FImm
   bool FIsDouble = false;
