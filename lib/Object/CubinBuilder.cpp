@@ -260,8 +260,10 @@ void Builder::createSections() {
   C.Sections[B.Symtab].Link = 2;
   C.Sections[B.Symtab].EntSize = 24;
   DebugFrame = addSection(".debug_frame", sht::Progbits, 0, 1);
-  if (B.Debug ||
-      (!Opts.SuppressDebugInfo && (Opts.LineInfo || moduleHasLocs(M)))) {
+  // -suppress-debug-info drops the debug sections, also under -g (whose
+  // other effects stay: measured).
+  if (!Opts.SuppressDebugInfo &&
+      (B.Debug || Opts.LineInfo || moduleHasLocs(M))) {
     // The PTX's .debug_str survives only with line tables; ptxas creates
     // it early when a `.loc` names a function in it (measured).
     bool Str = moduleHasDebugStr(M), StrEarly = Str && locsNameFunctions(M);
@@ -273,7 +275,7 @@ void Builder::createSections() {
     if (Str && !StrEarly)
       DebugStr = addSection(".debug_str", sht::Progbits, 0, 1);
   }
-  if (B.Debug) {
+  if (B.Debug && !Opts.SuppressDebugInfo) {
     RegSass = addSection(".nv_debug_info_reg_sass", sht::Progbits, 0, 1);
     RegType = addSection(".nv_debug_info_reg_type", sht::Progbits, 0, 1);
     for (llvm::StringRef Name : passThroughSectionNames(M))

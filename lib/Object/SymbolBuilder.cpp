@@ -329,7 +329,7 @@ void Builder::fillContents() {
     for (auto [Off, Sym] : LT.SassLineRelocs)
       PendingRelocs.push_back({SassLine, Reloc{Off, Sym, rcuda::R64, 0}});
   }
-  if (B.Debug) {
+  if (RegSass) {
     buildRegisterMaps(B, C.Sections[RegSass].Data, C.Sections[RegType].Data);
     std::vector<DebugSection> DS = buildPassThroughSections(B, M, FuncSym);
     for (size_t I = 0; I != DS.size() && I != DwarfSecs.size(); ++I) {
