@@ -290,6 +290,15 @@ CompileStatus detail::compileBuffer(const DriverOptions &D,
   Diags.setSuppressWarnings(D.DisableWarnings);
   if (D.WarnOnDouble)
     warnDoubleUse(*R.M, Diags);
+  // -g on PTX without DWARF (XLA, ByteIR): ptxas's warnings (errors under
+  // -Werror); the line tables and register maps are still written.
+  if (WO.DeviceDebug)
+    for (llvm::StringRef Need : {".debug_abbrev", ".debug_info"})
+      if (llvm::none_of(R.M->Items, [&](const ptx::TopLevel &T) {
+            return T.K == ptx::TopLevel::Kind::Section &&
+                   T.Section->Name == Need;
+          }))
+        Diags.warning(llvm::SMLoc(), " " + Need + " section not found");
   codegen::CodeGenOptions CO;
   CO.OptLevel = WO.DeviceDebug ? 0 : D.OptLevel;
   WO.Launch.MaxNTid.assign(D.MaxNTid.begin(), D.MaxNTid.end());
