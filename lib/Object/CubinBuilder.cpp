@@ -385,11 +385,22 @@ void Builder::createSections() {
                           HasConst4 && Sm90, 2);
   auto ConstRel = AddRel(".nv.constant3", NeedRel[0], NeedRela[0], 0);
   auto InitRel = AddRel(".nv.global.init", NeedRel[1], NeedRela[1], 1);
-  // -g: the PTX's DWARF sections' code addresses, RELA on every target.
+  // -g: the PTX's DWARF sections' code addresses: REL on sm_75..89 when
+  // every addend is 0, else RELA for all of them (measured: .rel.debug_pubnames
+  // for a function start, .rela.debug_info with +0 and other entries).
   std::vector<std::pair<std::pair<unsigned, unsigned>, unsigned>> DwarfRels;
-  for (unsigned S : DwarfSecs)
-    if (passThroughNeedsRela(M, C.Sections[S].Name))
-      DwarfRels.push_back({AddRel(C.Sections[S].Name.c_str(), false, true, 2), S});
+  if (!DwarfSecs.empty()) {
+    std::vector<DebugSection> DS = buildPassThroughSections(B, M, {});
+    for (size_t I = 0; I != DS.size() && I != DwarfSecs.size(); ++I) {
+      if (DS[I].Relocs.empty())
+        continue;
+      bool Addend = llvm::any_of(DS[I].Relocs,
+                                 [](const DebugReloc &R) { return R.Addend; });
+      bool A = Sm90 || Addend;
+      DwarfRels.push_back(
+          {AddRel(C.Sections[DwarfSecs[I]].Name.c_str(), !A, A, 2), DwarfSecs[I]});
+    }
+  }
   auto FrameRel = AddRel(".debug_frame", !Sm90, Sm90, 2);
   // -c uses the CUDA section types that nvlink converts (§2.2).
   uint32_t Bank0Type = Rel ? uint32_t(sht::CudaConstantB0) : sht::Progbits;
@@ -482,7 +493,7 @@ void Builder::createSections() {
       RelSecs[Target] = P;
   }
   for (auto &[P, Target] : DwarfRels) {
-    C.Sections[P.second].Info = Target;
+    C.Sections[P.first ? P.first : P.second].Info = Target;
     RelSecs[Target] = P;
   }
   for (auto &[Proc, P] : TextRels) {

@@ -29,7 +29,6 @@
 #include "MetadataBuilder.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/LEB128.h"
 
@@ -41,8 +40,9 @@ using namespace ptxas::object;
 namespace {
 /// Where a name resolves: an address (Sym != 0) or a plain number.
 struct Resolved {
-  unsigned Sym = 0;
+  unsigned Sym = 0;  ///< 0 before the symbols exist
   int64_t Value = 0;
+  bool Code = false; ///< an address in a function: Sym + Value
   bool Frame = false; ///< a .local variable: Value is its offset from R1
 };
 
@@ -56,14 +56,14 @@ public:
       for (const SubCode &S : K.Subs)
         addFunction(K, *S.F, S.Offset, S.Offset + S.Size);
       for (const auto &[Name, Off] : K.LocalVarOffsets)
-        Names.try_emplace(Name, Resolved{0, int64_t(Off), true});
+        Names.try_emplace(Name, Resolved{0, int64_t(Off), false, true});
       if (K.L->F->IsEntry)
         for (const ParamSlot &P : K.L->Params)
           if (P.V)
             Names.try_emplace(P.V->Name, Resolved{0, int64_t(K.L->ParamBase + P.Offset)});
     }
     for (const auto &[Name, Sym] : FuncSym)
-      Names.try_emplace(Name, Resolved{Sym, 0});
+      Names.try_emplace(Name, Resolved{Sym, 0, true});
     // Sections start at 0 (one compilation unit); their labels are offsets.
     for (const ptx::TopLevel &T : M.Items) {
       if (T.K != ptx::TopLevel::Kind::Section)
@@ -132,7 +132,7 @@ private:
       FirstAtOrAfter[I] = std::min(FirstAtOrAfter[I], Off);
     for (size_t I = F.Body.size(); I-- > 0;)
       FirstAtOrAfter[I] = std::min(FirstAtOrAfter[I], FirstAtOrAfter[I + 1]);
-    Names.try_emplace(F.Name, Resolved{K.Sym, Begin});
+    Names.try_emplace(F.Name, Resolved{K.Sym, Begin, true});
     bool SeenInstr = false;
     for (unsigned I = 0; I != F.Body.size(); ++I) {
       const ptx::Stmt &S = F.Body[I];
@@ -143,7 +143,7 @@ private:
       // Before the first instruction: the function's start (the prologue
       // has no statement of its own).
       uint32_t Off = SeenInstr ? FirstAtOrAfter[I + 1] : Begin;
-      Names.try_emplace(S.Name, Resolved{K.Sym, Off});
+      Names.try_emplace(S.Name, Resolved{K.Sym, Off, true});
     }
   }
 
@@ -170,35 +170,6 @@ ptxas::object::passThroughSectionNames(const ptx::Module &M) {
   return Out;
 }
 
-bool ptxas::object::passThroughNeedsRela(const ptx::Module &M,
-                                         llvm::StringRef Name) {
-  // A 64-bit item naming neither a section, a label inside one nor a
-  // kernel parameter is a code address (decided before symbols exist).
-  llvm::StringSet<> Local;
-  for (const ptx::TopLevel &T : M.Items)
-    if (T.K == ptx::TopLevel::Kind::Section) {
-      Local.insert(T.Section->Name);
-      for (const ptx::DataSection::Item &I : T.Section->Items)
-        if (I.IsLabel)
-          Local.insert(I.LabelName);
-    }
-  for (const ptx::TopLevel &T : M.Items)
-    if (T.K == ptx::TopLevel::Kind::Func && T.Func->IsEntry)
-      for (const ptx::Variable *P : T.Func->Params)
-        Local.insert(P->Name);
-  for (const ptx::TopLevel &T : M.Items) {
-    if (T.K != ptx::TopLevel::Kind::Section || T.Section->Name != Name)
-      continue;
-    for (const ptx::DataSection::Item &I : T.Section->Items)
-      if (!I.IsLabel && ptx::typeBytes(I.Ty) == 8)
-        for (const ptx::InitValue *V : I.Values)
-          if (V->K == ptx::InitValue::Kind::Symbol && V->MinusName.empty() &&
-              !Local.count(V->Name))
-            return true;
-  }
-  return false;
-}
-
 std::vector<DebugSection>
 ptxas::object::buildPassThroughSections(const BuildState &B,
                                         const ptx::Module &M,
@@ -223,7 +194,7 @@ ptxas::object::buildPassThroughSections(const BuildState &B,
             std::optional<Resolved> A = Rs.lookup(V->Name);
             if (!V->MinusName.empty()) {
               std::optional<Resolved> Bm = Rs.lookup(V->MinusName);
-              if (A && Bm && A->Sym == Bm->Sym)
+              if (A && Bm && A->Sym == Bm->Sym && A->Code == Bm->Code)
                 Bits = uint64_t(A->Value - Bm->Value + V->Addend);
             } else if (A && A->Frame && W == 8 && !DS.Data.empty() &&
                        DS.Data.back() == 0x03) {
@@ -236,7 +207,7 @@ ptxas::object::buildPassThroughSections(const BuildState &B,
               DS.Data.insert(DS.Data.end(), Buf, Buf + N);
               DS.Data.insert(DS.Data.end(), 8 - std::min(N, 8u), 0x96);
               continue;
-            } else if (A && A->Sym && W == 8) {
+            } else if (A && A->Code && W == 8) {
               // RELA, and the bytes hold the addend too (measured).
               Bits = uint64_t(A->Value + V->Addend);
               DS.Relocs.push_back({DS.Data.size(), A->Sym, int64_t(Bits)});

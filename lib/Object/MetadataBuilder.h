@@ -130,11 +130,9 @@ struct DebugSection {
 /// The non-empty `.section`s of the PTX that -g copies into the cubin, in
 /// PTX order (all but .debug_str, which the line tables own).
 std::vector<llvm::StringRef> passThroughSectionNames(const ptx::Module &M);
-/// Whether pass-through section \p Name holds code addresses (a RELA
-/// section follows it).
-bool passThroughNeedsRela(const ptx::Module &M, llvm::StringRef Name);
-/// Needs the function symbols (KernelCode::Sym, SubCode::Sym) and
-/// \p FuncSym (function name -> symbol, for `-c`).
+/// Needs the code (KernelCode::Text, SourceRows); the relocations name the
+/// function symbols (KernelCode::Sym, \p FuncSym for `-c`) once they
+/// exist, 0 before (to decide the relocation sections).
 std::vector<DebugSection>
 buildPassThroughSections(const BuildState &B, const ptx::Module &M,
                          const llvm::StringMap<unsigned> &FuncSym);

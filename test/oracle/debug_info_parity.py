@@ -193,7 +193,9 @@ def main():
     cases = [(os.path.join(INPUTS, "debug-nvcc.ptx"), ["sm_75", "sm_80", "sm_90a"]),
              (os.path.join(INPUTS, "debug-clang.ptx"), ["sm_75", "sm_90a"]),
              (os.path.join(INPUTS, "kernels.ptx"), ["sm_90"]),
-             (os.path.join(INPUTS, "debug-shared.ptx"), ["sm_80", "sm_90a"])]
+             (os.path.join(INPUTS, "debug-shared.ptx"), ["sm_80", "sm_90a"]),
+             (os.path.join(HERE, "..", "lit", "driver", "Inputs", "dropin",
+                           "dwarf-labels.ptx"), ["sm_86", "sm_90a"])]
     for f, archs in [("tritonparse__add_kernel.sm_90a.8720aad1.ptx", ["sm_90a"]),
                      ("tritonparse__add_kernel.sm_75.d4793df9.ptx", ["sm_75", "sm_80", "sm_90a"]),
                      ("tritonparse__matmul_kernel.sm_75.83ced232.ptx", ["sm_75"]),
