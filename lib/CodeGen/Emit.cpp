@@ -134,7 +134,8 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out,
       forEachOperand(I, [&](const MOperand &O) {
         if (!O.readsOrWritesReg() || O.VReg >= MF.VRegs.size())
           return;
-        auto [It, New] = Ranges.try_emplace(O.VReg, uint32_t(A), uint32_t(A + 16));
+        auto [It, New] =
+            Ranges.try_emplace(O.VReg, uint32_t(A), uint32_t(A + 16));
         It->second.second = uint32_t(A + 16);
       });
       if (I.Op.is(Opc::EXIT))

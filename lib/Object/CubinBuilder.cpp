@@ -375,8 +375,8 @@ void Builder::createSections() {
   // sm_90: .rela.nv_debug_line_sass before .rela.nv.global.init).
   bool LineRels = DebugLine && moduleHasLocs(M);
   auto LineRel = AddRel(".debug_line", LineRels && !Sm90, LineRels && Sm90, 2);
-  auto SassRel = AddRel(".nv_debug_line_sass", SassLine && !Sm90,
-                        SassLine && Sm90, 2);
+  auto SassRel =
+      AddRel(".nv_debug_line_sass", SassLine && !Sm90, SassLine && Sm90, 2);
   // Bank 4 (exec): one R_CUDA_64 per address-table entry, REL on
   // sm_75..89 and RELA on sm_90 (addend 0); its relocation section comes
   // first of the data ones (measured: before .rel(a).debug_frame).
@@ -398,7 +398,8 @@ void Builder::createSections() {
                                  [](const DebugReloc &R) { return R.Addend; });
       bool A = Sm90 || Addend;
       DwarfRels.push_back(
-          {AddRel(C.Sections[DwarfSecs[I]].Name.c_str(), !A, A, 2), DwarfSecs[I]});
+          {AddRel(C.Sections[DwarfSecs[I]].Name.c_str(), !A, A, 2),
+           DwarfSecs[I]});
     }
   }
   auto FrameRel = AddRel(".debug_frame", !Sm90, Sm90, 2);

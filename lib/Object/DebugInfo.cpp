@@ -40,9 +40,9 @@ using namespace ptxas::object;
 namespace {
 /// Where a name resolves: an address (Sym != 0) or a plain number.
 struct Resolved {
-  unsigned Sym = 0;  ///< 0 before the symbols exist
+  unsigned Sym = 0; ///< 0 before the symbols exist
   int64_t Value = 0;
-  bool Code = false; ///< an address in a function: Sym + Value
+  bool Code = false;  ///< an address in a function: Sym + Value
   bool Frame = false; ///< a .local variable: Value is its offset from R1
 };
 
@@ -51,7 +51,8 @@ public:
   Resolver(const BuildState &B, const ptx::Module &M,
            const llvm::StringMap<unsigned> &FuncSym) {
     for (const KernelCode &K : B.Proc) {
-      uint32_t End = K.Subs.empty() ? uint32_t(K.Text.size()) : K.Subs[0].Offset;
+      uint32_t End =
+          K.Subs.empty() ? uint32_t(K.Text.size()) : K.Subs[0].Offset;
       addFunction(K, *K.L->F, 0, End);
       for (const SubCode &S : K.Subs)
         addFunction(K, *S.F, S.Offset, S.Offset + S.Size);
@@ -60,7 +61,8 @@ public:
       if (K.L->F->IsEntry)
         for (const ParamSlot &P : K.L->Params)
           if (P.V)
-            Names.try_emplace(P.V->Name, Resolved{0, int64_t(K.L->ParamBase + P.Offset)});
+            Names.try_emplace(P.V->Name,
+                              Resolved{0, int64_t(K.L->ParamBase + P.Offset)});
     }
     for (const auto &[Name, Sym] : FuncSym)
       Names.try_emplace(Name, Resolved{Sym, 0, true});
@@ -88,8 +90,8 @@ public:
 
 private:
   /// The labels of \p F, placed at [Begin, End) of \p K's text.
-  void addFunction(const KernelCode &K, const ptx::Function &F,
-                   uint32_t Begin, uint32_t End) {
+  void addFunction(const KernelCode &K, const ptx::Function &F, uint32_t Begin,
+                   uint32_t End) {
     llvm::DenseMap<const char *, unsigned> StmtIndex;
     for (unsigned I = 0; I != F.Body.size(); ++I) {
       const ptx::Stmt &S = F.Body[I];
@@ -112,7 +114,8 @@ private:
       Inside |= R.Offset >= Begin && R.Offset < End;
     }
     if (Inside)
-      llvm::erase_if(Rows, [&](auto &R) { return R.first < Begin || R.first >= End; });
+      llvm::erase_if(
+          Rows, [&](auto &R) { return R.first < Begin || R.first >= End; });
     else if (!Rows.empty()) {
       uint32_t Last = 0;
       Begin = UINT32_MAX;
@@ -170,10 +173,9 @@ ptxas::object::passThroughSectionNames(const ptx::Module &M) {
   return Out;
 }
 
-std::vector<DebugSection>
-ptxas::object::buildPassThroughSections(const BuildState &B,
-                                        const ptx::Module &M,
-                                        const llvm::StringMap<unsigned> &FuncSym) {
+std::vector<DebugSection> ptxas::object::buildPassThroughSections(
+    const BuildState &B, const ptx::Module &M,
+    const llvm::StringMap<unsigned> &FuncSym) {
   Resolver Rs(B, M, FuncSym);
   std::vector<DebugSection> Out;
   for (llvm::StringRef Name : passThroughSectionNames(M)) {
@@ -244,11 +246,19 @@ static uint8_t regTypeByte(llvm::StringRef Name, bool Pred,
         continue;
       unsigned Kind = 0;
       switch (ptx::typeKind(V.ElemType)) {
-      case ptx::TypeKind::Pred: return 0x10;
-      case ptx::TypeKind::Unsigned: Kind = 1; break;
-      case ptx::TypeKind::Signed: Kind = 2; break;
-      case ptx::TypeKind::Float: Kind = 3; break;
-      default: break;
+      case ptx::TypeKind::Pred:
+        return 0x10;
+      case ptx::TypeKind::Unsigned:
+        Kind = 1;
+        break;
+      case ptx::TypeKind::Signed:
+        Kind = 2;
+        break;
+      case ptx::TypeKind::Float:
+        Kind = 3;
+        break;
+      default:
+        break;
       }
       unsigned Bytes = ptx::typeBytes(V.ElemType), Log = 0;
       while (Log < 3 && (1u << Log) < Bytes)
@@ -317,10 +327,10 @@ std::vector<uint8_t> ptxas::object::debugCieInstructions() {
     uint8_t Op; ///< DW_CFA_undefined (7) or DW_CFA_same_value (8)
     unsigned Class, First, Last;
   };
-  static const Run Runs[] = {
-      {8, 40, 255, 255}, {7, 72, 0, 0}, {7, 72, 2, 6}, {7, 88, 4, 61},
-      {7, 8, 0, 0},      {7, 16, 0, 0}, {7, 16, 2, 6}, {7, 40, 0, 0},
-      {8, 40, 1, 1},     {7, 40, 2, 254}};
+  static const Run Runs[] = {{8, 40, 255, 255}, {7, 72, 0, 0}, {7, 72, 2, 6},
+                             {7, 88, 4, 61},    {7, 8, 0, 0},  {7, 16, 0, 0},
+                             {7, 16, 2, 6},     {7, 40, 0, 0}, {8, 40, 1, 1},
+                             {7, 40, 2, 254}};
   // DW_CFA_def_cfa R1, 0.
   std::vector<uint8_t> D = {0x0c, 0x81, 0x80, 0x80, 0x28, 0x00};
   for (const Run &R : Runs)

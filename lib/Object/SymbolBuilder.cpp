@@ -173,8 +173,8 @@ void Builder::createSymbols() {
   }
   addSectionSym(DebugFrame);
   // The line-table sections follow .debug_frame's, in section order.
-  std::vector<unsigned> LineSecs = {DebugLine, DebugStr, SassLine, PtxText,
-                                    RegSass, RegType};
+  std::vector<unsigned> LineSecs = {DebugLine, DebugStr, SassLine,
+                                    PtxText,   RegSass,  RegType};
   LineSecs.insert(LineSecs.end(), DwarfSecs.begin(), DwarfSecs.end());
   llvm::sort(LineSecs);
   for (unsigned S : LineSecs)
