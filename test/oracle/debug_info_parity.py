@@ -194,6 +194,7 @@ def main():
              (os.path.join(INPUTS, "debug-clang.ptx"), ["sm_75", "sm_90a"]),
              (os.path.join(INPUTS, "kernels.ptx"), ["sm_90"]),
              (os.path.join(INPUTS, "debug-shared.ptx"), ["sm_80", "sm_90a"]),
+             (os.path.join(INPUTS, "lineinfo-inline.ptx"), ["sm_90"]),
              (os.path.join(HERE, "..", "lit", "driver", "Inputs", "dropin",
                            "dwarf-labels.ptx"), ["sm_86", "sm_90a"])]
     for f, archs in [("tritonparse__add_kernel.sm_90a.8720aad1.ptx", ["sm_90a"]),
