@@ -43,7 +43,7 @@ struct CompileOptions {
   unsigned OptLevel = 3;      ///< -O
   bool Relocatable = false;   ///< -c
   bool LineInfo = false;      ///< -lineinfo
-  bool DeviceDebug = false;   ///< -g (accepted; no full DWARF yet)
+  bool DeviceDebug = false;   ///< -g: debug information, -O0 (with OptLevel 3 left as is)
   bool Verbose = false;       ///< -v: resource lines into the info log
   std::optional<bool> Fmad;   ///< --fmad
   unsigned MaxRegCount = 0;   ///< --maxrregcount, 0: none

@@ -14,7 +14,11 @@
 #include "CallABI.h"
 #include "Passes.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Endian.h"
+
+#include <tuple>
 
 #include "fmt/format.h"
 
@@ -99,6 +103,8 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out,
   }
   Out.Text.clear();
   Out.Text.reserve(Addr);
+  // First and past-last address of each allocated PTX register value.
+  llvm::DenseMap<unsigned, std::pair<uint32_t, uint32_t>> Ranges;
   for (MBlock &B : MF.Blocks) {
     uint64_t A = B.Addr;
     for (MInstr &I : B.Instrs) {
@@ -125,6 +131,13 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out,
       llvm::support::endian::write64le(Bytes, W.Lo);
       llvm::support::endian::write64le(Bytes + 8, W.Hi);
       Out.Text.insert(Out.Text.end(), Bytes, Bytes + 16);
+      forEachOperand(I, [&](const MOperand &O) {
+        if (!O.readsOrWritesReg() || O.VReg >= MF.VRegs.size())
+          return;
+        auto [It, New] =
+            Ranges.try_emplace(O.VReg, uint32_t(A), uint32_t(A + 16));
+        It->second.second = uint32_t(A + 16);
+      });
       if (I.Op.is(Opc::EXIT))
         Out.ExitOffsets.push_back(uint32_t(A));
       Out.IsaClass = std::max(Out.IsaClass, I.Op.isaClass());
@@ -146,6 +159,23 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out,
                                                      MF.MaxIncRegs)
                                           : MF.EntryRegs);
   Out.FrameSize = MF.FrameSize;
+  for (auto [V, R] : Ranges) {
+    const VRegInfo &VI = MF.VRegs[V];
+    llvm::StringRef N = VI.Name;
+    // PTX registers only (%r1, %rd2, %p1), not temporaries or vectors.
+    if (VI.Phys < 0 || N.size() < 2 || N[0] != '%' ||
+        (VI.RC != RegClass::GPR && VI.RC != RegClass::Pred) ||
+        N.find_first_not_of("abcdefghijklmnopqrstuvwxyz_0123456789", 1) !=
+            llvm::StringRef::npos)
+      continue;
+    Out.RegRanges.push_back({N.str(), VI.RC == RegClass::Pred,
+                             unsigned(VI.Phys), VI.Size, R.first, R.second});
+  }
+  llvm::sort(Out.RegRanges, [](const auto &A, const auto &B) {
+    return std::tie(A.Begin, A.Name, A.Reg, A.End) <
+           std::tie(B.Begin, B.Name, B.Reg, B.End);
+  });
+  Out.LocalVarOffsets = MF.LocalVarOffsets;
   // Whole program: callees run in the kernel's frame (their bodies are
   // part of it), so the stack a kernel needs is its own frame.
   if (MF.IsKernel)

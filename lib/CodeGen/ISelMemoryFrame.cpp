@@ -164,6 +164,9 @@ std::optional<uint32_t> codegen::localVarOffset(ISel &S,
   uint32_t Size = uint32_t((Off + 7) / 8 * 8);
   if (S.mf().FrameSize < Size)
     S.mf().FrameSize = Size;
+  auto &Known = S.mf().LocalVarOffsets;
+  if (llvm::none_of(Known, [&](const auto &E) { return E.first == V->Name; }))
+    Known.push_back({V->Name.str(), uint32_t(*Found)});
   return uint32_t(*Found);
 }
 

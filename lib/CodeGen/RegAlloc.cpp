@@ -232,6 +232,7 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
   auto Rewrite = [&](MOperand &O) {
     if (!O.readsOrWritesReg() || O.Phys)
       return;
+    O.VReg = O.Reg;
     O.Reg = unsigned(MF.VRegs[O.Reg].Phys);
     O.Phys = true;
   };

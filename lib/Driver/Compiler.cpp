@@ -281,13 +281,26 @@ CompileStatus detail::compileBuffer(const DriverOptions &D,
   WO.OptionString = D.RecordedOptions;
   WO.LineInfo = D.LineInfo;
   WO.SuppressDebugInfo = D.SuppressDebugInfo;
+  // `.target sm_XX, debug` (nvcc -G, clang -g) is -g for ptxas (measured:
+  // the same cubin with and without -g).
+  bool TargetDebug = llvm::is_contained(R.M->TargetOptions, "debug");
+  WO.DeviceDebug = D.DeviceDebug || TargetDebug;
   DiagEngine Diags(*R.M->Sources, S.Err);
   Diags.setWarningsAsErrors(D.WarningsAsErrors);
   Diags.setSuppressWarnings(D.DisableWarnings);
   if (D.WarnOnDouble)
     warnDoubleUse(*R.M, Diags);
+  // -g on PTX without DWARF (XLA, ByteIR): ptxas's warnings (errors under
+  // -Werror); the line tables and register maps are still written.
+  if (WO.DeviceDebug)
+    for (llvm::StringRef Need : {".debug_abbrev", ".debug_info"})
+      if (llvm::none_of(R.M->Items, [&](const ptx::TopLevel &T) {
+            return T.K == ptx::TopLevel::Kind::Section &&
+                   T.Section->Name == Need;
+          }))
+        Diags.warning(llvm::SMLoc(), " " + Need + " section not found");
   codegen::CodeGenOptions CO;
-  CO.OptLevel = D.OptLevel;
+  CO.OptLevel = WO.DeviceDebug ? 0 : D.OptLevel;
   WO.Launch.MaxNTid.assign(D.MaxNTid.begin(), D.MaxNTid.end());
   WO.Launch.MinNCtaPerSM = D.MinNCtaPerSM;
   WO.Launch.MaxRegCount = D.MaxRegCount;

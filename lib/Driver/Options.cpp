@@ -71,7 +71,7 @@ const OptionSpec Options[] = {
     {"maxrregcount", "maxrregcount", Arg::Value, Status::Implemented, "Register limit"},
     {"device-function-maxrregcount", "func-maxrregcount", Arg::Value, Status::Implemented, "Register limit for device functions (-c)"},
     {"generate-line-info", "lineinfo", Arg::Flag, Status::Implemented, "Line tables"},
-    {"device-debug", "g", Arg::Flag, Status::NoEffectYet, "Debug information"},
+    {"device-debug", "g", Arg::Flag, Status::Implemented, "Debug information"},
     {"fmad", "fmad", Arg::Value, Status::Implemented, "Contract mul+add to fma (true, false)"},
     {"def-load-cache", "dlcm", Arg::Value, Status::Implemented, "Default load cache operator (ca, cg, cs, lu, cv)"},
     {"def-store-cache", "dscm", Arg::Value, Status::Implemented, "Default store cache operator (wb, cg, cs, wt)"},
@@ -534,6 +534,22 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode,
   D.LineInfo = Flags["generate-line-info"];
   D.SuppressDebugInfo = Flags["suppress-debug-info"];
   D.DeviceDebug = Flags["device-debug"];
+  if (D.DeviceDebug) {
+    // ptxas 13.0: -g compiles at -O0; an explicit -O1..-O3 is fatal (exit
+    // 255) and -lineinfo is dropped with a warning (its tables come anyway).
+    if (Get("opt-level") && D.OptLevel != 0) {
+      Err << "ptxas-alt: error: Optimized debugging not supported\n";
+      Err << "ptxas fatal   : Optimized debugging not supported\n";
+      ExitCode = 255;
+      return std::nullopt;
+    }
+    D.OptLevel = 0;
+    if (D.LineInfo)
+      D.Warnings.push_back("Conflicting options --device-debug and "
+                           "--generate-line-info specified, ignoring "
+                           "--generate-line-info option");
+    D.LineInfo = false;
+  }
   D.WarnOnSpills = Flags["warn-on-spills"];
   if (!parseLaunchAndCacheOptions(D, Get, Values, Flags, ExitCode, Err))
     return std::nullopt;

@@ -31,6 +31,7 @@ public:
     Rel = Opts.Relocatable;
     B.Rel = Rel;
     B.V13 = Opts.Abi == CubinAbi::V13;
+    B.Debug = Opts.DeviceDebug;
   }
   bool run();
 
@@ -108,6 +109,9 @@ private:
   llvm::StringMap<unsigned> ModuleSharedSym;
   /// Line tables (-lineinfo or `.loc`s in the PTX), 0 when absent.
   unsigned DebugLine = 0, DebugStr = 0, SassLine = 0, PtxText = 0;
+  /// -g: the register maps and the PTX's DWARF sections (DebugInfo.cpp).
+  unsigned RegSass = 0, RegType = 0;
+  std::vector<unsigned> DwarfSecs;
   /// Relocation sections: target section -> {REL, RELA} section indices.
   llvm::DenseMap<unsigned, std::pair<unsigned, unsigned>> RelSecs;
   std::vector<std::pair<unsigned, Reloc>> PendingRelocs; ///< target section

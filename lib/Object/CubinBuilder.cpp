@@ -44,23 +44,20 @@ bool Builder::run() {
   C.AbiVersion = B.V13 ? ABIVERSION_V13 : ABIVERSION_V12;
   C.Type = Rel ? ET_REL : ET_EXEC;
   C.Version = B.V13 ? 1 : 0x7c;
+  C.Sections.emplace_back(); // null
+  C.Symbols.emplace_back();  // null
+  createSections();
   unsigned Sm = Opts.Arch.Version;
   if (B.V13) {
-    // Top byte: 0x06 plain, 0x09 with line tables, 0x0a with line tables
-    // and the PTX's .debug_str (measured; -g, not implemented, gives 0x0b
-    // and 0x0c).
-    unsigned Top = 0x06;
-    if (!Opts.SuppressDebugInfo && (Opts.LineInfo || moduleHasLocs(M)))
-      Top = moduleHasDebugStr(M) ? 0x0a : 0x09;
-    C.Flags = Top << 24 | Sm << 8 | 0x04;
+    // The top byte is the index of .note.nv.cuinfo (measured: 0x06 plain,
+    // 0x09 with line tables, 0x0a with .debug_str too, 0x0b..0x0e under -g
+    // as the DWARF sections before it grow).
+    C.Flags = CuInfo << 24 | Sm << 8 | 0x04;
   } else {
     unsigned PtxSm = M.Target.Version ? M.Target.Version : Sm;
     C.Flags = PtxSm << 16 | (M.TexModeIndependent ? 0x600 : 0x500) | Sm |
               (Opts.Arch.ArchSpecific ? 0x800 : 0);
   }
-  C.Sections.emplace_back(); // null
-  C.Symbols.emplace_back();  // null
-  createSections();
   createSymbols();
   fillContents();
   addDataRelocs();
@@ -71,6 +68,9 @@ bool Builder::run() {
         continue;
       bool UseRela = B.Arch.Version >= 90 || R.Addend != 0;
       unsigned Sec = UseRela ? Pair.second : Pair.first;
+      if (!Sec) // a target with one kind only (-g DWARF: RELA)
+        Sec = Pair.first ? Pair.first : Pair.second;
+      UseRela = Sec == Pair.second;
       std::vector<uint8_t> &D = C.Sections[Sec].Data;
       size_t O = D.size();
       D.resize(O + (UseRela ? 24 : 16));
@@ -95,6 +95,12 @@ void Builder::assembleCode() {
   // address-taken functions, in its sorted order; in -c mode every defined
   // function gets its own sections, in reverse definition order.
   std::vector<const KernelLayout *> Units = kernelProcessingOrder(B.L);
+  // -g: definition order (measured on multi-kernel XLA and ByteIR modules).
+  if (B.Debug) {
+    Units.clear();
+    for (const KernelLayout &K : B.L.Kernels)
+      Units.push_back(&K);
+  }
   if (Rel) {
     Units.clear();
     // Reverse definition order, but a directly called function is placed
@@ -187,6 +193,8 @@ void Builder::assembleCode() {
     K.ExitOffsets = std::move(FC.ExitOffsets);
     K.SyscallOffsets = std::move(FC.SyscallOffsets);
     K.TextRelocs = std::move(FC.Relocs);
+    K.LocalVarOffsets = std::move(FC.LocalVarOffsets);
+    K.RegRanges = std::move(FC.RegRanges);
     for (const ptx::Function *Sub : Rel ? std::vector<const ptx::Function *>()
                                         : U->Subfunctions) {
       FunctionCode SC = std::move(Codes[Next++]);
@@ -252,7 +260,10 @@ void Builder::createSections() {
   C.Sections[B.Symtab].Link = 2;
   C.Sections[B.Symtab].EntSize = 24;
   DebugFrame = addSection(".debug_frame", sht::Progbits, 0, 1);
-  if (!Opts.SuppressDebugInfo && (Opts.LineInfo || moduleHasLocs(M))) {
+  // -suppress-debug-info drops the debug sections, also under -g (whose
+  // other effects stay: measured).
+  if (!Opts.SuppressDebugInfo &&
+      (B.Debug || Opts.LineInfo || moduleHasLocs(M))) {
     // The PTX's .debug_str survives only with line tables; ptxas creates
     // it early when a `.loc` names a function in it (measured).
     bool Str = moduleHasDebugStr(M), StrEarly = Str && locsNameFunctions(M);
@@ -263,6 +274,12 @@ void Builder::createSections() {
     PtxText = addSection(ptxTextSectionName(M, Rel), sht::Progbits, 0, 1);
     if (Str && !StrEarly)
       DebugStr = addSection(".debug_str", sht::Progbits, 0, 1);
+  }
+  if (B.Debug && !Opts.SuppressDebugInfo) {
+    RegSass = addSection(".nv_debug_info_reg_sass", sht::Progbits, 0, 1);
+    RegType = addSection(".nv_debug_info_reg_type", sht::Progbits, 0, 1);
+    for (llvm::StringRef Name : passThroughSectionNames(M))
+      DwarfSecs.push_back(addSection(Name, sht::Progbits, 0, 1));
   }
   if (B.V13) {
     TkInfo = addSection(".note.nv.tkinfo", sht::Note, shf::NvTkInfo, 4);
@@ -352,6 +369,14 @@ void Builder::createSections() {
       TextRels.push_back({unsigned(I), AddRel(Name.c_str(), !Sm90 && Zero,
                                               Sm90 || NonZero, 2)});
     }
+  // Line tables: one R_CUDA_64 per function sequence (only functions with
+  // rows have one; ptxas writes none for a -lineinfo module without `.loc`).
+  // They precede the data ones (measured: -lineinfo and -g on kernels.ptx,
+  // sm_90: .rela.nv_debug_line_sass before .rela.nv.global.init).
+  bool LineRels = DebugLine && moduleHasLocs(M);
+  auto LineRel = AddRel(".debug_line", LineRels && !Sm90, LineRels && Sm90, 2);
+  auto SassRel =
+      AddRel(".nv_debug_line_sass", SassLine && !Sm90, SassLine && Sm90, 2);
   // Bank 4 (exec): one R_CUDA_64 per address-table entry, REL on
   // sm_75..89 and RELA on sm_90 (addend 0); its relocation section comes
   // first of the data ones (measured: before .rel(a).debug_frame).
@@ -360,12 +385,23 @@ void Builder::createSections() {
                           HasConst4 && Sm90, 2);
   auto ConstRel = AddRel(".nv.constant3", NeedRel[0], NeedRela[0], 0);
   auto InitRel = AddRel(".nv.global.init", NeedRel[1], NeedRela[1], 1);
-  // Line tables: one R_CUDA_64 per function sequence (only functions with
-  // rows have one; ptxas writes none for a -lineinfo module without `.loc`).
-  bool LineRels = DebugLine && moduleHasLocs(M);
-  auto LineRel = AddRel(".debug_line", LineRels && !Sm90, LineRels && Sm90, 2);
-  auto SassRel = AddRel(".nv_debug_line_sass", SassLine && !Sm90,
-                        SassLine && Sm90, 2);
+  // -g: the PTX's DWARF sections' code addresses: REL on sm_75..89 when
+  // every addend is 0, else RELA for all of them (measured: .rel.debug_pubnames
+  // for a function start, .rela.debug_info with +0 and other entries).
+  std::vector<std::pair<std::pair<unsigned, unsigned>, unsigned>> DwarfRels;
+  if (!DwarfSecs.empty()) {
+    std::vector<DebugSection> DS = buildPassThroughSections(B, M, {});
+    for (size_t I = 0; I != DS.size() && I != DwarfSecs.size(); ++I) {
+      if (DS[I].Relocs.empty())
+        continue;
+      bool Addend = llvm::any_of(DS[I].Relocs,
+                                 [](const DebugReloc &R) { return R.Addend; });
+      bool A = Sm90 || Addend;
+      DwarfRels.push_back(
+          {AddRel(C.Sections[DwarfSecs[I]].Name.c_str(), !A, A, 2),
+           DwarfSecs[I]});
+    }
+  }
   auto FrameRel = AddRel(".debug_frame", !Sm90, Sm90, 2);
   // -c uses the CUDA section types that nvlink converts (§2.2).
   uint32_t Bank0Type = Rel ? uint32_t(sht::CudaConstantB0) : sht::Progbits;
@@ -391,19 +427,35 @@ void Builder::createSections() {
   // .nv.shared, then the module's (reserved shared, .nv.global), then the
   // other kernels' (measured on the corpus). -c puts .nv.global first.
   auto AddShared = [&](KernelCode &K) {
-    if (K.L->HasShared)
+    // -g: only kernels that touch shared memory (measured).
+    if (K.L->HasShared && (!B.Debug || Rel || K.L->TouchesShared))
       K.SharedSec = addSection((".nv.shared." + K.L->F->Name).str(),
                                Rel ? sht::CudaShared : sht::Nobits,
                                shf::Alloc | shf::Write | shf::InfoLink,
                                K.L->SharedAlign);
   };
   auto AddModuleNoBits = [&] {
-    if (Sm90 && B.V13 && !Rel)
+    // -g writes no reserved shared section (the UND reservedSmem symbol
+    // stays; measured on sm_90a).
+    if (Sm90 && B.V13 && !Rel && !B.Debug)
       Reserved = addSection(".nv.shared.reserved.0", sht::Nobits,
                             shf::Alloc | shf::Write, 1);
     if (HasGlobal)
       Global = addSection(".nv.global", Rel ? sht::CudaGlobal : sht::Nobits,
                           shf::Alloc | shf::Write, B.L.GlobalAlign);
+    // -g: the module's dynamic shared arrays get a section of their own,
+    // for their symbols (SymbolBuilder.cpp).
+    if (B.Debug && !Rel)
+      for (const ptx::TopLevel &T : M.Items)
+        if (T.K == ptx::TopLevel::Kind::Var &&
+            T.Var->Space == ptx::StateSpace::Shared &&
+            T.Var->Link == ptx::Linkage::Extern) {
+          if (!DebugShared)
+            DebugShared = addSection(".nv_debug.shared", sht::Nobits,
+                                     shf::Alloc | shf::Write, 1);
+          Section &DS = C.Sections[DebugShared];
+          DS.Align = std::max<uint64_t>(DS.Align, T.Var->alignment());
+        }
   };
   if (Rel || B.Proc.empty())
     AddModuleNoBits();
@@ -440,6 +492,10 @@ void Builder::createSections() {
         C.Sections[S].Info = Target;
     if (P.first || P.second)
       RelSecs[Target] = P;
+  }
+  for (auto &[P, Target] : DwarfRels) {
+    C.Sections[P.first ? P.first : P.second].Info = Target;
+    RelSecs[Target] = P;
   }
   for (auto &[Proc, P] : TextRels) {
     unsigned Target = B.Proc[Proc].TextSec;

@@ -322,6 +322,7 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
   // A kernel that touches only dynamic shared memory still gets its
   // .nv.shared.<k> section, of size 0.
   K.HasShared = !Shared.empty();
+  K.TouchesShared = !Shared.empty();
   K.SharedSize = K.SharedVars.empty() ? 0 : SOff;
   if (unsigned Dyn = MS.DynamicAlign) {
     K.HasShared = true;

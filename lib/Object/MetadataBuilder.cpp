@@ -124,6 +124,9 @@ std::vector<uint8_t> ptxas::object::buildModuleInfo(const BuildState &B,
     for (const SubCode &S : K->Subs)
       R.push_back(InfoRecord::sval(EIAttr::FRAME_SIZE, {S.Sym, S.FrameSize}));
     R.push_back(InfoRecord::sval(EIAttr::FRAME_SIZE, {K->Sym, K->FrameSize}));
+    // -g: after each function's frame size (measured).
+    if (B.Debug)
+      R.push_back(InfoRecord::nval(EIAttr::GEN_ERRBAR_AT_EXIT));
   }
   for (auto It = ByDesc.rbegin(); It != ByDesc.rend(); ++It)
     R.push_back(InfoRecord::sval(EIAttr::MIN_STACK_SIZE,
@@ -291,13 +294,29 @@ std::vector<uint8_t> ptxas::object::buildDebugFrame(
                               0x0f, 0x0c, 0x81, 0x80, 0x80, 0x28, 0x00, 0x08,
                               0xff, 0x81, 0x80, 0x28, 0x08, 0x81, 0x80, 0x80,
                               0x28, 0x00, 0x00, 0x00};
+  if (B.Debug) {
+    // -g: the same header, then every register undefined but R1 and RZ.
+    Cie.resize(17);
+    std::vector<uint8_t> I = debugCieInstructions();
+    Cie.insert(Cie.end(), I.begin(), I.end());
+    while ((Cie.size() + 12) % 8)
+      Cie.push_back(0);
+  }
   std::vector<uint8_t> D;
-  put32(D, 0xffffffff);
-  put64(D, Cie.size());
-  D.insert(D.end(), Cie.begin(), Cie.end());
+  auto PutCie = [&] {
+    put32(D, 0xffffffff);
+    put64(D, Cie.size());
+    D.insert(D.end(), Cie.begin(), Cie.end());
+  };
+  // -g: a CIE of its own before every FDE (measured).
+  if (!B.Debug)
+    PutCie();
   for (const KernelCode &K : B.Proc) {
+    uint64_t CieAt = B.Debug ? D.size() : 0;
+    if (B.Debug)
+      PutCie();
     std::vector<uint8_t> Body;
-    put64(Body, 0); // CIE pointer
+    put64(Body, CieAt); // CIE pointer
     size_t LocAt = Body.size();
     put64(Body, 0); // initial location, relocated
     put64(Body, K.Text.size());

@@ -15,6 +15,7 @@
 #include "ptxas-alt/Object/DataLayout.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <string>
 #include <vector>
@@ -44,6 +45,10 @@ struct KernelCode {
   std::vector<uint8_t> CfaInstrs;
   std::vector<SubCode> Subs;
   std::vector<FunctionCode::Reloc> TextRelocs; ///< offsets in Text
+  /// Frame offsets of the .local variables of the kernel and its inlined
+  /// callees, by PTX name (-g).
+  std::vector<std::pair<std::string, uint32_t>> LocalVarOffsets;
+  std::vector<FunctionCode::RegRange> RegRanges; ///< offsets in Text (-g)
   unsigned InfoSec = 0, TextSec = 0, Bank0Sec = 0, SharedSec = 0;
   unsigned Sym = 0, Bank0Sym = 0;
   /// -c: the symbols of the kernel's own .shared variables
@@ -55,6 +60,7 @@ struct BuildState {
   ptx::SmTarget Arch;
   bool V13 = true;
   bool Rel = false; ///< -c
+  bool Debug = false; ///< -g (or `.target ..., debug`)
   ModuleLayout L;
   AddressTable Addrs; ///< bank 4, filled by code generation (exec only)
   std::vector<KernelCode> Proc; ///< kernelProcessingOrder (-c: every function)
@@ -107,6 +113,35 @@ bool locsNameFunctions(const ptx::Module &M);
 std::string ptxTextSectionName(const ptx::Module &M, bool Relocatable);
 /// Needs the function symbols (KernelCode::Sym).
 LineTables buildLineTables(const BuildState &B, const ptx::Module &M);
+
+/// -g (DebugInfo.cpp): the PTX's own DWARF sections, passed through with
+/// their label expressions resolved to SASS addresses, and the register
+/// map sections.
+struct DebugReloc {
+  uint64_t Offset = 0;
+  unsigned Sym = 0;
+  int64_t Addend = 0;
+};
+struct DebugSection {
+  std::string Name;
+  std::vector<uint8_t> Data;
+  std::vector<DebugReloc> Relocs; ///< R_CUDA_64, RELA
+};
+/// The non-empty `.section`s of the PTX that -g copies into the cubin, in
+/// PTX order (all but .debug_str, which the line tables own).
+std::vector<llvm::StringRef> passThroughSectionNames(const ptx::Module &M);
+/// Needs the code (KernelCode::Text, SourceRows); the relocations name the
+/// function symbols (KernelCode::Sym, \p FuncSym for `-c`) once they
+/// exist, 0 before (to decide the relocation sections).
+std::vector<DebugSection>
+buildPassThroughSections(const BuildState &B, const ptx::Module &M,
+                         const llvm::StringMap<unsigned> &FuncSym);
+/// .nv_debug_info_reg_sass and .nv_debug_info_reg_type.
+void buildRegisterMaps(const BuildState &B, std::vector<uint8_t> &RegSass,
+                       std::vector<uint8_t> &RegType);
+/// The CIE initial instructions ptxas writes under -g (every register class
+/// undefined but the stack pointer), without padding.
+std::vector<uint8_t> debugCieInstructions();
 
 } // namespace ptxas::object
 

@@ -173,7 +173,9 @@ void Builder::createSymbols() {
   }
   addSectionSym(DebugFrame);
   // The line-table sections follow .debug_frame's, in section order.
-  std::vector<unsigned> LineSecs = {DebugLine, DebugStr, SassLine, PtxText};
+  std::vector<unsigned> LineSecs = {DebugLine, DebugStr, SassLine,
+                                    PtxText,   RegSass,  RegType};
+  LineSecs.insert(LineSecs.end(), DwarfSecs.begin(), DwarfSecs.end());
   llvm::sort(LineSecs);
   for (unsigned S : LineSecs)
     addSectionSym(S);
@@ -199,6 +201,26 @@ void Builder::createSymbols() {
   for (const VarPlacement &P : B.L.Vars)
     if (bindOf(P.V->Link) != stb::Local)
       VarSym[P.V->Name] = addSym(VarSymbol(P, SecOf(P)));
+  if (DebugShared && !Rel) {
+    // -g: each dynamic shared array, at the end of the largest static
+    // block (measured: 0x100 after a 256-byte array, 0 without).
+    uint64_t Static = 0;
+    for (const KernelCode &K : B.Proc)
+      for (const auto &[V, Off] : K.L->SharedVars)
+        Static = std::max<uint64_t>(Static, Off + V->sizeInBytes());
+    for (const ptx::TopLevel &T : M.Items)
+      if (T.K == ptx::TopLevel::Kind::Var &&
+          T.Var->Space == ptx::StateSpace::Shared &&
+          T.Var->Link == ptx::Linkage::Extern) {
+        Symbol S;
+        S.Name = T.Var->Name.str();
+        S.Bind = stb::Global;
+        S.Type = stt::Object;
+        S.Shndx = uint16_t(DebugShared);
+        S.Value = Static;
+        addSym(S);
+      }
+  }
   if (Rel) {
     // Undefined externals: variables and functions of other modules.
     for (const ptx::TopLevel &T : M.Items) {
@@ -306,6 +328,16 @@ void Builder::fillContents() {
       PendingRelocs.push_back({DebugLine, Reloc{Off, Sym, rcuda::R64, 0}});
     for (auto [Off, Sym] : LT.SassLineRelocs)
       PendingRelocs.push_back({SassLine, Reloc{Off, Sym, rcuda::R64, 0}});
+  }
+  if (RegSass) {
+    buildRegisterMaps(B, C.Sections[RegSass].Data, C.Sections[RegType].Data);
+    std::vector<DebugSection> DS = buildPassThroughSections(B, M, FuncSym);
+    for (size_t I = 0; I != DS.size() && I != DwarfSecs.size(); ++I) {
+      C.Sections[DwarfSecs[I]].Data = std::move(DS[I].Data);
+      for (const DebugReloc &R : DS[I].Relocs)
+        PendingRelocs.push_back(
+            {DwarfSecs[I], Reloc{R.Offset, R.Sym, rcuda::R64, R.Addend}});
+    }
   }
 }
 

@@ -94,6 +94,9 @@ struct MOperand {
   bool NoReg = false;     ///< Mem/Const: no register part ([0x10])
   bool GDesc = false;     ///< Mem: a GMMA matrix descriptor, gdesc[URn]Text
   unsigned Reg = 0;       ///< vreg id or physical number (Reg, Mem, Const)
+  /// After allocation: the vreg the register was allocated for (-g's
+  /// register maps), ~0u for registers the code names itself.
+  unsigned VReg = ~0u;
   int64_t Imm = 0;        ///< Imm value, Const/Mem offset
   double FVal = 0;        ///< FImm
   bool FIsDouble = false;
@@ -272,6 +275,9 @@ struct MFunction {
   /// of ABI calls and the results they return in memory (CallABI.h);
   /// .local variables and spill slots lie above it. Set before selection.
   uint32_t OutArgBytes = 0;
+  /// Frame offsets (from R1) of the .local variables selection placed, by
+  /// PTX name: -g's DWARF locates them (lib/Object/DebugInfo.cpp).
+  std::vector<std::pair<std::string, uint32_t>> LocalVarOffsets;
   uint32_t SpillStoreBytes = 0, SpillLoadBytes = 0;
   uint8_t NumBarriers = 0;
   bool CtaidZUsed = false;

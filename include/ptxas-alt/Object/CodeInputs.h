@@ -70,6 +70,18 @@ struct FunctionCode {
     int64_t Addend = 0;
   };
   std::vector<Reloc> Relocs;
+  /// Where each PTX register lives (-g's .nv_debug_info_reg_sass): one
+  /// row per allocated value, from its first to past its last instruction.
+  struct RegRange {
+    std::string Name;   ///< "%rd1"
+    bool Pred = false;  ///< P register, else R
+    unsigned Reg = 0;   ///< first register of the value
+    unsigned Words = 1; ///< 32-bit registers it takes (Reg, Reg + 1, ...)
+    uint32_t Begin = 0, End = 0; ///< relative to Text
+  };
+  std::vector<RegRange> RegRanges;
+  /// Frame offsets (from R1) of the .local variables, by PTX name (-g).
+  std::vector<std::pair<std::string, uint32_t>> LocalVarOffsets;
   /// Code generation failed; the error has been reported.
   bool Failed = false;
 };

@@ -37,6 +37,9 @@ struct WriterOptions {
   /// -suppress-debug-info: no line tables whatever -lineinfo and the PTX's
   /// `.loc`s say (measured: plain e_flags, only .debug_frame).
   bool SuppressDebugInfo = false;
+  /// -g (also `.target ..., debug`): line tables, the register maps, the
+  /// PTX's DWARF sections and ptxas's -g CIE (docs/cubin-format-debug.md).
+  bool DeviceDebug = false;
   /// --maxntid, --minnctapersm, --maxrregcount, --override-directive-values.
   LaunchOptions Launch;
   /// When set, asked once for the code of every request (in the order the

@@ -91,6 +91,9 @@ struct KernelLayout {
   bool UsesFunctionAddresses = false;
   std::vector<std::pair<const ptx::Variable *, uint64_t>> SharedVars;
   bool HasShared = false;  ///< touches any shared variable (a section)
+  /// Touches a shared variable itself (HasShared is also set by a module's
+  /// dynamic shared array, which -g does not count).
+  bool TouchesShared = false;
   uint64_t SharedSize = 0; ///< including the 0x400 reserved bytes on sm_90
   unsigned SharedAlign = 1;
   unsigned MaxRegCount = 255;

@@ -139,6 +139,35 @@ TEST(Compiler, FactsAndLogs) {
   EXPECT_EQ(R.Cubin[1], 'E');
 }
 
+// -g through the struct: DeviceDebug with the default OptLevel is `-g`
+// (compiled at -O0, the debug sections written), the same bytes as the
+// argument list; an explicit -O3 with -g is ptxas's fatal error.
+TEST(Compiler, DeviceDebug) {
+  CompileOptions O;
+  O.Arch = "sm_80";
+  O.DeviceDebug = true;
+  CompileResult R = compile(SmallKernel, O);
+  ASSERT_TRUE(R.ok()) << R.ErrorLog;
+  CompileResult A = compile(SmallKernel, {"-arch=sm_80", "-g"});
+  ASSERT_TRUE(A.ok()) << A.ErrorLog;
+  EXPECT_EQ(R.Cubin, A.Cubin);
+  std::string Bytes(R.Cubin.begin(), R.Cubin.end());
+  EXPECT_NE(Bytes.find(".nv_debug_info_reg_sass"), std::string::npos);
+  CompileResult Plain = compile(SmallKernel, {"-arch=sm_80"});
+  ASSERT_TRUE(Plain.ok());
+  std::string PlainBytes(Plain.Cubin.begin(), Plain.Cubin.end());
+  EXPECT_EQ(PlainBytes.find(".nv_debug_info_reg_sass"), std::string::npos);
+  // (-O0 is recorded in .note.nv.tkinfo, so the bytes differ there.)
+  CompileResult O0 = compile(SmallKernel, {"-arch=sm_80", "-g", "-O0"});
+  EXPECT_TRUE(O0.ok()) << O0.ErrorLog;
+  CompileResult Bad = compile(SmallKernel, {"-arch=sm_80", "-g", "-O3"});
+  EXPECT_FALSE(Bad.ok());
+  EXPECT_TRUE(Bad.Cubin.empty());
+  EXPECT_NE(Bad.ErrorLog.find("Optimized debugging not supported"),
+            std::string::npos)
+      << Bad.ErrorLog;
+}
+
 TEST(Compiler, StructuredDiagnostics) {
   std::string Bad = SmallKernel;
   Bad.replace(Bad.find("mov.u32 %r1"), 11, "mov.u32 %q1");
