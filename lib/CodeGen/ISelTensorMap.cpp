@@ -285,8 +285,7 @@ SelResult selectPrefetchTensorMap(ISel &S, const ptx::Instruction &I) {
     if (!Off)
       return S.unsupported(I, "address");
     uint32_t Base = S.request().Kernel ? S.request().Kernel->ParamBase : 0x210;
-    // ptxas: the block's first byte is at 0x30 of the parameter space.
-    int64_t Rel = int64_t(*Off) - Base + 0x30 + A.Value;
+    int64_t Rel = int64_t(*Off) - Base + A.Value;
     MOperand W = newReg(S, 2), C = newPred(S);
     S.emit("IADD3", {defWord(W, 0, true), def(C), S.materialize(uImm(Rel)),
                      cbank(0, 0x198), RZ()});
