@@ -134,6 +134,10 @@ std::string TensorMap::check() const {
       return fmt::format("strides[{}] must be a multiple of 16 below 2^40", K);
   }
   unsigned Es = tmapElemSize(Type);
+  // The seed's contract (explicit-cuda-tile-patterns.txt, TMA): without
+  // interleave the inner element stride is one.
+  if (Interleave == 0 && ElemStrides[0] != 1)
+    return "without interleave, element_strides[0] must be 1";
   if (Interleave == 0 && Box[0] * Es % 16)
     return "box[0] * element size must be a multiple of 16 bytes";
   if (Interleave == 0 && Swizzle) {

@@ -1,7 +1,9 @@
 """CPU reference of tma-tile.ptx under tma-tile.spec (issue 17): reads
 sass-run's --out file and checks the shared image (128 B swizzle of tile A,
 tile B with its out-of-bounds part zero), the tile stored through map C
-and the tile added into D."""
+and the tile added into D. With `--estride2`, map B has element strides
+(1, 2) over a 32 x 16 box (tma-tile-estrides.spec): it visits every other
+row."""
 import struct
 import sys
 
@@ -20,7 +22,9 @@ def a(y, x):
 
 
 tile_a = [[a(4 + r, 16 + q) for q in range(32)] for r in range(8)]
-tile_b = [[a(28 + r, 48 + q) if 28 + r < 32 and 48 + q < 64 else 0.0
+st = 2 if '--estride2' in sys.argv else 1
+tile_b = [[a(28 + st * r, 48 + q)
+           if 28 + st * r < 32 and 48 + q < 64 else 0.0
            for q in range(32)] for r in range(8)]
 exp = {}
 # The raw shared image: tile A at 0x400 (1024-aligned) with the 128 B
