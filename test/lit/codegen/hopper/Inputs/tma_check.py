@@ -4,13 +4,21 @@ tile B with its out-of-bounds part zero), the tile stored through map C
 and the tile added into D. With `--estride2`, map B has element strides
 (1, 2) over a 32 x 16 box (tma-tile-estrides.spec): it visits every other
 row."""
+import os
 import struct
 import sys
 
 got = {}
-for line in open(sys.argv[1]):
-    name, val = line.split()
-    got[name] = float(val)
+if os.path.isdir(sys.argv[1]):
+    # A JSON run's outputs/<run>/<buffer>.bin (tma-tile.json).
+    for buf, fmt in (('img', 'I'), ('c', 'f'), ('d', 'f')):
+        raw = open(os.path.join(sys.argv[1], buf + '.bin'), 'rb').read()
+        for i, v in enumerate(struct.unpack(f'<{len(raw) // 4}{fmt}', raw)):
+            got[f'{buf}[{i}]'] = float(v)
+else:
+    for line in open(sys.argv[1]):
+        name, val = line.split()
+        got[name] = float(val)
 
 
 def f32_bits(v):
