@@ -27,7 +27,11 @@
 // the first one at block offset 0x30), which tells them apart:
 // a % 64 == 0x30 (ptxas) or 0 (ours).
 //
-// Not modelled (fails loudly): im2col, interleaved layouts.
+// Interleaved maps follow the seed's contract (explicit-cuda-tile-
+// patterns.txt, TMA): dimension 0 counts 16 B / 32 B slices of Ci
+// contiguous elements, the shared image is (.., 1, ceil(boxW / stepW), Ci),
+// one channel slice (c[1]) per issue.
+// Not modelled (fails loudly): im2col.
 //
 //===----------------------------------------------------------------------===//
 #include "Half.h"
@@ -203,8 +207,12 @@ bool Machine::execTma(const DecodedInstr &D, uint32_t G, bool &Handled) {
     Desc = B0.data() + Off;
   }
   TensorMap Map = TensorMap::decode(Desc, Rank);
-  if (Map.Interleave)
-    return fail(D, "TMA interleaved layout not modelled");
+  // Interleaved maps (the seed's contract): dimension 0 counts 16 B / 32 B
+  // channel slices, each copied whole; one issue visits the one slice of
+  // dimension 1 that c[1] selects (its box and stride do not iterate).
+  unsigned Slice = Map.Interleave ? 16u << (Map.Interleave - 1) : 0;
+  if (Map.Interleave == 3)
+    return fail(D, "TMA interleave mode 3 is reserved");
   unsigned First = Load ? 2 : 1;
   if (GR + First + Rank > 63)
     return unsupported(D);
@@ -212,11 +220,13 @@ bool Machine::execTma(const DecodedInstr &D, uint32_t G, bool &Handled) {
   int32_t C[5] = {};
   for (unsigned K = 0; K < Rank; ++K)
     C[K] = int32_t(W->UR[GR + First + K]);
-  unsigned Es = tmapElemSize(Map.Type);
+  unsigned Es = Slice ? Slice : tmapElemSize(Map.Type);
   unsigned Ext[5] = {1, 1, 1, 1, 1};
   uint64_t Count = 1;
   for (unsigned K = 0; K < Rank; ++K) {
     Ext[K] = (Map.Box[K] + Map.ElemStrides[K] - 1) / Map.ElemStrides[K];
+    if (Slice && K == 1)
+      Ext[K] = 1;
     Count *= Ext[K];
   }
   uint64_t Bytes = Count * Es;
@@ -241,10 +251,10 @@ bool Machine::execTma(const DecodedInstr &D, uint32_t G, bool &Handled) {
     }
     return true;
   };
-  auto sharedAt = [&](uint32_t Base, unsigned Off) -> uint8_t * {
+  auto sharedAt = [&](uint32_t Base, unsigned Off, unsigned N) -> uint8_t * {
     uint32_t Local = (Base & 0xffffff) + Off;
     uint32_t A = (Base & ~0xffffffu) | swizzled(Local, Map.Swizzle);
-    return sharedPtr(A, Es, D);
+    return sharedPtr(A, N, D);
   };
   if (Load) {
     uint32_t MbAddr = W->UR[GR + 1];
@@ -264,17 +274,17 @@ bool Machine::execTma(const DecodedInstr &D, uint32_t G, bool &Handled) {
     }
     auto deliver = [&](uint32_t SBase, uint32_t Mb) -> bool {
       bool Ok = walk([&](unsigned Off, bool In, uint64_t GA) {
-        uint8_t *Dst = sharedAt(SBase, Off);
-        if (!Dst)
+        // The swizzle moves 16-byte chunks: a 32 B slice is two.
+        const uint8_t *Src = In ? globalPtr(GA, Es, D) : nullptr;
+        if (In && !Src)
           return false;
-        if (In) {
-          const uint8_t *Src = globalPtr(GA, Es, D);
-          if (!Src)
+        unsigned Ts = tmapElemSize(Map.Type);
+        uint64_t V = Map.Fill && tmapIsFloat(Map.Type) ? nanOf(Map.Type) : 0;
+        for (unsigned B = 0; B < Es; B += Ts) {
+          uint8_t *Dst = sharedAt(SBase, Off + B, Ts);
+          if (!Dst)
             return false;
-          std::memcpy(Dst, Src, Es);
-        } else {
-          uint64_t V = Map.Fill && tmapIsFloat(Map.Type) ? nanOf(Map.Type) : 0;
-          std::memcpy(Dst, &V, Es);
+          std::memcpy(Dst, In ? Src + B : reinterpret_cast<uint8_t *>(&V), Ts);
         }
         return true;
       });
@@ -302,16 +312,19 @@ bool Machine::execTma(const DecodedInstr &D, uint32_t G, bool &Handled) {
   return walk([&](unsigned Off, bool In, uint64_t GA) {
     if (!In)
       return true; // out-of-bounds elements are not written
-    const uint8_t *Src = sharedAt(SAddr, Off);
-    uint8_t *Dst = Src ? globalPtr(GA, Es, D) : nullptr;
+    uint8_t *Dst = globalPtr(GA, Es, D);
     if (!Dst)
       return false;
-    if (!Red) {
-      std::memcpy(Dst, Src, Es);
-      return true;
+    unsigned Ts = tmapElemSize(Map.Type);
+    for (unsigned B = 0; B < Es; B += Ts) {
+      const uint8_t *Src = sharedAt(SAddr, Off + B, Ts);
+      if (!Src)
+        return false;
+      if (!Red)
+        std::memcpy(Dst + B, Src, Ts);
+      else if (!reduceElem(Map.Type, Op, Dst + B, Src))
+        return fail(D, "TMA reduction not modelled for this type");
     }
-    if (!reduceElem(Map.Type, Op, Dst, Src))
-      return fail(D, "TMA reduction not modelled for this type");
     return true;
   });
 }

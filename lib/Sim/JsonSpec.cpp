@@ -304,6 +304,7 @@ std::string sha256Hex(ArrayRef<uint8_t> D) {
 
 /// A `tensormap` parameter (issue 17): {"buffer", "offset"?, "dtype",
 /// "dims", "box", "strides"?, "element_strides"?, "swizzle"? (0/32/64/128),
+/// "interleave"? (0/16/32),
 /// "oob_fill"? ("zero"/"nan"), "global"?}; lists innermost first, strides
 /// in bytes for dimensions 1.. (default compact).
 static Error parseTensorMap(const json::Object &P, JsonParam &Q) {
@@ -342,7 +343,11 @@ static Error parseTensorMap(const json::Object &P, JsonParam &Q) {
     M.Box[K] = uint32_t(Box[K]);
     M.ElemStrides[K] = uint32_t(Es[K]);
   }
-  M.Strides[0] = tmapElemSize(M.Type);
+  int64_t Il = P.getInteger("interleave").value_or(0);
+  if (Il != 0 && Il != 16 && Il != 32)
+    return bad("interleave must be 0, 16 or 32");
+  M.Interleave = Il == 0 ? 0 : Il == 16 ? 1 : 2;
+  M.Strides[0] = M.Interleave ? 16u << (M.Interleave - 1) : tmapElemSize(M.Type);
   for (int K = 1; K < R; ++K)
     M.Strides[K] = K - 1 < NS ? St[K - 1] : M.Strides[K - 1] * M.Dims[K - 1];
   int64_t Sw = P.getInteger("swizzle").value_or(0);

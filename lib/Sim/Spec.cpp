@@ -61,8 +61,8 @@ static bool num(StringRef S, double &D) {
 }
 
 /// `param NAME tensormap DTYPE BUFFER dims=D0,D1.. box=B0,B1..
-/// [strides=S1,..] [estrides=E0,..] [swizzle=0|32|64|128] [fill=zero|nan]
-/// [global]`: every list innermost first, strides in bytes for dimensions
+/// [strides=S1,..] [estrides=E0,..] [swizzle=0|32|64|128] [interleave=0|16|32]
+/// [fill=zero|nan] [global]`: every list innermost first, strides in bytes for dimensions
 /// 1.. (default: compact), element strides default 1.
 static Expected<ParamSpec> parseTensorMapParam(ArrayRef<StringRef> T,
                                                unsigned LN) {
@@ -107,6 +107,8 @@ static Expected<ParamSpec> parseTensorMapParam(ArrayRef<StringRef> T,
     } else if (K == "swizzle" && (V == "0" || V == "32" || V == "64" ||
                                   V == "128")) {
       M.Swizzle = V == "0" ? 0 : V == "32" ? 1 : V == "64" ? 2 : 3;
+    } else if (K == "interleave" && (V == "0" || V == "16" || V == "32")) {
+      M.Interleave = V == "0" ? 0 : V == "16" ? 1 : 2;
     } else if (K == "fill" && (V == "zero" || V == "nan")) {
       M.Fill = V == "nan";
     } else if (K == "global" && V.empty()) {
@@ -117,7 +119,8 @@ static Expected<ParamSpec> parseTensorMapParam(ArrayRef<StringRef> T,
   }
   if (!HaveDims || !HaveBox)
     return err(LN, "tensor map needs dims= and box=");
-  M.Strides[0] = tmapElemSize(M.Type);
+  // Interleaved: dimension 0 counts 16 B / 32 B channel slices.
+  M.Strides[0] = M.Interleave ? 16u << (M.Interleave - 1) : tmapElemSize(M.Type);
   for (unsigned K = 1; K < M.Rank; ++K)
     M.Strides[K] = HaveStrides && K - 1 < NS ? Strides[K - 1]
                                              : M.Strides[K - 1] * M.Dims[K - 1];

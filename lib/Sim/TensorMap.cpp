@@ -105,7 +105,7 @@ TensorMap TensorMap::decode(const uint8_t *P, unsigned Rank) {
   M.Fill = W8 >> 15 & 1;
   M.Rank = Rank;
   uint32_t Hi = get32(P, 0x1c), W34 = get32(P, 0x34), W38 = get32(P, 0x38);
-  M.Strides[0] = tmapElemSize(M.Type);
+  M.Strides[0] = M.Interleave ? 16u << (M.Interleave - 1) : tmapElemSize(M.Type);
   for (unsigned K = 0; K < Rank; ++K) {
     M.Dims[K] = uint64_t(get32(P, 0x20 + 4 * K)) + 1;
     M.ElemStrides[K] = (W34 >> (3 * K) & 7) + 1;
@@ -134,6 +134,12 @@ std::string TensorMap::check() const {
       return fmt::format("strides[{}] must be a multiple of 16 below 2^40", K);
   }
   unsigned Es = tmapElemSize(Type);
+  if (Interleave == 3)
+    return "interleave must be 0, 16 or 32 bytes";
+  if (Interleave && (Rank < 3 || Strides[0] != (16u << (Interleave - 1))))
+    return "an interleaved map has rank 3..5 and dimension 0 counts slices";
+  if (Interleave == 2 && Swizzle != 1)
+    return "32 B interleave requires the 32 B swizzle";
   // The seed's contract (explicit-cuda-tile-patterns.txt, TMA): without
   // interleave the inner element stride is one.
   if (Interleave == 0 && ElemStrides[0] != 1)
