@@ -427,6 +427,7 @@ bool ISel::selectOne(const ptx::Instruction &I) {
                                       // take barrier.cluster and
                                       // .shared::cluster accesses from.
                                       selectHopperSync, selectBulkCopy,
+                                      selectTensorMap,
                                       selectMemory,  selectControl,
                                       selectWarp,    selectVideo,
                                       selectStack,   selectAsyncCopy,

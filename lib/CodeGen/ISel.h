@@ -206,6 +206,7 @@ void warpgroupEnd(ISel &S);
 // Hopper synchronization and bulk copies (issue 17).
 SelResult selectHopperSync(ISel &S, const ptx::Instruction &I); // ISelHopperSync
 SelResult selectBulkCopy(ISel &S, const ptx::Instruction &I);   // ISelBulkCopy
+SelResult selectTensorMap(ISel &S, const ptx::Instruction &I);  // ISelTensorMap
 
 /// The register the frame (.local variables) is addressed from: R1, or
 /// MFunction::FrameBase in a function whose stack pointer moves.

@@ -91,7 +91,9 @@ void hopper::uniformLoop(
     else
       Moving.push_back(unsigned(K));
   }
-  if (Moving.empty()) {
+  // ForceElect: one issue per thread even when every value is uniform
+  // (ptxas's TMA loads and reductions loop over the warp with ELECT).
+  if (Moving.empty() && !ForceElect) {
     Body(std::nullopt);
     return;
   }

@@ -169,6 +169,10 @@ struct OperandPrinter {
         S = "gdesc[" + reg(O.RC, O.Phys, O.Reg, O.Sub) + "]" + O.Text;
         break;
       }
+      if (O.PolicyDesc) {
+        S = "desc[" + reg(O.RC, O.Phys, O.Reg, O.Sub) + "]";
+        break;
+      }
       if (O.Desc)
         S = fmt::format("desc[UR{}]", O.Bank);
       S += "[";

@@ -179,16 +179,21 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
       return true;
     };
     int Found = -1;
+    // Tuples wider than a quad (GMMA accumulators, up to 128 words) are
+    // aligned to 4, as ptxas places them (R84 for 8 words, R68 for 16).
+    // Uniform tuples of 3..7 words (the TMA operand groups {smem, mbar,
+    // coordinates}) start at a multiple of 4 or 8, as ptxas's do (UR4 for
+    // three words, UR8 for five and seven).
+    bool WideUR = VI.RC == RegClass::UGPR && Size > 2 && Size < 8;
+    unsigned Align = WideUR ? (Size > 4 ? 8 : 4) : Size > 4 ? 4 : Size;
     while (true) {
-      if (PhysHint[V] >= 0 && PhysHint[V] % (Size > 4 ? 4 : Size) == 0 &&
+      if (PhysHint[V] >= 0 && PhysHint[V] % Align == 0 &&
           unsigned(PhysHint[V]) + Size <= Count && IsFree(PhysHint[V]))
         Found = PhysHint[V];
       if (Found < 0 && Hint[V] >= 0 && MF.VRegs[Hint[V]].Phys >= 0 &&
-          MF.VRegs[Hint[V]].RC == VI.RC && IsFree(MF.VRegs[Hint[V]].Phys))
+          MF.VRegs[Hint[V]].RC == VI.RC && IsFree(MF.VRegs[Hint[V]].Phys) &&
+          (!WideUR || MF.VRegs[Hint[V]].Phys % Align == 0))
         Found = MF.VRegs[Hint[V]].Phys;
-      // Tuples wider than a quad (GMMA accumulators, up to 128 words) are
-      // aligned to 4, as ptxas places them (R84 for 8 words, R68 for 16).
-      unsigned Align = Size > 4 ? 4 : Size;
       for (unsigned Base = 0; Base + Size <= Count && Found < 0; Base += Align)
         if (IsFree(Base))
           Found = int(Base);

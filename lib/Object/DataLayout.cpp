@@ -263,18 +263,29 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
                          KernelLayout &K, DiagEngine &Diags) {
   K.F = &F;
   bool Sm90 = Opts.Arch.Version >= 90;
-  uint32_t Off = 0;
-  for (const ptx::Variable *P : F.Params) {
-    ParamSlot S;
-    S.V = P;
-    Off = uint32_t(alignTo(Off, P->alignment()));
-    S.Offset = Off;
-    S.Size = uint32_t(P->sizeInBytes());
-    S.Space = kparamSpace(*P);
-    S.LogAlign = P->IsPtr && P->PtrAlign ? llvm::Log2_32(P->PtrAlign) : 0;
-    Off += S.Size;
-    K.Params.push_back(S);
-  }
+  // ptxas aligns each parameter's bank-0 address, not its offset in the
+  // block (measured: a first .align 64 parameter lands at block offset
+  // 0x30 on sm_90, base 0x210, and 0x20 on sm_80, base 0x160; .align 128
+  // at 0x70 / 0x20): lay out from the base, again if it moves.
+  auto layOut = [&](uint32_t Base) {
+    K.Params.clear();
+    uint32_t Off = 0;
+    for (const ptx::Variable *P : F.Params) {
+      ParamSlot S;
+      S.V = P;
+      Off = uint32_t(alignTo(Base + Off, P->alignment())) - Base;
+      S.Offset = Off;
+      S.Size = uint32_t(P->sizeInBytes());
+      S.Space = kparamSpace(*P);
+      S.LogAlign = P->IsPtr && P->PtrAlign ? llvm::Log2_32(P->PtrAlign) : 0;
+      Off += S.Size;
+      K.Params.push_back(S);
+    }
+    return Off;
+  };
+  uint32_t Off = layOut(Sm90 ? 0x210 : 0x160);
+  if (!Sm90 && Off > ClassicParamLimit)
+    Off = layOut(0x1a80);
   K.ParamBytes = Off;
   bool Ok = true;
   bool Ptx81 = M.Version >= ptx::PtxVersion{8, 1};

@@ -486,6 +486,7 @@ bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
     case 6: return execWarp(D, M, G, Handled);
     case 7: return execTensor(D, G, Handled);
     case 8: return execWarpgroup(D, M, G, Handled, Advance);
+    case 10: return execTma(D, G, Handled);
     default: return execSync(D, G, Handled);
     }
   };
@@ -493,7 +494,7 @@ bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
     if ((Fam == 1 || G) && !run(Fam))
       return false;
   } else {
-    for (unsigned F = 1; F <= 9 && !Handled; ++F) {
+    for (unsigned F = 1; F <= 10 && !Handled; ++F) {
       if (F > 1 && !G)
         break;
       if (!run(F))

@@ -302,6 +302,66 @@ std::string sha256Hex(ArrayRef<uint8_t> D) {
   return toHex(ArrayRef<uint8_t>(H.data(), H.size()), /*LowerCase=*/true);
 }
 
+/// A `tensormap` parameter (issue 17): {"buffer", "offset"?, "dtype",
+/// "dims", "box", "strides"?, "element_strides"?, "swizzle"? (0/32/64/128),
+/// "interleave"? (0/16/32),
+/// "oob_fill"? ("zero"/"nan"), "global"?}; lists innermost first, strides
+/// in bytes for dimensions 1.. (default compact).
+static Error parseTensorMap(const json::Object &P, JsonParam &Q) {
+  auto bad = [&](const std::string &Why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "param " + Q.Name + ": " + Why);
+  };
+  Q.Buffer = P.getString("buffer").value_or("").str();
+  Q.Offset = P.get("offset") ? P.getInteger("offset").value_or(0) : 0;
+  TensorMap &M = Q.Map;
+  std::optional<TmapType> Ty = parseTmapType(P.getString("dtype").value_or(""));
+  if (!Ty)
+    return bad("unknown tensor map dtype");
+  M.Type = *Ty;
+  auto list = [&](const char *Key, uint64_t *Out) -> int {
+    const json::Array *A = P.getArray(Key);
+    if (!A)
+      return 0;
+    if (A->empty() || A->size() > 5)
+      return -1;
+    for (size_t K = 0; K < A->size(); ++K) {
+      std::optional<int64_t> V = (*A)[K].getAsInteger();
+      if (!V || *V < 0)
+        return -1;
+      Out[K] = uint64_t(*V);
+    }
+    return int(A->size());
+  };
+  uint64_t Box[5] = {}, Es[5] = {1, 1, 1, 1, 1}, St[5] = {};
+  int R = list("dims", M.Dims), NB = list("box", Box);
+  int NE = list("element_strides", Es), NS = list("strides", St);
+  if (R <= 0 || NB != R || NE < 0 || (NE && NE != R) || NS < 0)
+    return bad("tensor map needs dims and box of one rank");
+  M.Rank = unsigned(R);
+  for (int K = 0; K < R; ++K) {
+    M.Box[K] = uint32_t(Box[K]);
+    M.ElemStrides[K] = uint32_t(Es[K]);
+  }
+  int64_t Il = P.getInteger("interleave").value_or(0);
+  if (Il != 0 && Il != 16 && Il != 32)
+    return bad("interleave must be 0, 16 or 32");
+  M.Interleave = Il == 0 ? 0 : Il == 16 ? 1 : 2;
+  M.Strides[0] = M.Interleave ? 16u << (M.Interleave - 1) : tmapElemSize(M.Type);
+  for (int K = 1; K < R; ++K)
+    M.Strides[K] = K - 1 < NS ? St[K - 1] : M.Strides[K - 1] * M.Dims[K - 1];
+  int64_t Sw = P.getInteger("swizzle").value_or(0);
+  if (Sw != 0 && Sw != 32 && Sw != 64 && Sw != 128)
+    return bad("swizzle must be 0, 32, 64 or 128");
+  M.Swizzle = Sw == 0 ? 0 : Sw == 32 ? 1 : Sw == 64 ? 2 : 3;
+  llvm::StringRef Fill = P.getString("oob_fill").value_or("zero");
+  if (Fill != "zero" && Fill != "nan")
+    return bad("oob_fill must be zero or nan");
+  M.Fill = Fill == "nan";
+  Q.MapGlobal = P.getBoolean("global").value_or(false);
+  return Error::success();
+}
+
 Error parseBuffer(const json::Object &O, JsonBuffer &B) {
   B.Name = O.getString("name").value_or("").str();
   const json::Value *By = O.get("bytes");
@@ -423,6 +483,9 @@ Expected<JsonSpec> parseJsonSpec(StringRef Text) {
                               PO->get("offset") ? numU(*PO->get("offset")).value_or(0)
                                                 : 0);
         }
+    } else if (Q.Kind == "tensormap") {
+      if (Error E = parseTensorMap(*P, Q))
+        return std::move(E);
     } else {
       return specErr("param " + Q.Name + ": unknown kind '" + Q.Kind + "'");
     }
@@ -440,7 +503,7 @@ Expected<JsonSpec> parseJsonSpec(StringRef Text) {
     }
   // Every buffer a ptr names exists.
   for (const JsonParam &Q : S.Params) {
-    if (Q.Kind == "ptr" && !S.find(Q.Buffer))
+    if ((Q.Kind == "ptr" || Q.Kind == "tensormap") && !S.find(Q.Buffer))
       return specErr("param " + Q.Name + ": no buffer '" + Q.Buffer + "'");
     for (auto &[At, Buf, Off] : Q.Ptrs)
       if (!S.find(Buf))
@@ -509,6 +572,8 @@ Error runJsonSpec(Emulator &E, const Function &K, const JsonSpec &S,
       return typeBytes(Q.Type);
     if (Q.Kind == "bytes")
       return Q.Blob.size();
+    if (Q.Kind == "tensormap" && !Q.MapGlobal)
+      return 128;
     return 8;
   };
   for (size_t I = 0; I < S.Params.size(); ++I)
@@ -581,6 +646,20 @@ Error runJsonSpec(Emulator &E, const Function &K, const JsonSpec &S,
     } else if (Q.Kind == "buffer" || Q.Kind == "ptr") {
       uint64_t A = addrOf(Q.Buffer) + Q.Offset;
       std::memcpy(P, &A, 8);
+    } else if (Q.Kind == "tensormap") {
+      TensorMap Map = Q.Map;
+      Map.Address = addrOf(Q.Buffer) + Q.Offset;
+      std::string Why = Map.check();
+      if (!Why.empty())
+        return specErr("param " + Q.Name + ": tensor map: " + Why);
+      std::array<uint8_t, 128> Bytes = Map.encode();
+      if (Q.MapGlobal) {
+        uint64_t A = M.alloc(128);
+        std::copy(Bytes.begin(), Bytes.end(), M.region(A).begin());
+        std::memcpy(P, &A, 8);
+      } else {
+        std::copy(Bytes.begin(), Bytes.end(), P);
+      }
     } else {
       std::vector<uint8_t> Blob = Q.Blob;
       for (auto &[At, Buf, Off] : Q.Ptrs) {

@@ -283,6 +283,9 @@ public:
   /// \p Drop arrivals leaving the following phases; completes the phase.
   void mbarUpdate(Cta &T, uint32_t A, uint8_t *P, int64_t Arrive, int64_t Tx,
                   int64_t Drop);
+  /// UTMALDG/UTMASTG/UTMAREDG from a tensor map, UTMAPF, UTMACCTL
+  /// (ExecTma.cpp).
+  bool execTma(const DecodedInstr &D, uint32_t G, bool &Handled);
   /// LDSM/STSM/MOVM and the warp MMAs (ExecTensor.cpp).
   bool execTensor(const DecodedInstr &D, uint32_t G, bool &Handled);
   /// HGMMA/QGMMA/IGMMA/BGMMA over a warpgroup, WARPGROUP.* (ExecWarpgroup).

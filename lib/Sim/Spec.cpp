@@ -60,6 +60,76 @@ static bool num(StringRef S, double &D) {
   return !S.getAsDouble(D);
 }
 
+/// `param NAME tensormap DTYPE BUFFER dims=D0,D1.. box=B0,B1..
+/// [strides=S1,..] [estrides=E0,..] [swizzle=0|32|64|128] [interleave=0|16|32]
+/// [fill=zero|nan] [global]`: every list innermost first, strides in bytes for dimensions
+/// 1.. (default: compact), element strides default 1.
+static Expected<ParamSpec> parseTensorMapParam(ArrayRef<StringRef> T,
+                                               unsigned LN) {
+  ParamSpec P;
+  P.Name = T[1].str();
+  P.IsTensorMap = true;
+  std::optional<TmapType> Ty = parseTmapType(T[3]);
+  if (!Ty)
+    return err(LN, "unknown tensor map type '" + T[3] + "'");
+  TensorMap &M = P.Map;
+  M.Type = *Ty;
+  P.MapBuffer = T[4].str();
+  auto list = [&](StringRef V, uint64_t *Out, unsigned &N) -> bool {
+    SmallVector<StringRef, 5> Xs;
+    V.split(Xs, ',', -1, false);
+    if (Xs.empty() || Xs.size() > 5)
+      return false;
+    N = Xs.size();
+    for (unsigned K = 0; K < N; ++K)
+      if (Xs[K].getAsInteger(0, Out[K]))
+        return false;
+    return true;
+  };
+  bool HaveDims = false, HaveBox = false, HaveStrides = false;
+  uint64_t Strides[5] = {}, Tmp[5] = {};
+  unsigned NS = 0;
+  for (unsigned I = 5; I < T.size(); ++I) {
+    auto [K, V] = T[I].split('=');
+    unsigned N = 0;
+    if (K == "dims" && list(V, M.Dims, N)) {
+      M.Rank = N;
+      HaveDims = true;
+    } else if (K == "box" && list(V, Tmp, N)) {
+      for (unsigned J = 0; J < N; ++J)
+        M.Box[J] = uint32_t(Tmp[J]);
+      HaveBox = N;
+    } else if (K == "estrides" && list(V, Tmp, N)) {
+      for (unsigned J = 0; J < N; ++J)
+        M.ElemStrides[J] = uint32_t(Tmp[J]);
+    } else if (K == "strides" && list(V, Strides, NS)) {
+      HaveStrides = true;
+    } else if (K == "swizzle" && (V == "0" || V == "32" || V == "64" ||
+                                  V == "128")) {
+      M.Swizzle = V == "0" ? 0 : V == "32" ? 1 : V == "64" ? 2 : 3;
+    } else if (K == "interleave" && (V == "0" || V == "16" || V == "32")) {
+      M.Interleave = V == "0" ? 0 : V == "16" ? 1 : 2;
+    } else if (K == "fill" && (V == "zero" || V == "nan")) {
+      M.Fill = V == "nan";
+    } else if (K == "global" && V.empty()) {
+      P.MapGlobal = true;
+    } else {
+      return err(LN, "bad tensor map option '" + T[I] + "'");
+    }
+  }
+  if (!HaveDims || !HaveBox)
+    return err(LN, "tensor map needs dims= and box=");
+  // Interleaved: dimension 0 counts 16 B / 32 B channel slices.
+  M.Strides[0] = M.Interleave ? 16u << (M.Interleave - 1) : tmapElemSize(M.Type);
+  for (unsigned K = 1; K < M.Rank; ++K)
+    M.Strides[K] = HaveStrides && K - 1 < NS ? Strides[K - 1]
+                                             : M.Strides[K - 1] * M.Dims[K - 1];
+  std::string Why = M.check();
+  if (!Why.empty())
+    return err(LN, "tensor map: " + Why);
+  return P;
+}
+
 Expected<LaunchSpec> parseSpec(StringRef Text) {
   LaunchSpec S;
   SmallVector<StringRef, 64> Lines;
@@ -91,6 +161,11 @@ Expected<LaunchSpec> parseSpec(StringRef Text) {
     } else if (Key == "shared" && T.size() == 2) {
       if (T[1].getAsInteger(0, S.DynShared))
         return err(LN + 1, "bad shared size");
+    } else if (Key == "param" && T.size() >= 5 && T[2] == "tensormap") {
+      Expected<ParamSpec> P = parseTensorMapParam(T, LN + 1);
+      if (!P)
+        return P.takeError();
+      S.Params.push_back(std::move(*P));
     } else if (Key == "param" && T.size() >= 4) {
       ParamSpec P;
       P.Name = T[1].str();
@@ -268,6 +343,11 @@ Error runSpec(Emulator &E, const Function &K, const LaunchSpec &S,
   for (unsigned I = 0; I < S.Params.size(); ++I) {
     const ParamSpec &P = S.Params[I];
     auto [Off, Sz] = Layout[I];
+    if (P.IsTensorMap) {
+      Out.Addr.push_back(0); // encoded below, once every buffer exists
+      Out.Initial.emplace_back();
+      continue;
+    }
     if (P.IsBuffer) {
       std::vector<uint8_t> Init = generateBuffer(P);
       uint64_t A = E.mem().alloc(Init.size());
@@ -284,6 +364,36 @@ Error runSpec(Emulator &E, const Function &K, const LaunchSpec &S,
       std::memcpy(&C.Params[Off], Tmp, std::min<unsigned>(Sz, elemSize(P.Type)));
       Out.Addr.push_back(0);
       Out.Initial.emplace_back();
+    }
+  }
+  for (unsigned I = 0; I < S.Params.size(); ++I) {
+    const ParamSpec &P = S.Params[I];
+    if (!P.IsTensorMap)
+      continue;
+    auto [Off, Sz] = Layout[I];
+    TensorMap M = P.Map;
+    for (unsigned J = 0; J < S.Params.size(); ++J)
+      if (S.Params[J].IsBuffer && S.Params[J].Name == P.MapBuffer)
+        M.Address = Out.Addr[J];
+    if (!M.Address)
+      return createStringError(inconvertibleErrorCode(),
+                               "tensor map %s: no buffer parameter %s",
+                               P.Name.c_str(), P.MapBuffer.c_str());
+    std::array<uint8_t, 128> Bytes = M.encode();
+    if (P.MapGlobal) {
+      uint64_t A = E.mem().alloc(128);
+      std::copy(Bytes.begin(), Bytes.end(), E.mem().region(A).begin());
+      if (Sz < 8)
+        return createStringError(inconvertibleErrorCode(),
+                                 "tensor map %s: parameter too small",
+                                 P.Name.c_str());
+      std::memcpy(&C.Params[Off], &A, 8);
+    } else {
+      if (Sz != 128)
+        return createStringError(inconvertibleErrorCode(),
+                                 "tensor map %s: the parameter has %u bytes, "
+                                 "not 128", P.Name.c_str(), Sz);
+      std::memcpy(&C.Params[Off], Bytes.data(), 128);
     }
   }
   if (Error Er = E.launch(K, C, Stats))

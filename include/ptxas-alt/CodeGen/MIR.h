@@ -93,6 +93,7 @@ struct MOperand {
   bool Desc = false;      ///< Mem: print desc[URd] on sm_80+ global forms
   bool NoReg = false;     ///< Mem/Const: no register part ([0x10])
   bool GDesc = false;     ///< Mem: a GMMA matrix descriptor, gdesc[URn]Text
+  bool PolicyDesc = false; ///< Mem: an L2 cache-policy operand, desc[URn] (TMA)
   unsigned Reg = 0;       ///< vreg id or physical number (Reg, Mem, Const)
   /// After allocation: the vreg the register was allocated for (-g's
   /// register maps), ~0u for registers the code names itself.

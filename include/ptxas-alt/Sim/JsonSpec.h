@@ -17,6 +17,7 @@
 #define PTXAS_ALT_SIM_JSONSPEC_H
 
 #include "ptxas-alt/Sim/Emulator.h"
+#include "ptxas-alt/Sim/TensorMap.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -46,6 +47,10 @@ struct JsonParam {
   uint64_t Offset = 0;
   std::vector<uint8_t> Blob;                       ///< bytes
   std::vector<std::tuple<uint64_t, std::string, uint64_t>> Ptrs; ///< at, buffer, offset
+  /// tensormap (issue 17): the map over Buffer + Offset (its address is
+  /// filled at launch), by value (128 bytes) or in global memory.
+  TensorMap Map;
+  bool MapGlobal = false;
 };
 
 struct JsonSpec {

@@ -15,6 +15,7 @@
 #define PTXAS_ALT_SIM_SPEC_H
 
 #include "ptxas-alt/Sim/Emulator.h"
+#include "ptxas-alt/Sim/TensorMap.h"
 
 #include "llvm/Support/Error.h"
 
@@ -42,6 +43,13 @@ struct ParamSpec {
   double AbsTol = 0;               ///< or an absolute tolerance
   /// Extra bytes of slack after the buffer (for kernels that over-read).
   uint64_t Pad = 0;
+  /// `param NAME tensormap DTYPE BUFFER dims=.. box=.. ...` (issue 17):
+  /// a tile-mode tensor map over buffer parameter MapBuffer, passed by
+  /// value (a 128-byte .param) or, with `global`, in a 128-byte device
+  /// buffer whose address is passed.
+  bool IsTensorMap = false, MapGlobal = false;
+  std::string MapBuffer;
+  TensorMap Map;
 };
 
 struct LaunchSpec {
