@@ -409,6 +409,10 @@ SelResult codegen::selectTensor(ISel &S, const ptx::Instruction &I) {
     return selectStmatrix(S, I);
   if (M == "movmatrix")
     return selectMovmatrix(S, I);
+  if (M == "mma" && llvm::any_of(I.Mods, [](llvm::StringRef Md) {
+        return Md == ".sp" || Md.starts_with(".sp::");
+      }))
+    return selectMmaSparse(S, I);
   if (M == "mma")
     return selectMma(S, I);
   return SelResult::NotMine;

@@ -170,6 +170,8 @@ const Row Rows[] = {
     {0x38, Sched::CONV, Sched::CONV, ReadRole::Data, 0, 0, 0, 4},
     {0x38, Sched::CONV, Sched::FP16, ReadRole::Data, 0, 0, 0, 5},
     {0x3a, Sched::CONV, Sched::MEM, ReadRole::Data, 0, 0, 0, 5},
+    // sm_90 F2FP.F16.<fp8>.UNPACK_B -> SHFL of ptxas's fp8 mma.sp code (5).
+    {0x30, Sched::CONV, Sched::WARP, ReadRole::Data, 0, 0, 0, 5},
     {0x30, Sched::FMA, Sched::ALU, ReadRole::Data, 0, 0, 0, 4},
     {0x0f, Sched::FMA, Sched::ALU, ReadRole::Data, 0, 0, 0, 5},
     {0x30, Sched::FMA, Sched::ATOM, ReadRole::Data, 0, 0, 0, 5},

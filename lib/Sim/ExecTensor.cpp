@@ -25,11 +25,62 @@
 #include "Machine.h"
 #include "MmaNumerics.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ptxas::sim {
 
 using namespace mma;
+
+namespace {
+/// The column of row R's compressed element J of a sparse A (PTX ISA
+/// 9.7.14.6.1): 2:4 chunks of 16- and 8-bit elements (a 4-bit pair counts
+/// as one 8-bit element), 1:2 chunks of tf32; one metadata nibble per
+/// chunk holds the chunk indices of its non-zero elements (bits 1:0 the
+/// first, 3:2 the second; tf32 uses 0b0100 for its first element, 0b1110
+/// for its second). The metadata lanes of quad g: 16-bit and tf32 types
+/// in steps of four chunks, a lane per step holding rows g (bits 15:0)
+/// and g + 8 (31:16); 8- and 4-bit types in steps of eight chunks, a lane
+/// pair per step, one row each (bits 31:0). The split of each selected
+/// lane set is our reading of the ISA's figures; that the two agree is
+/// what ptxas's sm_90 fp8 mma.sp code (f16 HMMA.SP with the metadata
+/// moved between lanes) requires. A GPU run must confirm it.
+template <class MetaFn>
+unsigned sparseCol(unsigned R, unsigned J, El E, unsigned K, int64_t Sel,
+                   MetaFn Meta) {
+  unsigned Bits = elBits(E);
+  unsigned Chunk, Slot, Sub = 0;
+  if (Bits == 32) {
+    Chunk = J, Slot = 0;
+  } else if (Bits == 4) {
+    Chunk = J / 4, Slot = (J / 2) % 2, Sub = J % 2;
+  } else {
+    Chunk = J / 2, Slot = J % 2;
+  }
+  unsigned ChunksPerRow = Bits == 32 ? K / 2 : Bits == 4 ? K / 8 : K / 4;
+  unsigned Q, Shift;
+  if (Bits >= 16) {
+    // 16-bit steps of k16 (tf32: k8): step s reads lane sel * steps + s,
+    // row g in bits 15:0 and g + 8 in 31:16, four chunks each.
+    unsigned Steps = ChunksPerRow / 4;
+    Q = (unsigned(Sel) * Steps + Chunk / 4) % 4;
+    Shift = (R >= 8 ? 16 : 0) + 4 * (Chunk % 4);
+  } else {
+    // 8-bit steps of k32: step s reads lanes 2 (sel + s) (row g) and
+    // + 1 (row g + 8), eight chunks each.
+    Q = (2 * (unsigned(Sel) + Chunk / 8) + (R >= 8)) % 4;
+    Shift = 4 * (Chunk % 8);
+  }
+  uint32_t Wd = Meta(4 * (R % 8) + Q);
+  unsigned Nib = (Wd >> Shift) & 15;
+  unsigned Idx = (Nib >> (2 * Slot)) & 3;
+  if (Bits == 32)
+    return 2 * Chunk + (Idx >> 1);
+  if (Bits == 4)
+    return 2 * (4 * Chunk + Idx) + Sub;
+  return 4 * Chunk + Idx;
+}
+} // namespace
 
 bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
   const std::string &Mn = D.Mnemonic;
@@ -141,28 +192,37 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
     Handled = false;
     return true;
   }
-  if (D.has("SP"))
+  // HMMA.SP/IMMA.SP/QMMA.SP (mma.sp): A holds K/2 elements per row, with
+  // the metadata register and the sparsity selector after C.
+  bool Sparse = D.has("SP");
+  if (Sparse && (IsD || O.size() < 6 || O[5].Kind != OpKind::Imm))
     return unsupported(D);
   // Shape and element types.
   unsigned Mm = 16, Nn = 8, Kk = 0;
   El EA = El::F16, EB = El::F16;
   bool AccF32 = true, AccInt = false, Sat = false;
   if (IsH) {
-    Kk = D.has("16816") ? 16 : D.has("1688") ? 8 : D.has("1684") ? 4 : 0;
+    Kk = D.has("16832") && Sparse ? 32
+         : D.has("16816")         ? 16
+         : D.has("1688")          ? 8
+         : D.has("1684")          ? 4
+                                  : 0;
     EA = EB = D.has("BF16") ? El::BF16 : D.has("TF32") ? El::TF32 : El::F16;
     AccF32 = D.has("F32");
   } else if (IsI) {
-    // IMMA.<shape>.<A>.<B>[.SAT]: the element types are the third and
-    // fourth dotted words.
-    if (D.Tokens.size() < 4)
+    // IMMA[.SP].<shape>.<A>.<B>[.SAT]: the element types follow the
+    // shape.
+    unsigned TyAt = Sparse ? 3 : 2;
+    if (D.Tokens.size() < TyAt + 2)
       return unsupported(D);
     auto ty = [](llvm::StringRef T) {
       return T == "S8" ? El::S8 : T == "U8" ? El::U8 : T == "S4" ? El::S4
                                                                  : El::U4;
     };
-    EA = ty(D.Tokens[2]), EB = ty(D.Tokens[3]);
+    EA = ty(D.Tokens[TyAt]), EB = ty(D.Tokens[TyAt + 1]);
     bool Four = elBits(EA) == 4;
-    Kk = D.has("16864") ? 64 : D.has("8832") ? 32 : D.has("16832") ? 32
+    Kk = D.has("168128") && Sparse ? 128
+         : D.has("16864") ? 64 : D.has("8832") ? 32 : D.has("16832") ? 32
          : D.has("16816") || D.has("8816") ? 16 : 0;
     if (Four && D.has("16832"))
       Kk = 32;
@@ -171,7 +231,7 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
     AccInt = true;
     Sat = D.has("SAT");
   } else if (IsQ) {
-    Kk = 32;
+    Kk = Sparse ? (D.has("16864") ? 64 : 0) : 32;
     EA = D.modAt(78) == 1 ? El::E5M2 : El::E4M3;
     EB = D.modAt(79) == 1 ? El::E5M2 : El::E4M3;
     AccF32 = D.has("F32");
@@ -217,7 +277,7 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
     unsigned Gp = L / 4, T = L % 4;
     R = Gp + 8 * (I >> 1), C = 2 * T + (I & 1);
   };
-  unsigned AElems = Mm * Kk / 32, BElems = Kk * Nn / 32,
+  unsigned AElems = Mm * Kk / (Sparse ? 64 : 32), BElems = Kk * Nn / 32,
            CElems = Mm * Nn / 32;
   auto load = [&](unsigned Reg, unsigned L, unsigned I, El E) -> double {
     unsigned Bits = elBits(E);
@@ -256,13 +316,16 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
     }
   };
   // Gather the matrices from every lane's fragments.
-  double A[16][64] = {}, B[64][8] = {}, Cm[16][8] = {};
+  double A[16][128] = {}, B[128][8] = {}, Cm[16][8] = {};
   unsigned RA = O[1].Reg, RB = O[2].Reg, RC = O[3].Reg;
   for (unsigned L = 0; L != 32; ++L) {
     for (unsigned I = 0; I != AElems; ++I) {
       unsigned R, C;
       aPos(L, I, R, C);
-      A[R][C] = load(RA, L, I, EA);
+      if (Sparse)
+        C = sparseCol(R, C, EA, Kk, O[5].Imm,
+                      [&](unsigned Ln) { return word(O[4].Reg, 0, Ln); });
+      A[R][C] += load(RA, L, I, EA);
     }
     for (unsigned I = 0; I != BElems; ++I) {
       unsigned K, N;

@@ -181,6 +181,8 @@ public:
   bool isTerminator() const;
   /// The .nv.compat ISA class of code holding this instruction.
   uint8_t isaClass() const;
+  /// EIATTR_SPARSE_MMA_MASK bits of the opcode (0 unless a sparse MMA).
+  uint8_t sparseMmaMask() const;
   /// nvdisasm spelling, for listings and the text round trip only.
   llvm::StringRef text() const;
   std::string str() const { return text().str(); }

@@ -147,9 +147,9 @@ TEST_P(RefTest, MatchesCpuReference) {
     ++Ran;
   };
   for (const char *A : Archs) {
-    if (!archAtLeast(A, C.MinArch))
+    if (!archAtLeast(A, C.MinArch) || (C.Below && archAtLeast(A, C.Below)))
       continue;
-    if (C.Ours) {
+    if (C.Ours && (!C.OursBelow || !archAtLeast(A, C.OursBelow))) {
       std::string Ours = oursFor(Source, A);
       EXPECT_FALSE(Ours.empty()) << "ptxas-alt failed on " << Source << " " << A;
       if (!Ours.empty())
@@ -171,11 +171,13 @@ TEST_P(RefTest, MatchesCpuReference) {
 
 std::vector<simref::Case> allCases() {
   auto A = simref::casesA(), B = simref::casesB(), C = simref::casesC(),
-       N = simref::casesNum(), T = simref::casesTensor();
+       N = simref::casesNum(), T = simref::casesTensor(),
+       Sp = simref::casesSparse();
   A.insert(A.end(), B.begin(), B.end());
   A.insert(A.end(), C.begin(), C.end());
   A.insert(A.end(), N.begin(), N.end());
   A.insert(A.end(), T.begin(), T.end());
+  A.insert(A.end(), Sp.begin(), Sp.end());
   return A;
 }
 
