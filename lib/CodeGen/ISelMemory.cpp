@@ -763,15 +763,6 @@ SelResult codegen::selectMemory(ISel &S, const ptx::Instruction &I) {
   if (M == "prefetch" || M == "prefetchu" || M == "discard" ||
       M == "applypriority")
     return selectCacheCtl(S, I);
-  if (M.starts_with("createpolicy")) {
-    // The policy is an opaque 64-bit value that only the L2::cache_hint
-    // forms read, and those hints are dropped: the default policy (0).
-    MOperand D = S.defOf(I.Ops[0]);
-    if (D.RC != RegClass::GPR || S.mf().VRegs[D.Reg].Size != 2)
-      return S.unsupported(I);
-    S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 0)), RZ()});
-    S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
-    return SelResult::Done;
-  }
+  // createpolicy: ISelAsyncCopy.cpp (the policy cp.async reads).
   return SelResult::NotMine;
 }

@@ -93,6 +93,9 @@ struct MOperand {
   bool Desc = false;      ///< Mem: print desc[URd] on sm_80+ global forms
   bool NoReg = false;     ///< Mem/Const: no register part ([0x10])
   bool GDesc = false;     ///< Mem: a GMMA matrix descriptor, gdesc[URn]Text
+  /// Mem: desc[URn] with URn the instruction's first implicit operand (a
+  /// cp.async cache policy).
+  bool DescImplicit = false;
   unsigned Reg = 0;       ///< vreg id or physical number (Reg, Mem, Const)
   int64_t Imm = 0;        ///< Imm value, Const/Mem offset
   double FVal = 0;        ///< FImm
