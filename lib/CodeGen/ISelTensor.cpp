@@ -413,6 +413,9 @@ SelResult codegen::selectTensor(ISel &S, const ptx::Instruction &I) {
         return Md == ".sp" || Md.starts_with(".sp::");
       }))
     return selectMmaSparse(S, I);
+  if (M == "mma" && I.hasMod(".m8n8k4") && I.Types.size() == 4 &&
+      I.Types[1] == ptx::Type::F16)
+    return selectMmaQuadPair(S, I);
   if (M == "mma")
     return selectMma(S, I);
   return SelResult::NotMine;

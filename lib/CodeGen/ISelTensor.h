@@ -21,6 +21,8 @@ namespace ptxas::codegen {
 MOperand mmaFragment(ISel &S, const ptx::Operand &O, unsigned Words);
 /// mma.sp / mma.sp::ordered_metadata (ISelTensorSparse.cpp).
 SelResult selectMmaSparse(ISel &S, const ptx::Instruction &I);
+/// mma.m8n8k4 with f16 inputs, the quad-pair form (ISelTensorQuadPair.cpp).
+SelResult selectMmaQuadPair(ISel &S, const ptx::Instruction &I);
 } // namespace ptxas::codegen
 
 #endif

@@ -428,6 +428,10 @@ static void widths(const DecodedInstr &D, uint8_t &Dst,
   } else if (M == "QMMA") {
     Dst = 4;
     setSrc(0, 4), setSrc(1, 2), setSrc(2, 4);
+  } else if (M == "HMMA" && D.has("884")) {
+    // sm_75 quad-pair step (mma.m8n8k4): two registers each.
+    Dst = 2;
+    setSrc(0, 2), setSrc(1, 2), setSrc(2, 2);
   } else if (M == "HMMA") {
     // f16/bf16: 16816 A4 B2, 1688 A2 B1; tf32: 1688 A4 B2, 1684 A2 B1.
     bool Big = D.has("16816") || (D.has("1688") && D.has("TF32"));
