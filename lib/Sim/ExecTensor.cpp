@@ -186,6 +186,8 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
       FOR_LANES(G, L) setR(O[0].Reg + K, L, Out[K][L]);
     return true;
   }
+  if (Mn == "HMMA" && D.has("884"))
+    return execQuadPairStep(D, G);
   bool IsH = Mn == "HMMA", IsI = Mn == "IMMA", IsD = Mn == "DMMA",
        IsQ = Mn == "QMMA";
   if (!IsH && !IsI && !IsD && !IsQ) {
@@ -383,6 +385,79 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
   unsigned Words = IsD ? 2 * CElems : AccF32 || AccInt ? CElems : CElems / 2;
   for (unsigned K = 0; K != Words; ++K)
     FOR_LANES(G, L) setR(O[0].Reg + K, L, Out[K][L]);
+  return true;
+}
+
+/// HMMA.884.<D>.<C>.STEPk (sm_75 mma.m8n8k4 .f16, PTX ISA 9.7.14.5.1):
+/// four 8x8x4 products, MMA q over lanes 4q..4q+3 (rows, B columns 0-3)
+/// and 4q+16..4q+19 (4-7). A .ROW (l%4 + 4hi, i), .COL (i + 4hi, l%4); B
+/// .ROW (l%4, i + 4hi), .COL (i, l%4 + 4hi); C/D f16 (l%4 + 4hi, i), f32
+/// row (l&1) + (i&2) + 4hi, column (i&4) + (l&2) + (i&1). Step k writes D
+/// elements 2k, 2k+1 of an f32 D (4k..4k+3 of an f16 one) from the step's
+/// C pair: an f32 C's elements 2k, 2k+1, an f16 C's halves 4(k/2)..+3
+/// (steps 0-1 and 2-3 share a pair). The maps agree with ptxas's sm_80+
+/// out-of-line m8n8k4 helpers (spec mma_m8n8k4.k).
+bool Machine::execQuadPairStep(const DecodedInstr &D, uint32_t G) {
+  const auto &O = D.Ops;
+  if (O.size() < 4)
+    return unsupported(D);
+  bool DF32 = D.modAt(76) == 1, CF32 = D.modAt(78) == 1;
+  unsigned K = unsigned(D.modAt(79));
+  bool ACol = D.modAt(73) == 1, BCol = D.modAt(74) == 1;
+  auto word = [&](unsigned Base, unsigned K, unsigned L) -> uint32_t {
+    return Base == 255 || Base + K > 254 ? 0 : W->R[Base + K][L];
+  };
+  auto half = [](uint32_t W, unsigned J) { return h2d(uint16_t(W >> (16 * J))); };
+  auto f32Pos = [](unsigned L, unsigned I, unsigned &R, unsigned &N) {
+    R = (L & 1) + (I & 2) + 4 * (L >= 16), N = (I & 4) + (L & 2) + (I & 1);
+  };
+  uint32_t Out[2][32] = {};
+  for (unsigned Q = 0; Q != 4; ++Q) {
+    double A[8][4] = {}, B[4][8] = {}, C[8][8] = {};
+    for (unsigned Hi = 0; Hi != 2; ++Hi)
+      for (unsigned T = 0; T != 4; ++T) {
+        unsigned L = 4 * Q + 16 * Hi + T;
+        for (unsigned I = 0; I != 4; ++I) {
+          double Av = half(word(O[1].Reg, I / 2, L), I % 2);
+          double Bv = half(word(O[2].Reg, I / 2, L), I % 2);
+          (ACol ? A[I + 4 * Hi][T] : A[T + 4 * Hi][I]) = Av;
+          (BCol ? B[I][T + 4 * Hi] : B[T][I + 4 * Hi]) = Bv;
+        }
+        // The step's C pair: f32 elements 2k, 2k+1 or f16 halves
+        // 4(k/2)..4(k/2)+3.
+        for (unsigned Wi = 0; Wi != 2; ++Wi) {
+          uint32_t Cw = word(O[3].Reg, Wi, L);
+          if (CF32) {
+            unsigned R, N;
+            f32Pos(L, 2 * K + Wi, R, N);
+            C[R][N] = f2d(Cw);
+          } else {
+            unsigned Base = DF32 ? 4 * (K / 2) : 4 * K;
+            for (unsigned J = 0; J != 2; ++J)
+              C[T + 4 * Hi][Base + 2 * Wi + J] = half(Cw, J);
+          }
+        }
+      }
+    for (unsigned Hi = 0; Hi != 2; ++Hi)
+      for (unsigned T = 0; T != 4; ++T) {
+        unsigned L = 4 * Q + 16 * Hi + T;
+        for (unsigned Wi = 0; Wi != 2; ++Wi)
+          for (unsigned J = 0; J != (DF32 ? 1u : 2u); ++J) {
+            unsigned R = T + 4 * Hi, N = 4 * K + 2 * Wi + J;
+            if (DF32)
+              f32Pos(L, 2 * K + Wi, R, N);
+            double Acc = C[R][N];
+            for (unsigned Kk = 0; Kk != 4; ++Kk)
+              Acc += A[R][Kk] * B[Kk][N];
+            if (DF32)
+              Out[Wi][L] = d2f(Acc);
+            else
+              Out[Wi][L] |= uint32_t(d2h(Acc)) << (16 * J);
+          }
+      }
+  }
+  for (unsigned Wi = 0; Wi != 2; ++Wi)
+    FOR_LANES(G, L) setR(O[0].Reg + Wi, L, Out[Wi][L]);
   return true;
 }
 

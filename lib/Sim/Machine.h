@@ -283,6 +283,7 @@ public:
                   int64_t Drop);
   /// LDSM/STSM/MOVM and the warp MMAs (ExecTensor.cpp).
   bool execTensor(const DecodedInstr &D, uint32_t G, bool &Handled);
+  bool execQuadPairStep(const DecodedInstr &D, uint32_t G);
   /// HGMMA/QGMMA/IGMMA/BGMMA over a warpgroup, WARPGROUP.* (ExecWarpgroup).
   bool execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
                      bool &Handled, bool &Advance);

@@ -1,4 +1,4 @@
-//===- RefCasesSparse.cpp - CPU references: mma.sp ------------------------===//
+//===- RefCasesSparse.cpp - CPU references: mma.sp, mma.m8n8k4 ------------===//
 //
 // Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -24,6 +24,10 @@
 // 2j's nibble i goes to f16 lane 2 (i % 2) + j bits 4 (i / 2), lane
 // 2j + 1's to 16 + 4 (i / 2)) fits this split of the 8-bit metadata
 // against the 16-bit one, but not the B layout (see mma_sparse_fp8.k).
+//
+// mma.m8n8k4 .f16 (the quad-pair form) is checked against the ISA's maps
+// on ptxas's sm_75 HMMA.884 code (and ours) and on its sm_80+ out-of-line
+// helpers (shuffles and FFMAs, which spell the maps out).
 //
 // Float sums are exact here (3 mantissa bits per input) except for f16
 // accumulators and fp8, compared within a tolerance.
@@ -247,6 +251,90 @@ void check(const Ctx &C, unsigned Blk, const Mma &M, double Rel) {
 
 using Get = std::function<uint32_t(unsigned, unsigned)>;
 
+double half(uint32_t W, unsigned J) {
+  _Float16 X;
+  uint16_t H = uint16_t(W >> (16 * J));
+  std::memcpy(&X, &H, 2);
+  return double(X);
+}
+
+/// mma.m8n8k4 .f16 (PTX ISA 9.7.14.5.1): four 8x8x4 products, MMA q over
+/// lanes 4q..4q+3 (low group: rows / B columns 0-3) and 4q+16..4q+19
+/// (high group: 4-7). A .row: (l%4 + 4hi, i); .col: (i + 4hi, l%4). B
+/// .row: (l%4, i + 4hi); .col: (i, l%4 + 4hi). C/D f16: (l%4 + 4hi, i),
+/// i = 0..7; f32: row (l&1) + (i&2) + 4hi, column (i&4) + (l&2) + (i&1).
+void checkQuadPair(const Ctx &C, unsigned Blk, bool ACol, bool BCol,
+                   bool DF32, bool CF32, const Get &A, const Get &B,
+                   const Get &Cw) {
+  auto Got = C.out<uint32_t>("po");
+  auto f32Pos = [](unsigned L, unsigned I, unsigned &R, unsigned &N) {
+    R = (L & 1) + (I & 2) + 4 * (L >= 16), N = (I & 4) + (L & 2) + (I & 1);
+  };
+  unsigned Bad = 0;
+  for (unsigned Q = 0; Q < 4; ++Q) {
+    double Am[8][4], Bm[4][8], Cm[8][8];
+    for (unsigned G = 0; G < 2; ++G)
+      for (unsigned T = 0; T < 4; ++T) {
+        unsigned L = 4 * Q + 16 * G + T;
+        for (unsigned I = 0; I < 4; ++I) {
+          double Av = half(A(L, I / 2), I % 2), Bv = half(B(L, I / 2), I % 2);
+          if (ACol)
+            Am[I + 4 * G][T] = Av;
+          else
+            Am[T + 4 * G][I] = Av;
+          if (BCol)
+            Bm[I][T + 4 * G] = Bv;
+          else
+            Bm[T][I + 4 * G] = Bv;
+        }
+        for (unsigned I = 0; I < 8; ++I) {
+          if (CF32) {
+            unsigned R, N;
+            f32Pos(L, I, R, N);
+            uint32_t W = Cw(L, I);
+            float F;
+            std::memcpy(&F, &W, 4);
+            Cm[R][N] = F;
+          } else {
+            Cm[T + 4 * G][I] = half(Cw(L, I / 2), I % 2);
+          }
+        }
+      }
+    for (unsigned G = 0; G < 2; ++G)
+      for (unsigned T = 0; T < 4; ++T) {
+        unsigned L = 4 * Q + 16 * G + T;
+        for (unsigned I = 0; I < 8; ++I) {
+          unsigned R = T + 4 * G, N = I;
+          if (DF32)
+            f32Pos(L, I, R, N);
+          double S = Cm[R][N], Mag = std::fabs(S);
+          for (unsigned K = 0; K < 4; ++K)
+            S += Am[R][K] * Bm[K][N], Mag += std::fabs(Am[R][K] * Bm[K][N]);
+          uint32_t W = Got[256 * Blk + 8 * L + (DF32 ? I : I / 2)];
+          double V;
+          if (DF32) {
+            float F;
+            std::memcpy(&F, &W, 4);
+            V = F;
+          } else {
+            V = half(W, I % 2);
+          }
+          // f32: exact sums; f16: one rounding on the f16 grid.
+          if (std::fabs(V - S) <= (DF32 ? 1e-7 : 1.0 / 1024) * Mag)
+            continue;
+          if (++Bad <= 3)
+            C.Errors.push_back("mma " + std::to_string(Blk) + " lane " +
+                               std::to_string(L) + " d" + std::to_string(I) +
+                               ": got " + std::to_string(V) + ", want " +
+                               std::to_string(S));
+        }
+      }
+  }
+  if (Bad > 3)
+    C.Errors.push_back("mma " + std::to_string(Blk) + ": " +
+                       std::to_string(Bad) + " elements differ");
+}
+
 } // namespace
 
 std::vector<Case> casesSparse() {
@@ -324,6 +412,27 @@ std::vector<Case> casesSparse() {
        // that reads half of B only, so the emulator's fp8 or f16 sparse
        // layouts differ from what ptxas assumes: open until a GPU run.
        "sm_89", true, nullptr, "sm_90", "sm_90"},
+      {"mma_m8n8k4.k",
+       [](const Ctx &C) {
+         auto In = C.in<uint32_t>("pi");
+         auto w = [&](unsigned L, unsigned I) { return In[12 * L + I]; };
+         auto h = [&](unsigned Lo) -> Get {
+           return [w, Lo](unsigned L, unsigned R) {
+             return (w(L, Lo + R) & 0x80e080e0u) | 0x3c003c00u;
+           };
+         };
+         Get Cf = [w](unsigned L, unsigned R) {
+           uint32_t X = w(L, 8 + R % 4);
+           return R < 4 ? (X & 0x80f00000u) | 0x3f800000u
+                        : (X & 0x0000f080u) | 0x40000000u;
+         };
+         checkQuadPair(C, 0, false, true, true, true, h(0), h(2), Cf);
+         checkQuadPair(C, 1, true, false, true, false, h(0), h(2), h(4));
+         checkQuadPair(C, 2, false, false, false, false, h(4), h(6), h(0));
+         checkQuadPair(C, 3, true, true, false, false, h(2), h(0), h(4));
+       },
+       // sm_75: HMMA.884 (ours too); sm_80+: ptxas's out-of-line helpers.
+       "sm_75", true, nullptr, "sm_80"},
   };
 }
 
