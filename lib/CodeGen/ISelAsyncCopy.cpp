@@ -280,15 +280,9 @@ SelResult selectCpAsync(ISel &S, const ptx::Instruction &I) {
     }
   }
   std::optional<MOperand> Policy;
-  if (I.hasMod(".L2::cache_hint")) {
-    Policy = policyUR(S, I.Ops.back());
-    if (!Policy)
-      return S.unsupported(I, "cache policy");
-    // The descriptor register is the implicit use (printed by the Mem
-    // operand).
-    Src->Desc = false;
-    Src->DescImplicit = true;
-  }
+  if (I.hasMod(".L2::cache_hint") &&
+      !(Policy = mem::policyDesc(S, I.Ops.back(), *Src)))
+    return S.unsupported(I, "cache policy");
   llvm::SmallVector<MOperand, 4> Ops = {mem::rzIfZero(*Dst), *Src};
   if (Pred)
     Ops.push_back(*Pred);
@@ -299,6 +293,17 @@ SelResult selectCpAsync(ISel &S, const ptx::Instruction &I) {
 }
 
 } // namespace
+
+std::optional<MOperand> mem::policyDesc(ISel &S, const Operand &Policy,
+                                        MOperand &Addr) {
+  std::optional<MOperand> U = policyUR(S, Policy);
+  if (!U)
+    return std::nullopt;
+  // The descriptor register is the implicit use; the Mem operand prints it.
+  Addr.Desc = false;
+  Addr.DescImplicit = true;
+  return U;
+}
 
 SelResult codegen::selectAsyncCopy(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;

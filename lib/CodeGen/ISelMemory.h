@@ -82,6 +82,12 @@ void scatterLoad(ISel &S, const ptx::Instruction &I, MOperand Loaded,
 MOperand gatherStore(ISel &S, const ptx::Operand &V, ptx::Type T,
                      unsigned ElemBits, unsigned Words);
 
+/// A .L2::cache_hint policy operand as the descriptor of global address
+/// \p Addr: the uniform register pair to add as the first implicit use
+/// (ISelAsyncCopy.cpp).
+std::optional<MOperand> policyDesc(ISel &S, const ptx::Operand &Policy,
+                                   MOperand &Addr);
+
 SelResult selectAtom(ISel &S, const ptx::Instruction &I); // ISelMemoryAtomic
 SelResult selectCvta(ISel &S, const ptx::Instruction &I); // ISelMemoryWindow
 SelResult selectIsspacep(ISel &S, const ptx::Instruction &I);
