@@ -115,9 +115,6 @@ struct Case {
   /// Ours is run only on targets older than this one (where we do not
   /// select the instructions yet).
   const char *OursBelow = nullptr;
-  /// Run only on targets older than this one (ptxas's code for newer
-  /// ones disagrees with the reference; the case says why).
-  const char *Below = nullptr;
 };
 
 /// The reference cases (RefCases*.cpp).
