@@ -141,6 +141,7 @@ std::string codegen::encodeFunction(MFunction &MF, object::FunctionCode &Out,
       if (I.Op.is(Opc::EXIT))
         Out.ExitOffsets.push_back(uint32_t(A));
       Out.IsaClass = std::max(Out.IsaClass, I.Op.isaClass());
+      Out.SparseMmaMask |= I.Op.sparseMmaMask();
       if (Out.SourceRows.empty() ||
           Out.SourceRows.back().Stmt.getPointer() != I.Src.getPointer())
         Out.SourceRows.push_back({uint32_t(A), I.Src});

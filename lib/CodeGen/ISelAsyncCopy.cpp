@@ -15,10 +15,19 @@
 //                       n != 0 (the fill count travels in the low bits of
 //                       the naturally aligned source address)
 //   ignore-src p        predicate !p (false: the chunk is zero-filled)
-//   .L2::cache_hint     the policy operand is dropped, as for ld/st here
-//                       (createpolicy gives 0); ptxas instead passes the
-//                       policy as the descriptor, desc[URp][R.64], also on
-//                       sm_80..89 (a hint only: the copy is the same)
+//   .L2::cache_hint     the 64-bit policy is the descriptor: desc[URp]
+//                       [R.64] (sm_80..89: bit 101 makes nvdisasm print
+//                       it), URp, URp+1 = UMOV of the constant a
+//                       createpolicy.fractional gave (ptxas folds it; on
+//                       sm_90 it rebuilds the same value with USHF/ULOP3),
+//                       else R2UR of the register pair
+//   createpolicy.fractional.L2::<primary>[.L2::<secondary>] f: low word 0,
+//                       high word 1 << 28 | primary << 25 | (secondary
+//                       evict_first) << 24 | (ceil(16 f) - 1) << 20 with
+//                       primary evict_unchanged 0, evict_first 1,
+//                       evict_last 2, evict_normal 3 (probed, sm_80/90a:
+//                       evict_last 1.0 = 0x14f00000); .range and .cvt
+//                       give 0 (the default policy; hints only)
 //   commit_group        LDGDEPBAR
 //   wait_group N        DEPBAR.LE SB0, N
 //   wait_all            LDGDEPBAR; DEPBAR.LE SB0, 0x0
@@ -33,6 +42,9 @@
 //===----------------------------------------------------------------------===//
 #include "ISelIntegerCommon.h"
 #include "ISelMemory.h"
+
+#include <cmath>
+#include <cstring>
 
 using namespace ptxas;
 using namespace ptxas::codegen;
@@ -64,6 +76,115 @@ bool sharedAccessBefore(ISel &S) {
       }
     }
   return false;
+}
+
+/// The high word of createpolicy.fractional's policy (see above).
+std::optional<uint32_t> fractionalPolicy(const ptx::Instruction &I) {
+  unsigned Prim = ~0u, Sec = 0, N = 0;
+  static const char *const Names[] = {".L2::evict_unchanged",
+                                      ".L2::evict_first", ".L2::evict_last",
+                                      ".L2::evict_normal"};
+  for (llvm::StringRef M : I.Mods)
+    for (unsigned K = 0; K != 4; ++K)
+      if (M == Names[K]) {
+        if (Prim == ~0u)
+          Prim = K;
+        else
+          Sec = K == 1;
+        ++N;
+      }
+  if (Prim == ~0u || N > 2)
+    return std::nullopt;
+  double F = 1.0;
+  if (I.Ops.size() > 1) {
+    const Operand &O = I.Ops[1];
+    if (O.K == Operand::Kind::FImm && O.FloatIsSingle) {
+      float X;
+      uint32_t B = uint32_t(O.Value);
+      std::memcpy(&X, &B, 4);
+      F = X;
+    } else if (O.K == Operand::Kind::FImm) {
+      std::memcpy(&F, &O.Value, 8);
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!(F > 0 && F <= 1))
+    return std::nullopt;
+  unsigned Frac = unsigned(std::ceil(F * 16)) - 1;
+  return 1u << 28 | Prim << 25 | Sec << 24 | std::min(Frac, 15u) << 20;
+}
+
+SelResult selectCreatePolicy(ISel &S, const ptx::Instruction &I) {
+  MOperand D = S.defOf(I.Ops[0]);
+  if (D.RC != RegClass::GPR || S.mf().VRegs[D.Reg].Size != 2)
+    return S.unsupported(I);
+  uint32_t Hi = 0;
+  if (I.Mnemonic == "createpolicy.fractional") {
+    std::optional<uint32_t> P = fractionalPolicy(I);
+    if (!P)
+      return S.error(I, "fraction must be a constant in (0, 1]");
+    Hi = *P;
+  }
+  S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 0)), RZ()});
+  S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false),
+                 Hi ? uImm(Hi) : RZ()});
+  return SelResult::Done;
+}
+
+/// The words of \p R when the function sets both only once, each by a
+/// MOV of an immediate or RZ (a createpolicy.fractional).
+std::optional<std::pair<uint32_t, uint32_t>> constantPair(ISel &S,
+                                                          const MOperand &R) {
+  std::optional<uint32_t> W[2];
+  unsigned Defs = 0;
+  for (const MBlock &B : S.mf().Blocks)
+    for (const MInstr &M : B.Instrs)
+      for (const MOperand &O : M.Ops) {
+        if (!O.IsDef || O.K != MOperand::Kind::Reg || O.Phys ||
+            O.Reg != R.Reg)
+          continue;
+        ++Defs;
+        if (M.Op.opc() != sass::Opc::MOV || M.Ops.size() != 2 ||
+            O.Width != 1 || O.Sub > 1 || M.hasGuard())
+          return std::nullopt;
+        const MOperand &V = M.Ops[1];
+        if (V.K == MOperand::Kind::Imm)
+          W[O.Sub] = uint32_t(V.Imm);
+        else if (V.K == MOperand::Kind::Reg && V.Phys && V.Reg == 255)
+          W[O.Sub] = 0;
+        else
+          return std::nullopt;
+      }
+  if (Defs != 2 || !W[0] || !W[1])
+    return std::nullopt;
+  return std::make_pair(*W[0], *W[1]);
+}
+
+/// The cache policy of a .L2::cache_hint copy in a uniform register pair.
+std::optional<MOperand> policyUR(ISel &S, const Operand &O) {
+  unsigned U = S.tmp(RegClass::UGPR, 2);
+  auto Word = [&](unsigned K) {
+    return def(vreg(U, RegClass::UGPR, 1, K), K == 0);
+  };
+  if (O.K == Operand::Kind::Imm) {
+    S.emit("UMOV", {Word(0), uImm(uint64_t(O.Value) & 0xffffffff)});
+    S.emit("UMOV", {Word(1), uImm(uint64_t(O.Value) >> 32)});
+  } else if (O.K == Operand::Kind::Reg) {
+    MOperand R = S.srcReg(O, ptx::Type::B64);
+    if (R.K != MOperand::Kind::Reg || R.Width != 2)
+      return std::nullopt;
+    if (auto C = constantPair(S, R)) {
+      S.emit("UMOV", {Word(0), uImm(C->first)});
+      S.emit("UMOV", {Word(1), uImm(C->second)});
+    } else {
+      S.emit("R2UR", {Word(0), word(R, 0)});
+      S.emit("R2UR", {Word(1), word(R, 1)});
+    }
+  } else {
+    return std::nullopt;
+  }
+  return vreg(U, RegClass::UGPR, 2);
 }
 
 /// Adds a 32-bit register to the 64-bit base of a global address.
@@ -158,17 +279,36 @@ SelResult selectCpAsync(ISel &S, const ptx::Instruction &I) {
       Pad.GuardNeg = true;
     }
   }
+  std::optional<MOperand> Policy;
+  if (I.hasMod(".L2::cache_hint") &&
+      !(Policy = mem::policyDesc(S, I.Ops.back(), *Src)))
+    return S.unsupported(I, "cache policy");
   llvm::SmallVector<MOperand, 4> Ops = {mem::rzIfZero(*Dst), *Src};
   if (Pred)
     Ops.push_back(*Pred);
-  S.emit(Op, Ops);
+  MInstr &Copy = S.emit(Op, Ops);
+  if (Policy)
+    Copy.Implicit.push_back(*Policy);
   return SelResult::Done;
 }
 
 } // namespace
 
+std::optional<MOperand> mem::policyDesc(ISel &S, const Operand &Policy,
+                                        MOperand &Addr) {
+  std::optional<MOperand> U = policyUR(S, Policy);
+  if (!U)
+    return std::nullopt;
+  // The descriptor register is the implicit use; the Mem operand prints it.
+  Addr.Desc = false;
+  Addr.DescImplicit = true;
+  return U;
+}
+
 SelResult codegen::selectAsyncCopy(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
+  if (M.starts_with("createpolicy"))
+    return selectCreatePolicy(S, I);
   if (!M.starts_with("cp.async"))
     return SelResult::NotMine;
   if (M == "cp.async") {

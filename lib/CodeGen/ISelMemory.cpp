@@ -31,9 +31,10 @@
 // An acquire at gpu/cluster/sys scope is followed by CCTL.IVALL; a release
 // is preceded by MEMBAR.ALL.<scope> (plus ERRBAR, and CGAERRBAR on sm_90,
 // at gpu scope and wider). Atomics default to .relaxed.gpu (STRONG.GPU).
-// L2::cache_hint and L2::evict_* are performance hints only and are
-// dropped (ptxas folds the policy into the memory descriptor); so is the
-// L2 prefetch size on sm_75, whose LDG form in the SASS table lacks it.
+// L2::cache_hint on LDG/STG: the 64-bit policy is the memory descriptor,
+// desc[URp] (mem::policyDesc, as ptxas). L2::evict_* are hints only and
+// are dropped; so is the L2 prefetch size on sm_75, whose LDG form in the
+// SASS table lacks it.
 //
 // Spaces: global LDG/STG (desc[UR4][R.64] on sm_80+, [R] + .SYS on sm_75;
 // global variables through their bank-4 address slot), generic LD/ST,
@@ -737,18 +738,27 @@ SelResult mem::selectLdSt(ISel &S, const ptx::Instruction &I) {
   }
   if (!Addr)
     return S.unsupported(I, "address");
+  // .L2::cache_hint on LDG/STG: the policy is the descriptor.
+  std::optional<MOperand> Policy;
+  if (I.hasMod(".L2::cache_hint") && Sp == Space::Global && Addr->Desc &&
+      I.Ops.size() > 2 && !(Policy = policyDesc(S, I.Ops.back(), *Addr)))
+    return S.unsupported(I, "cache policy");
+  auto WithPolicy = [&](MInstr &M) {
+    if (Policy)
+      M.Implicit.push_back(*Policy);
+  };
   if (Load) {
     bool Direct;
     MOperand D = loadTarget(S, Val, Words, Direct);
     releaseFence(S, O); // only for ld.release, which PTX does not have
-    S.emit(Op, {D, rzIfZero(*Addr)});
+    WithPolicy(S.emit(Op, {D, rzIfZero(*Addr)}));
     acquireFence(S, O);
     scatterLoad(S, I, D, Bytes < 4 && VW == 1 ? 32 : ElemBits, Direct);
     return SelResult::Done;
   }
   MOperand V = gatherStore(S, Val, T, ElemBits, Words);
   releaseFence(S, O);
-  S.emit(Op, {rzIfZero(*Addr), V});
+  WithPolicy(S.emit(Op, {rzIfZero(*Addr), V}));
   return SelResult::Done;
 }
 
@@ -771,15 +781,6 @@ SelResult codegen::selectMemory(ISel &S, const ptx::Instruction &I) {
   if (M == "prefetch" || M == "prefetchu" || M == "discard" ||
       M == "applypriority")
     return selectCacheCtl(S, I);
-  if (M.starts_with("createpolicy")) {
-    // The policy is an opaque 64-bit value that only the L2::cache_hint
-    // forms read, and those hints are dropped: the default policy (0).
-    MOperand D = S.defOf(I.Ops[0]);
-    if (D.RC != RegClass::GPR || S.mf().VRegs[D.Reg].Size != 2)
-      return S.unsupported(I);
-    S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 0)), RZ()});
-    S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false), RZ()});
-    return SelResult::Done;
-  }
+  // createpolicy: ISelAsyncCopy.cpp (the policy cp.async reads).
   return SelResult::NotMine;
 }

@@ -83,6 +83,12 @@ MOperand gatherStore(ISel &S, const ptx::Operand &V, ptx::Type T,
                      unsigned ElemBits, unsigned Words);
 
 SelResult selectLdSt(ISel &S, const ptx::Instruction &I); // ISelMemory
+/// A .L2::cache_hint policy operand as the descriptor of global address
+/// \p Addr: the uniform register pair to add as the first implicit use
+/// (ISelAsyncCopy.cpp).
+std::optional<MOperand> policyDesc(ISel &S, const ptx::Operand &Policy,
+                                   MOperand &Addr);
+
 SelResult selectAtom(ISel &S, const ptx::Instruction &I); // ISelMemoryAtomic
 SelResult selectCvta(ISel &S, const ptx::Instruction &I); // ISelMemoryWindow
 SelResult selectIsspacep(ISel &S, const ptx::Instruction &I);

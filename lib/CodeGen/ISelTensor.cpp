@@ -409,6 +409,13 @@ SelResult codegen::selectTensor(ISel &S, const ptx::Instruction &I) {
     return selectStmatrix(S, I);
   if (M == "movmatrix")
     return selectMovmatrix(S, I);
+  if (M == "mma" && llvm::any_of(I.Mods, [](llvm::StringRef Md) {
+        return Md == ".sp" || Md.starts_with(".sp::");
+      }))
+    return selectMmaSparse(S, I);
+  if (M == "mma" && I.hasMod(".m8n8k4") && I.Types.size() == 4 &&
+      I.Types[1] == ptx::Type::F16)
+    return selectMmaQuadPair(S, I);
   if (M == "mma")
     return selectMma(S, I);
   return SelResult::NotMine;

@@ -19,6 +19,10 @@ namespace ptxas::codegen {
 /// already holds the registers in this block when there is one (an earlier
 /// gather, or the result an MMA scattered into them), else a fresh gather.
 MOperand mmaFragment(ISel &S, const ptx::Operand &O, unsigned Words);
+/// mma.sp / mma.sp::ordered_metadata (ISelTensorSparse.cpp).
+SelResult selectMmaSparse(ISel &S, const ptx::Instruction &I);
+/// mma.m8n8k4 with f16 inputs, the quad-pair form (ISelTensorQuadPair.cpp).
+SelResult selectMmaQuadPair(ISel &S, const ptx::Instruction &I);
 } // namespace ptxas::codegen
 
 #endif

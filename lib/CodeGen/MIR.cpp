@@ -216,7 +216,12 @@ struct OperandPrinter {
       bool Glued = I.Ops[K].K == MOperand::Kind::Text &&
                    llvm::StringRef(I.Ops[K].Text).starts_with(" ");
       S += Glued ? "" : K ? ", " : " ";
-      S += operand(I.Ops[K]);
+      const MOperand &O = I.Ops[K];
+      if (O.K == MOperand::Kind::Mem && O.DescImplicit && !I.Implicit.empty()) {
+        const MOperand &U = I.Implicit[0];
+        S += "desc[" + reg(U.RC, U.Phys, U.Reg, U.Sub) + "]";
+      }
+      S += operand(O);
     }
     return S;
   }

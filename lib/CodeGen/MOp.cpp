@@ -33,6 +33,7 @@ struct MOp::Desc {
   uint64_t ModMask = 0; ///< bit per named Mod present
   bool Terminator = false;
   uint8_t IsaClass = 1;
+  uint8_t SparseMma = 0;
 };
 
 static_assert(unsigned(Mod::NumMods) <= 64, "ModMask holds one bit per Mod");
@@ -71,6 +72,10 @@ static std::unique_ptr<MOp::Desc> resolve(llvm::StringRef Text) {
   if (*Op == Opc::UBLKCP && D->Mods.size() >= 2 && D->Mods[0] == Mod::S &&
       D->Mods[1] == Mod::G)
     D->IsaClass = 2;
+  // EIATTR_SPARSE_MMA_MASK bits (sm_90, ptxas 13.0 probed): HMMA.SP 0x10,
+  // IMMA.SP 0x20.
+  if (Has(Mod::SP))
+    D->SparseMma = *Op == Opc::HMMA ? 0x10 : *Op == Opc::IMMA ? 0x20 : 0;
   return D;
 }
 
@@ -121,5 +126,7 @@ llvm::ArrayRef<Mod> MOp::mods() const { return D->Mods; }
 bool MOp::isTerminator() const { return D->Terminator; }
 
 uint8_t MOp::isaClass() const { return D->IsaClass; }
+
+uint8_t MOp::sparseMmaMask() const { return D->SparseMma; }
 
 llvm::StringRef MOp::text() const { return D->Text; }

@@ -188,6 +188,7 @@ void Builder::assembleCode() {
     K.NumBarriers = FC.NumBarriers;
     K.CtaidZUsed = FC.CtaidZUsed;
     K.IsaClass = FC.IsaClass;
+    K.SparseMmaMask = FC.SparseMmaMask;
     K.SourceRows = std::move(FC.SourceRows);
     K.CfaInstrs = std::move(FC.CfaInstrs);
     K.ExitOffsets = std::move(FC.ExitOffsets);
@@ -213,6 +214,7 @@ void Builder::assembleCode() {
       K.Text.insert(K.Text.end(), SC.Text.begin(), SC.Text.end());
       K.NumBarriers = std::max(K.NumBarriers, SC.NumBarriers);
       K.IsaClass = std::max(K.IsaClass, SC.IsaClass);
+      K.SparseMmaMask |= SC.SparseMmaMask;
       for (FunctionCode::SourceRow R : SC.SourceRows) {
         R.Offset += Off;
         K.SourceRows.push_back(R);

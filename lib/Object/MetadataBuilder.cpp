@@ -160,7 +160,7 @@ std::vector<uint8_t> ptxas::object::buildKernelInfo(const BuildState &B,
     if (Sm == 80 || Sm == 86)
       R.push_back(InfoRecord::nval(EIAttr::SW2861232_WAR));
     if (Sm90)
-      R.push_back(InfoRecord::hval(EIAttr::SPARSE_MMA_MASK, 0));
+      R.push_back(InfoRecord::hval(EIAttr::SPARSE_MMA_MASK, K.SparseMmaMask));
     if (B.V13)
       R.push_back(InfoRecord::hval(EIAttr::MERCURY_ISA_VERSION,
                                    Sm90 ? 0x0101 : 0));
@@ -245,7 +245,7 @@ std::vector<uint8_t> ptxas::object::buildKernelInfo(const BuildState &B,
     if (F.MaxClusterRank)
       R.push_back(InfoRecord::sval(EIAttr::MAX_CLUSTER_RANK,
                                    {*F.MaxClusterRank}));
-    R.push_back(InfoRecord::hval(EIAttr::SPARSE_MMA_MASK, 0));
+    R.push_back(InfoRecord::hval(EIAttr::SPARSE_MMA_MASK, K.SparseMmaMask));
     R.push_back(InfoRecord::hval(EIAttr::MAXREG_COUNT, uint16_t(L.MaxRegCount)));
     Externs();
     Tail();

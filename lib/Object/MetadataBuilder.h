@@ -39,6 +39,7 @@ struct KernelCode {
   uint8_t NumBarriers = 0;
   bool CtaidZUsed = false;
   uint8_t IsaClass = 1; ///< max over the kernel and copied callees
+  uint8_t SparseMmaMask = 0; ///< or over the kernel and copied callees
   std::vector<FunctionCode::SourceRow> SourceRows; ///< offsets in Text
   std::vector<uint32_t> ExitOffsets;
   std::vector<uint32_t> SyscallOffsets;

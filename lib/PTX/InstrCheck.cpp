@@ -558,8 +558,12 @@ bool ParserImpl::checkSemantics(Instruction &I) {
     if (N && K < I.Ops.size() && !CheckFragment(I.Ops[K], N, "matrix"))
       return false;
   }
-  if (Mn == "mma" && !I.hasMod(".sp") && I.Types.size() >= 4 &&
-      I.Ops.size() >= 4) {
+  // mma.sp{::ordered_metadata}: A holds only the K/2 non-zero elements of
+  // each row (PTX ISA 9.7.14.6).
+  bool Sparse = Mn == "mma" && llvm::any_of(I.Mods, [](llvm::StringRef Md) {
+                  return Md == ".sp" || Md.starts_with(".sp::");
+                });
+  if (Mn == "mma" && I.Types.size() >= 4 && I.Ops.size() >= 4) {
     unsigned Mm = 0, Nn = 0, Kk = 0;
     for (llvm::StringRef Md : I.Mods) {
       llvm::StringRef R = Md;
@@ -597,7 +601,7 @@ bool ParserImpl::checkSemantics(Instruction &I) {
     } else if (Mm) {
       struct { unsigned Op; uint64_t Elems; Type T; const char *What; } Frags[] = {
           {0, uint64_t(Mm) * Nn / 32, I.Types[0], "D"},
-          {1, uint64_t(Mm) * Kk / 32, I.Types[1], "A"},
+          {1, uint64_t(Mm) * Kk / (Sparse ? 64 : 32), I.Types[1], "A"},
           {2, uint64_t(Kk) * Nn / 32, I.Types[2], "B"},
           {3, uint64_t(Mm) * Nn / 32, I.Types[3], "C"},
       };
@@ -607,6 +611,24 @@ bool ParserImpl::checkSemantics(Instruction &I) {
           return false;
       }
     }
+  }
+  // The sparsity selector names the threads of each quad that hold the
+  // metadata; ptxas 13.0 takes 0..3 where one thread does (f16/bf16 also
+  // for k32), 0..1 for a thread pair, 0 where all four do.
+  if (Sparse && I.Ops.size() == 6 && I.Types.size() >= 2 &&
+      I.Ops[5].K == Operand::Kind::Imm) {
+    unsigned Bits = typeBits(I.Types[1]);
+    bool Big = I.hasMod(".m16n8k16") ? Bits == 32
+               : I.hasMod(".m16n8k32") ? Bits == 8
+               : I.hasMod(".m16n8k64") ? Bits == 4
+                                       : false;
+    bool All = I.hasMod(".m16n8k128") || (I.hasMod(".m16n8k64") && Bits == 8);
+    int64_t Max = All ? 0 : Big ? 1 : 3;
+    if (I.Ops[5].Value < 0 || I.Ops[5].Value > Max)
+      return error(I.Ops[5].Loc,
+                   "sparsity selector " + llvm::Twine(I.Ops[5].Value) +
+                       " is out of range [0.." + llvm::Twine(Max) +
+                       "] for '" + Name + "'");
   }
   // Discarding a result with `_` ("Result discard mode is not allowed").
   if (!I.Ops.empty() && I.Ops[0].K == Operand::Kind::Sink &&

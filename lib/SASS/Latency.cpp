@@ -153,7 +153,8 @@ const Row Rows[] = {
     {0x3e, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 0, 0, 7},
     {0x01, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 0, 0, 8},
     {0x3e, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 7},
-    {0x01, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 15},
+    // sm_75: 9, ptxas's LOP3 -> HMMA.884 C-pair high word (mma.m8n8k4).
+    {0x01, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 9},
     {0x3e, Sched::ALU, Sched::UNIFORM, ReadRole::Data, 0, 0, 0, 4},
     {0x22, Sched::ALU, Sched::UNIFORM, ReadRole::Data, 1, 0, 0, 13},
     {0x30, Sched::ALU, Sched::UNIFORM, ReadRole::Guard, 1, 0, 0, 13},
@@ -170,6 +171,8 @@ const Row Rows[] = {
     {0x38, Sched::CONV, Sched::CONV, ReadRole::Data, 0, 0, 0, 4},
     {0x38, Sched::CONV, Sched::FP16, ReadRole::Data, 0, 0, 0, 5},
     {0x3e, Sched::CONV, Sched::MEM, ReadRole::Data, 0, 0, 0, 5},
+    // sm_90 F2FP.F16.<fp8>.UNPACK_B -> SHFL of ptxas's fp8 mma.sp code (5).
+    {0x30, Sched::CONV, Sched::WARP, ReadRole::Data, 0, 0, 0, 5},
     {0x30, Sched::FMA, Sched::ALU, ReadRole::Data, 0, 0, 0, 4},
     {0x0f, Sched::FMA, Sched::ALU, ReadRole::Data, 0, 0, 0, 5},
     {0x30, Sched::FMA, Sched::ATOM, ReadRole::Data, 0, 0, 0, 5},
@@ -442,7 +445,9 @@ const Row Rows[] = {
     {0x3f, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 0, 0, 2},
     {0x30, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 1, 0, 4},
     {0x0c, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 1, 0, 7},
-    {0x02, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 1, 0, 8},
+    // sm_80: 4, ptxas's UMOV -> LDGSTS desc[UR] high word (cp.async
+    // .L2::cache_hint policy).
+    {0x02, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 1, 0, 4},
     {0x3e, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 1, 1, 2},
     {0x30, Sched::UNIFORM, Sched::MEM, ReadRole::Guard, 1, 0, 0, 12},
     // 8 for ULDC -> MUFU.RCP in fast-math code (test/codegen/nvcc); the

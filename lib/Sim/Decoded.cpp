@@ -414,9 +414,24 @@ static void widths(const DecodedInstr &D, uint8_t &Dst,
     Dst = D.has("4") ? 4 : D.has("2") ? 2 : 1;
   } else if (M == "STSM") {
     setSrc(0, D.has("4") ? 4 : D.has("2") ? 2 : 1);
+  } else if (D.has("SP") && (M == "HMMA" || M == "IMMA" || M == "QMMA")) {
+    // Sparse MMA (issue 16): A (K/2 per row) and B have the same width,
+    // four registers for the larger K of the type, else two; the metadata
+    // register (the fourth source) one.
+    bool Four = D.has("S4") || D.has("U4");
+    bool Big = M == "QMMA" ||
+               (M == "HMMA" && (D.has("16832") ||
+                                (D.has("16816") && D.has("TF32")))) ||
+               (M == "IMMA" && (Four ? D.has("168128") : D.has("16864")));
+    Dst = M == "HMMA" && !D.has("F32") ? 2 : 4;
+    setSrc(0, Big ? 4 : 2), setSrc(1, Big ? 4 : 2), setSrc(2, Dst);
   } else if (M == "QMMA") {
     Dst = 4;
     setSrc(0, 4), setSrc(1, 2), setSrc(2, 4);
+  } else if (M == "HMMA" && D.has("884")) {
+    // sm_75 quad-pair step (mma.m8n8k4): two registers each.
+    Dst = 2;
+    setSrc(0, 2), setSrc(1, 2), setSrc(2, 2);
   } else if (M == "HMMA") {
     // f16/bf16: 16816 A4 B2, 1688 A2 B1; tf32: 1688 A4 B2, 1684 A2 B1.
     bool Big = D.has("16816") || (D.has("1688") && D.has("TF32"));

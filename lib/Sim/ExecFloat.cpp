@@ -656,7 +656,9 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
       FOR_LANES(G, L) {
         uint32_t R;
         if (D.has("UNPACK_B") && !D.has("UNPACK_B_MERGE_C")) {
-          uint32_t V = src(O[1], L, D) >> (D.has("H1") ? 16 : 0);
+          // .H1 from its field (bit 88): nvdisasm prints it after the
+          // operand's .reuse (`R24.reuse.H1`, ptxas's sm_90 fp8 mma.sp).
+          uint32_t V = src(O[1], L, D) >> (D.modAt(88) == 1 ? 16 : 0);
           R = fp8ToF16(uint8_t(V), F) |
               uint32_t(fp8ToF16(uint8_t(V >> 8), F)) << 16;
         } else if (D.has("F16")) { // F16x2 -> FP8x2, merged into C

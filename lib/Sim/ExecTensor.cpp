@@ -25,11 +25,62 @@
 #include "Machine.h"
 #include "MmaNumerics.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ptxas::sim {
 
 using namespace mma;
+
+namespace {
+/// The column of row R's compressed element J of a sparse A (PTX ISA
+/// 9.7.14.6.1): 2:4 chunks of 16- and 8-bit elements (a 4-bit pair counts
+/// as one 8-bit element), 1:2 chunks of tf32; one metadata nibble per
+/// chunk holds the chunk indices of its non-zero elements (bits 1:0 the
+/// first, 3:2 the second; tf32 uses 0b0100 for its first element, 0b1110
+/// for its second). The metadata lanes of quad g: 16-bit and tf32 types
+/// in steps of four chunks, a lane per step holding rows g (bits 15:0)
+/// and g + 8 (31:16); 8- and 4-bit types in steps of eight chunks, a lane
+/// pair per step, one row each (bits 31:0). The split of each selected
+/// lane set is our reading of the ISA's figures; that the two agree is
+/// what ptxas's sm_90 fp8 mma.sp code (f16 HMMA.SP with the metadata
+/// moved between lanes) requires. A GPU run must confirm it.
+template <class MetaFn>
+unsigned sparseCol(unsigned R, unsigned J, El E, unsigned K, int64_t Sel,
+                   MetaFn Meta) {
+  unsigned Bits = elBits(E);
+  unsigned Chunk, Slot, Sub = 0;
+  if (Bits == 32) {
+    Chunk = J, Slot = 0;
+  } else if (Bits == 4) {
+    Chunk = J / 4, Slot = (J / 2) % 2, Sub = J % 2;
+  } else {
+    Chunk = J / 2, Slot = J % 2;
+  }
+  unsigned ChunksPerRow = Bits == 32 ? K / 2 : Bits == 4 ? K / 8 : K / 4;
+  unsigned Q, Shift;
+  if (Bits >= 16) {
+    // 16-bit steps of k16 (tf32: k8): step s reads lane sel * steps + s,
+    // row g in bits 15:0 and g + 8 in 31:16, four chunks each.
+    unsigned Steps = ChunksPerRow / 4;
+    Q = (unsigned(Sel) * Steps + Chunk / 4) % 4;
+    Shift = (R >= 8 ? 16 : 0) + 4 * (Chunk % 4);
+  } else {
+    // 8-bit steps of k32: step s reads lanes 2 (sel + s) (row g) and
+    // + 1 (row g + 8), eight chunks each.
+    Q = (2 * (unsigned(Sel) + Chunk / 8) + (R >= 8)) % 4;
+    Shift = 4 * (Chunk % 8);
+  }
+  uint32_t Wd = Meta(4 * (R % 8) + Q);
+  unsigned Nib = (Wd >> Shift) & 15;
+  unsigned Idx = (Nib >> (2 * Slot)) & 3;
+  if (Bits == 32)
+    return 2 * Chunk + (Idx >> 1);
+  if (Bits == 4)
+    return 2 * (4 * Chunk + Idx) + Sub;
+  return 4 * Chunk + Idx;
+}
+} // namespace
 
 bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
   const std::string &Mn = D.Mnemonic;
@@ -135,34 +186,45 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
       FOR_LANES(G, L) setR(O[0].Reg + K, L, Out[K][L]);
     return true;
   }
+  if (Mn == "HMMA" && D.has("884"))
+    return execQuadPairStep(D, G);
   bool IsH = Mn == "HMMA", IsI = Mn == "IMMA", IsD = Mn == "DMMA",
        IsQ = Mn == "QMMA";
   if (!IsH && !IsI && !IsD && !IsQ) {
     Handled = false;
     return true;
   }
-  if (D.has("SP"))
+  // HMMA.SP/IMMA.SP/QMMA.SP (mma.sp): A holds K/2 elements per row, with
+  // the metadata register and the sparsity selector after C.
+  bool Sparse = D.has("SP");
+  if (Sparse && (IsD || O.size() < 6 || O[5].Kind != OpKind::Imm))
     return unsupported(D);
   // Shape and element types.
   unsigned Mm = 16, Nn = 8, Kk = 0;
   El EA = El::F16, EB = El::F16;
   bool AccF32 = true, AccInt = false, Sat = false;
   if (IsH) {
-    Kk = D.has("16816") ? 16 : D.has("1688") ? 8 : D.has("1684") ? 4 : 0;
+    Kk = D.has("16832") && Sparse ? 32
+         : D.has("16816")         ? 16
+         : D.has("1688")          ? 8
+         : D.has("1684")          ? 4
+                                  : 0;
     EA = EB = D.has("BF16") ? El::BF16 : D.has("TF32") ? El::TF32 : El::F16;
     AccF32 = D.has("F32");
   } else if (IsI) {
-    // IMMA.<shape>.<A>.<B>[.SAT]: the element types are the third and
-    // fourth dotted words.
-    if (D.Tokens.size() < 4)
+    // IMMA[.SP].<shape>.<A>.<B>[.SAT]: the element types follow the
+    // shape.
+    unsigned TyAt = Sparse ? 3 : 2;
+    if (D.Tokens.size() < TyAt + 2)
       return unsupported(D);
     auto ty = [](llvm::StringRef T) {
       return T == "S8" ? El::S8 : T == "U8" ? El::U8 : T == "S4" ? El::S4
                                                                  : El::U4;
     };
-    EA = ty(D.Tokens[2]), EB = ty(D.Tokens[3]);
+    EA = ty(D.Tokens[TyAt]), EB = ty(D.Tokens[TyAt + 1]);
     bool Four = elBits(EA) == 4;
-    Kk = D.has("16864") ? 64 : D.has("8832") ? 32 : D.has("16832") ? 32
+    Kk = D.has("168128") && Sparse ? 128
+         : D.has("16864") ? 64 : D.has("8832") ? 32 : D.has("16832") ? 32
          : D.has("16816") || D.has("8816") ? 16 : 0;
     if (Four && D.has("16832"))
       Kk = 32;
@@ -171,7 +233,7 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
     AccInt = true;
     Sat = D.has("SAT");
   } else if (IsQ) {
-    Kk = 32;
+    Kk = Sparse ? (D.has("16864") ? 64 : 0) : 32;
     EA = D.modAt(78) == 1 ? El::E5M2 : El::E4M3;
     EB = D.modAt(79) == 1 ? El::E5M2 : El::E4M3;
     AccF32 = D.has("F32");
@@ -217,7 +279,7 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
     unsigned Gp = L / 4, T = L % 4;
     R = Gp + 8 * (I >> 1), C = 2 * T + (I & 1);
   };
-  unsigned AElems = Mm * Kk / 32, BElems = Kk * Nn / 32,
+  unsigned AElems = Mm * Kk / (Sparse ? 64 : 32), BElems = Kk * Nn / 32,
            CElems = Mm * Nn / 32;
   auto load = [&](unsigned Reg, unsigned L, unsigned I, El E) -> double {
     unsigned Bits = elBits(E);
@@ -256,13 +318,16 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
     }
   };
   // Gather the matrices from every lane's fragments.
-  double A[16][64] = {}, B[64][8] = {}, Cm[16][8] = {};
+  double A[16][128] = {}, B[128][8] = {}, Cm[16][8] = {};
   unsigned RA = O[1].Reg, RB = O[2].Reg, RC = O[3].Reg;
   for (unsigned L = 0; L != 32; ++L) {
     for (unsigned I = 0; I != AElems; ++I) {
       unsigned R, C;
       aPos(L, I, R, C);
-      A[R][C] = load(RA, L, I, EA);
+      if (Sparse)
+        C = sparseCol(R, C, EA, Kk, O[5].Imm,
+                      [&](unsigned Ln) { return word(O[4].Reg, 0, Ln); });
+      A[R][C] += load(RA, L, I, EA);
     }
     for (unsigned I = 0; I != BElems; ++I) {
       unsigned K, N;
@@ -320,6 +385,79 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
   unsigned Words = IsD ? 2 * CElems : AccF32 || AccInt ? CElems : CElems / 2;
   for (unsigned K = 0; K != Words; ++K)
     FOR_LANES(G, L) setR(O[0].Reg + K, L, Out[K][L]);
+  return true;
+}
+
+/// HMMA.884.<D>.<C>.STEPk (sm_75 mma.m8n8k4 .f16, PTX ISA 9.7.14.5.1):
+/// four 8x8x4 products, MMA q over lanes 4q..4q+3 (rows, B columns 0-3)
+/// and 4q+16..4q+19 (4-7). A .ROW (l%4 + 4hi, i), .COL (i + 4hi, l%4); B
+/// .ROW (l%4, i + 4hi), .COL (i, l%4 + 4hi); C/D f16 (l%4 + 4hi, i), f32
+/// row (l&1) + (i&2) + 4hi, column (i&4) + (l&2) + (i&1). Step k writes D
+/// elements 2k, 2k+1 of an f32 D (4k..4k+3 of an f16 one) from the step's
+/// C pair: an f32 C's elements 2k, 2k+1, an f16 C's halves 4(k/2)..+3
+/// (steps 0-1 and 2-3 share a pair). The maps agree with ptxas's sm_80+
+/// out-of-line m8n8k4 helpers (spec mma_m8n8k4.k).
+bool Machine::execQuadPairStep(const DecodedInstr &D, uint32_t G) {
+  const auto &O = D.Ops;
+  if (O.size() < 4)
+    return unsupported(D);
+  bool DF32 = D.modAt(76) == 1, CF32 = D.modAt(78) == 1;
+  unsigned K = unsigned(D.modAt(79));
+  bool ACol = D.modAt(73) == 1, BCol = D.modAt(74) == 1;
+  auto word = [&](unsigned Base, unsigned K, unsigned L) -> uint32_t {
+    return Base == 255 || Base + K > 254 ? 0 : W->R[Base + K][L];
+  };
+  auto half = [](uint32_t W, unsigned J) { return h2d(uint16_t(W >> (16 * J))); };
+  auto f32Pos = [](unsigned L, unsigned I, unsigned &R, unsigned &N) {
+    R = (L & 1) + (I & 2) + 4 * (L >= 16), N = (I & 4) + (L & 2) + (I & 1);
+  };
+  uint32_t Out[2][32] = {};
+  for (unsigned Q = 0; Q != 4; ++Q) {
+    double A[8][4] = {}, B[4][8] = {}, C[8][8] = {};
+    for (unsigned Hi = 0; Hi != 2; ++Hi)
+      for (unsigned T = 0; T != 4; ++T) {
+        unsigned L = 4 * Q + 16 * Hi + T;
+        for (unsigned I = 0; I != 4; ++I) {
+          double Av = half(word(O[1].Reg, I / 2, L), I % 2);
+          double Bv = half(word(O[2].Reg, I / 2, L), I % 2);
+          (ACol ? A[I + 4 * Hi][T] : A[T + 4 * Hi][I]) = Av;
+          (BCol ? B[I][T + 4 * Hi] : B[T][I + 4 * Hi]) = Bv;
+        }
+        // The step's C pair: f32 elements 2k, 2k+1 or f16 halves
+        // 4(k/2)..4(k/2)+3.
+        for (unsigned Wi = 0; Wi != 2; ++Wi) {
+          uint32_t Cw = word(O[3].Reg, Wi, L);
+          if (CF32) {
+            unsigned R, N;
+            f32Pos(L, 2 * K + Wi, R, N);
+            C[R][N] = f2d(Cw);
+          } else {
+            unsigned Base = DF32 ? 4 * (K / 2) : 4 * K;
+            for (unsigned J = 0; J != 2; ++J)
+              C[T + 4 * Hi][Base + 2 * Wi + J] = half(Cw, J);
+          }
+        }
+      }
+    for (unsigned Hi = 0; Hi != 2; ++Hi)
+      for (unsigned T = 0; T != 4; ++T) {
+        unsigned L = 4 * Q + 16 * Hi + T;
+        for (unsigned Wi = 0; Wi != 2; ++Wi)
+          for (unsigned J = 0; J != (DF32 ? 1u : 2u); ++J) {
+            unsigned R = T + 4 * Hi, N = 4 * K + 2 * Wi + J;
+            if (DF32)
+              f32Pos(L, 2 * K + Wi, R, N);
+            double Acc = C[R][N];
+            for (unsigned Kk = 0; Kk != 4; ++Kk)
+              Acc += A[R][Kk] * B[Kk][N];
+            if (DF32)
+              Out[Wi][L] = d2f(Acc);
+            else
+              Out[Wi][L] |= uint32_t(d2h(Acc)) << (16 * J);
+          }
+      }
+  }
+  for (unsigned Wi = 0; Wi != 2; ++Wi)
+    FOR_LANES(G, L) setR(O[0].Reg + Wi, L, Out[Wi][L]);
   return true;
 }
 

@@ -288,6 +288,7 @@ public:
   bool execTma(const DecodedInstr &D, uint32_t G, bool &Handled);
   /// LDSM/STSM/MOVM and the warp MMAs (ExecTensor.cpp).
   bool execTensor(const DecodedInstr &D, uint32_t G, bool &Handled);
+  bool execQuadPairStep(const DecodedInstr &D, uint32_t G);
   /// HGMMA/QGMMA/IGMMA/BGMMA over a warpgroup, WARPGROUP.* (ExecWarpgroup).
   bool execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
                      bool &Handled, bool &Advance);

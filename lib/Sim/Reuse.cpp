@@ -327,6 +327,19 @@ void checkReuse(Arch A, ArrayRef<DecodedInstr> Code, const BlockStarts &Starts,
         }
         if (auto R = slotRead(N, O.Slot);
             R && sharesBank(*R, O) && cacheDomain(A, N) == cacheDomain(A, D)) {
+          // Sparse MMA chains (ptxas 13.0, sm_80..90): HMMA.SP.1688
+          // R14.reuse, then HMMA.SP.16832 reading a four-register B in the
+          // slot, then HMMA.SP.16816 reading R14 again. A tensor read of
+          // another tuple width in the slot leaves the entry in place.
+          if (D.I.F->Class == Sched::TENSOR && N.I.F->Class == Sched::TENSOR &&
+              R->Count != O.Count) {
+            if (writesRegs(N, O.Reg, O.Count)) {
+              Bad(fmt::format("overwritten at +{:#x} before it is read",
+                              (J - K) * 16));
+              break;
+            }
+            continue;
+          }
           if (!sameInShared(O, *R) && Live)
             Bad(fmt::format("the next slot-{} read at +{:#x} is R{}", O.Slot,
                             (J - K) * 16, R->Reg));

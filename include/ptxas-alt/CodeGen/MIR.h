@@ -94,6 +94,9 @@ struct MOperand {
   bool NoReg = false;     ///< Mem/Const: no register part ([0x10])
   bool GDesc = false;     ///< Mem: a GMMA matrix descriptor, gdesc[URn]Text
   bool PolicyDesc = false; ///< Mem: an L2 cache-policy operand, desc[URn] (TMA)
+  /// Mem: desc[URn] with URn the instruction's first implicit operand (a
+  /// cp.async cache policy).
+  bool DescImplicit = false;
   unsigned Reg = 0;       ///< vreg id or physical number (Reg, Mem, Const)
   /// After allocation: the vreg the register was allocated for (-g's
   /// register maps), ~0u for registers the code names itself.
@@ -185,6 +188,8 @@ public:
   bool isTerminator() const;
   /// The .nv.compat ISA class of code holding this instruction.
   uint8_t isaClass() const;
+  /// EIATTR_SPARSE_MMA_MASK bits of the opcode (0 unless a sparse MMA).
+  uint8_t sparseMmaMask() const;
   /// nvdisasm spelling, for listings and the text round trip only.
   llvm::StringRef text() const;
   std::string str() const { return text().str(); }

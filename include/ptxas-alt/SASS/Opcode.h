@@ -99,7 +99,8 @@ constexpr bool isOpcodeSpelling(std::string_view Text) {
   X(R, "R") X(S, "S") X(S32, "S32") X(SC, "SC") X(STRONG, "STRONG")            \
   X(SX32, "SX32") X(SYS, "SYS") X(TRAP, "TRAP") X(U, "U") X(U32, "U32")        \
   X(U64, "U64") X(WIDE, "WIDE") X(X, "X") X(ABS, "ABS") X(NODEC, "NODEC")      \
-  X(REL, "REL") X(ARRIVE, "ARRIVE") /* wgmma */
+  X(REL, "REL") X(ARRIVE, "ARRIVE") /* wgmma */                             \
+  X(SP, "SP") /* sparse mma */
 // clang-format off
 enum class Mod : uint8_t {
   Other,

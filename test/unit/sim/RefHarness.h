@@ -112,6 +112,9 @@ struct Case {
   bool Ours = false;
   /// The run must stop with an error containing this (a trap).
   const char *ExpectError = nullptr;
+  /// Ours is run only on targets older than this one (where we do not
+  /// select the instructions yet).
+  const char *OursBelow = nullptr;
 };
 
 /// The reference cases (RefCases*.cpp).
@@ -121,6 +124,8 @@ std::vector<Case> casesB();
 std::vector<Case> casesNum();
 /// Tensor cores, ldmatrix and cp.async (RefCasesTensor.cpp, issue 16).
 std::vector<Case> casesTensor();
+/// Sparse mma (RefCasesSparse.cpp, issue 16).
+std::vector<Case> casesSparse();
 std::vector<Case> casesC();
 std::vector<Case> casesVideo();
 

@@ -149,7 +149,7 @@ TEST_P(RefTest, MatchesCpuReference) {
   for (const char *A : Archs) {
     if (!archAtLeast(A, C.MinArch))
       continue;
-    if (C.Ours) {
+    if (C.Ours && (!C.OursBelow || !archAtLeast(A, C.OursBelow))) {
       std::string Ours = oursFor(Source, A);
       EXPECT_FALSE(Ours.empty()) << "ptxas-alt failed on " << Source << " " << A;
       if (!Ours.empty())
@@ -172,12 +172,14 @@ TEST_P(RefTest, MatchesCpuReference) {
 std::vector<simref::Case> allCases() {
   auto A = simref::casesA(), B = simref::casesB(), C = simref::casesC(),
        N = simref::casesNum(), T = simref::casesTensor(),
-       V = simref::casesVideo();
+       V = simref::casesVideo(),
+       Sp = simref::casesSparse();
   A.insert(A.end(), B.begin(), B.end());
   A.insert(A.end(), C.begin(), C.end());
   A.insert(A.end(), N.begin(), N.end());
   A.insert(A.end(), T.begin(), T.end());
   A.insert(A.end(), V.begin(), V.end());
+  A.insert(A.end(), Sp.begin(), Sp.end());
   return A;
 }
 
