@@ -152,8 +152,8 @@ const Row Rows[] = {
     {0x30, Sched::ALU, Sched::SYNC, ReadRole::Data, 0, 0, 0, 4},
     {0x3e, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 0, 0, 7},
     {0x01, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 0, 0, 8},
-    {0x3e, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 7},
     // sm_75: 9, ptxas's LOP3 -> HMMA.884 C-pair high word (mma.m8n8k4).
+    {0x3e, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 7},
     {0x01, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 9},
     {0x3e, Sched::ALU, Sched::UNIFORM, ReadRole::Data, 0, 0, 0, 4},
     {0x22, Sched::ALU, Sched::UNIFORM, ReadRole::Data, 1, 0, 0, 13},
@@ -443,11 +443,10 @@ const Row Rows[] = {
     {0x30, Sched::UNIFORM, Sched::IMAD, ReadRole::Data, 0, 1, 0, 6},
     {0x30, Sched::UNIFORM, Sched::IMAD, ReadRole::Data, 0, 1, 1, 6},
     {0x3f, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 0, 0, 2},
-    {0x30, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 1, 0, 4},
-    {0x0c, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 1, 0, 7},
     // sm_80: 4, ptxas's UMOV -> LDGSTS desc[UR] high word (cp.async
     // .L2::cache_hint policy).
-    {0x02, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 1, 0, 4},
+    {0x32, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 1, 0, 4},
+    {0x0c, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 1, 0, 7},
     {0x3e, Sched::UNIFORM, Sched::MEM, ReadRole::Data, 0, 1, 1, 2},
     {0x30, Sched::UNIFORM, Sched::MEM, ReadRole::Guard, 1, 0, 0, 12},
     // 8 for ULDC -> MUFU.RCP in fast-math code (test/codegen/nvcc); the
