@@ -43,10 +43,6 @@ using ptx::Operand;
 
 namespace {
 
-MOperand uword(unsigned P, unsigned W) {
-  return vreg(P, RegClass::UGPR, 1, W);
-}
-
 /// [g] of a global address: the two words of its 64-bit value.
 std::optional<std::pair<MOperand, MOperand>> globalWords(ISel &S,
                                                          const Operand &A) {

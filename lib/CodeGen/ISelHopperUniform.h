@@ -65,6 +65,10 @@ llvm::SmallVector<MOperand, 4> newURs(ISel &S, size_t N);
 
 /// A uniform register holding \p V (an immediate, UMOV).
 MOperand urImm(ISel &S, int64_t V);
+/// Word \p W of the uniform tuple \p P.
+inline MOperand uword(unsigned P, unsigned W) {
+  return vreg(P, RegClass::UGPR, 1, W);
+}
 
 } // namespace ptxas::codegen::hopper
 

@@ -51,10 +51,6 @@ using ptx::Operand;
 
 namespace {
 
-MOperand uword(unsigned P, unsigned W) {
-  return vreg(P, RegClass::UGPR, 1, W);
-}
-
 MOperand urMem(unsigned Reg, unsigned Width) {
   MOperand M = mem::memOp();
   M.Reg = Reg;
