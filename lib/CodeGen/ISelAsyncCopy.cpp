@@ -78,8 +78,11 @@ bool sharedAccessBefore(ISel &S) {
   return false;
 }
 
-/// The high word of createpolicy.fractional's policy (see above).
-std::optional<uint32_t> fractionalPolicy(const ptx::Instruction &I) {
+/// The high word of createpolicy.fractional's policy (see above); the
+/// fraction bits are 0 when the fraction is a register (\p RegFraction).
+std::optional<uint32_t> fractionalPolicy(const ptx::Instruction &I,
+                                         bool &RegFraction) {
+  RegFraction = false;
   unsigned Prim = ~0u, Sec = 0, N = 0;
   static const char *const Names[] = {".L2::evict_unchanged",
                                       ".L2::evict_first", ".L2::evict_last",
@@ -106,7 +109,8 @@ std::optional<uint32_t> fractionalPolicy(const ptx::Instruction &I) {
     } else if (O.K == Operand::Kind::FImm) {
       std::memcpy(&F, &O.Value, 8);
     } else {
-      return std::nullopt;
+      RegFraction = true;
+      return 1u << 28 | Prim << 25 | Sec << 24;
     }
   }
   if (!(F > 0 && F <= 1))
@@ -121,10 +125,28 @@ SelResult selectCreatePolicy(ISel &S, const ptx::Instruction &I) {
     return S.unsupported(I);
   uint32_t Hi = 0;
   if (I.Mnemonic == "createpolicy.fractional") {
-    std::optional<uint32_t> P = fractionalPolicy(I);
+    bool RegFraction;
+    std::optional<uint32_t> P = fractionalPolicy(I, RegFraction);
     if (!P)
-      return S.error(I, "fraction must be a constant in (0, 1]");
+      return S.error(I, "fraction must be in (0, 1]");
     Hi = *P;
+    if (RegFraction) {
+      // A fraction in a register, as ptxas computes it: the 4-bit field is
+      // trunc(f * 15.99) (FMUL, F2I.U32.TRUNC.NTZ, shift, mask, or).
+      MOperand F = S.srcReg(I.Ops[1], ptx::Type::F32);
+      unsigned T = S.tmp(RegClass::GPR, 1), U = S.tmp(RegClass::GPR, 1),
+               V = S.tmp(RegClass::GPR, 1), X = S.tmp(RegClass::GPR, 1);
+      auto G = [](unsigned R) { return vreg(R, RegClass::GPR); };
+      S.emit("FMUL", {def(G(T)), F, fimm(15.989999771118164062)});
+      S.emit("F2I.U32.TRUNC.NTZ", {def(G(U)), G(T)});
+      S.emit("SHF.L.U32", {def(G(V)), G(U), imm(20), RZ()});
+      S.emit("LOP3.LUT", {def(G(X)), G(V), uImm(0xf00000), RZ(), uImm(0xc0),
+                          notPT()});
+      S.emit("LOP3.LUT", {def(vreg(D.Reg, RegClass::GPR, 1, 1)), G(X),
+                          uImm(Hi), RZ(), uImm(0xfc), notPT()});
+      S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 0), false), RZ()});
+      return SelResult::Done;
+    }
   }
   S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 0)), RZ()});
   S.emit("MOV", {def(vreg(D.Reg, RegClass::GPR, 1, 1), false),
