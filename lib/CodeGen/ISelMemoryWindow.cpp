@@ -54,6 +54,11 @@ static void addWindow(ISel &S, MOperand D, MOperand X, unsigned BaseOff,
 SelResult mem::selectCvta(ISel &S, const ptx::Instruction &I) {
   bool To = I.hasMod(".to");
   Space Sp = spaceOf(I);
+  // sm_90 .shared::cluster of a register: the cluster window is the shared
+  // window (ptxas: {lo, SR_SWINHI} and {lo, 0}, as for .shared).
+  if (Sp == Space::Other && I.hasMod(".shared::cluster") && S.isSm90() &&
+      I.Ops.size() == 2 && I.Ops[1].K == Operand::Kind::Reg)
+    Sp = Space::Shared;
   if (Sp == Space::Global || Sp == Space::Other ||
       (Sp == Space::Param && !S.request().F->IsEntry))
     return SelResult::NotMine; // ISelBasic (global), calls (.func param)
@@ -253,9 +258,12 @@ SelResult mem::selectIsspacep(ISel &S, const ptx::Instruction &I) {
   // Shared, global, local: the hardware's own test. (ptxas also compares
   // the address with the constant window for .global, in a way that never
   // changes the answer.)
+  // .shared::cluster (sm_90): QSPC.E.D, the distributed shared window.
+  bool Cluster = Sp == Space::Other && I.hasMod(".shared::cluster");
   const char *Op = Sp == Space::Shared   ? "QSPC.E.S"
                    : Sp == Space::Global ? "QSPC.E.G"
                    : Sp == Space::Local  ? "QSPC.E.L"
+                   : Cluster             ? "QSPC.E.D"
                                          : nullptr;
   if (!Op)
     return S.unsupported(I);
