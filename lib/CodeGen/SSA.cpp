@@ -152,9 +152,14 @@ unsigned SSABuilder::readVarRecursive(unsigned Origin, unsigned Block) {
     Incomplete[Block].push_back(PhiOf[Val]);
   } else if (Preds.empty()) {
     Val = Undef; // the entry (or an unreachable block): nothing reaches
-  } else if (Preds.size() == 1 && Block != 0) {
+  } else if (Preds.size() == 1 && Block != 0 && Preds[0] < Block) {
     Val = readVar(Origin, Preds[0]);
   } else {
+    // A single predecessor at or after this block may close a cycle of
+    // single-predecessor blocks (an unreachable loop: `bra L2; LOOP: ...
+    // @p bra LOOP;`), which the plain recursion would follow forever (a
+    // compile-fuzzer stack overflow): the phi stops it and
+    // removeTrivialPhis folds it away.
     // The entry block of a loop back to it also has the function's entry
     // edge, which brings nothing.
     Val = newPhi(Block, Origin);
