@@ -768,6 +768,13 @@ SelResult selectWmmaMma(ISel &S, const ptx::Instruction &I) {
 SelResult codegen::selectWmma(ISel &S, const ptx::Instruction &I) {
   if (I.Mnemonic != "wmma")
     return SelResult::NotMine;
+  // A fragment is a list of registers; an immediate among them (ptxas
+  // rejects it) reached register lookup with no variable (compile-fuzzer).
+  for (const Operand &O : I.Ops)
+    if (O.K == Operand::Kind::Vector)
+      for (const Operand &E : O.Elems)
+        if (E.K != Operand::Kind::Reg || !E.Var)
+          return S.error(I, "wmma fragment elements must be registers");
   if (I.hasMod(".load"))
     return selectWmmaLoadStore(S, I, true);
   if (I.hasMod(".store"))
