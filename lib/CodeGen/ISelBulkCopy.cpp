@@ -64,19 +64,6 @@ std::optional<std::pair<MOperand, MOperand>> globalWords(ISel &S,
   return std::make_pair(word(Base, 0), word(Base, 1));
 }
 
-/// A shared address as one GPR word (offset added).
-std::optional<MOperand> sharedWord(ISel &S, const Operand &A) {
-  std::optional<SharedAddr> SA = sharedAddr(S, A);
-  if (!SA)
-    return std::nullopt;
-  MOperand B = baseGpr(S, *SA);
-  if (!SA->Off)
-    return B;
-  MOperand T = newReg(S);
-  S.emit("VIADD", {dst(T), B, sImm(SA->Off)});
-  return T;
-}
-
 /// (n >> 4) | (mask << 16): an immediate or a register.
 MOperand sizeValue(ISel &S, const Operand &N, const Operand *Mask) {
   if (N.K == Operand::Kind::Imm &&

@@ -60,6 +60,18 @@ MOperand hopper::syncsMem(const SharedAddr &A) {
   return M;
 }
 
+std::optional<MOperand> hopper::sharedWord(ISel &S, const ptx::Operand &A) {
+  std::optional<SharedAddr> SA = sharedAddr(S, A);
+  if (!SA)
+    return std::nullopt;
+  MOperand B = baseGpr(S, *SA);
+  if (!SA->Off)
+    return B;
+  MOperand T = newReg(S);
+  S.emit("VIADD", {dst(T), B, sImm(SA->Off)});
+  return T;
+}
+
 MOperand hopper::baseGpr(ISel &S, const SharedAddr &A) {
   if (A.Base)
     return *A.Base;

@@ -49,6 +49,8 @@ std::optional<SharedAddr> sharedAddr(ISel &S, const ptx::Operand &A);
 MOperand syncsMem(const SharedAddr &A);
 /// The base as a GPR (a constant address materialized).
 MOperand baseGpr(ISel &S, const SharedAddr &A);
+/// A shared address as one GPR word (its offset added).
+std::optional<MOperand> sharedWord(ISel &S, const ptx::Operand &A);
 
 /// Runs \p Body once per issue, with \p Vals (GPR words, or immediates,
 /// moved into their uniform registers before the loop) in the uniform

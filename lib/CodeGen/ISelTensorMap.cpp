@@ -156,18 +156,6 @@ bool tensorOperand(ISel &S, const Operand &A, unsigned Rank, Uniforms &U,
   return true;
 }
 
-std::optional<MOperand> sharedValue(ISel &S, const Operand &A) {
-  std::optional<SharedAddr> SA = sharedAddr(S, A);
-  if (!SA)
-    return std::nullopt;
-  MOperand B = baseGpr(S, *SA);
-  if (!SA->Off)
-    return B;
-  MOperand T = newReg(S);
-  S.emit("VIADD", {dst(T), B, sImm(SA->Off)});
-  return T;
-}
-
 /// The trailing desc[URpolicy] of the .L2::cache_hint forms.
 MOperand policyOperand(ISel &S, const Operand &P, Uniforms &U) {
   unsigned Pol = S.tmp(RegClass::UGPR, 2);
@@ -199,8 +187,8 @@ SelResult selectTensorCopy(ISel &S, const ptx::Instruction &I) {
   if (Load) {
     // [d], [tm, {c}], [mb], {offsets}?, mask?, policy?
     unsigned G = S.tmp(RegClass::UGPR, 2 + Rank);
-    std::optional<MOperand> D = sharedValue(S, I.Ops[0]);
-    std::optional<MOperand> Mb = sharedValue(S, I.Ops[2]);
+    std::optional<MOperand> D = sharedWord(S, I.Ops[0]);
+    std::optional<MOperand> Mb = sharedWord(S, I.Ops[2]);
     if (!D || !Mb)
       return S.unsupported(I, "address");
     U.add(*D, uword(G, 0));
@@ -239,7 +227,7 @@ SelResult selectTensorCopy(ISel &S, const ptx::Instruction &I) {
   } else {
     // [tm, {c}], [s], policy?
     unsigned G = S.tmp(RegClass::UGPR, 1 + Rank);
-    std::optional<MOperand> Src = sharedValue(S, I.Ops[1]);
+    std::optional<MOperand> Src = sharedWord(S, I.Ops[1]);
     if (!Src)
       return S.unsupported(I, "address");
     U.add(*Src, uword(G, 0));
