@@ -160,7 +160,7 @@ static unsigned regWords(Type T) {
 /// range or ~0u), with a vector component in the top byte. A plain
 /// register's index is ~0u, which would swallow the component bits, so
 /// components key on the index's low 24 bits.
-static std::pair<const ptx::Variable *, uint32_t> regKey(const Operand &O) {
+std::pair<const ptx::Variable *, uint32_t> codegen::ptxRegKey(const Operand &O) {
   if (!O.Component)
     return {O.Var, O.Index};
   return {O.Var, uint32_t(uint8_t(O.Component)) << 24 | (O.Index & 0xffffff)};
@@ -169,7 +169,7 @@ static std::pair<const ptx::Variable *, uint32_t> regKey(const Operand &O) {
 void ISel::countDefinitions() {
   std::function<void(const Operand &)> Count = [&](const Operand &O) {
     if (O.K == Operand::Kind::Reg && O.Var)
-      ++DefCount[regKey(O)];
+      ++DefCount[ptxRegKey(O)];
     if (O.K == Operand::Kind::Vector || O.K == Operand::Kind::List)
       for (const Operand &E : O.Elems)
         Count(E);
@@ -198,7 +198,7 @@ bool ISel::aliasCopy(const Operand &Dst, const Operand &Src) {
       Src.Var->Space == ptx::StateSpace::SReg || Src.Negated ||
       Dst.Var->isPredicate() != Src.Var->isPredicate())
     return false;
-  auto DK = regKey(Dst), SK = regKey(Src);
+  auto DK = ptxRegKey(Dst), SK = ptxRegKey(Src);
   if (DefCount.lookup(DK) != 1 || DefCount.lookup(SK) != 1 || Regs.count(DK))
     return false;
   unsigned S = vregOf(Src);
@@ -210,7 +210,7 @@ bool ISel::aliasCopy(const Operand &Dst, const Operand &Src) {
 }
 
 unsigned ISel::vregOf(const Operand &O) {
-  auto Key = regKey(O);
+  auto Key = ptxRegKey(O);
   auto It = Regs.find(Key);
   if (It != Regs.end())
     return It->second;
@@ -386,8 +386,8 @@ ptx::Operand ISel::hiddenReg(unsigned VReg, ptx::Type T, llvm::SMLoc Loc) {
   N.Var = &V;
   N.Name = V.Name;
   N.Loc = Loc;
-  Regs[regKey(N)] = VReg;
-  DefCount[regKey(N)] = 1;
+  Regs[ptxRegKey(N)] = VReg;
+  DefCount[ptxRegKey(N)] = 1;
   return N;
 }
 
@@ -404,8 +404,8 @@ ptx::Operand ISel::addendValue(const Operand &O) {
   N.Var = &V;
   N.Name = O.Name;
   N.Loc = O.Loc;
-  Regs[regKey(N)] = R;
-  DefCount[regKey(N)] = 1;
+  Regs[ptxRegKey(N)] = R;
+  DefCount[ptxRegKey(N)] = 1;
   return N;
 }
 
@@ -420,7 +420,8 @@ bool ISel::selectOne(const ptx::Instruction &I) {
     return selectOne(Plain);
   }
   using Selector = SelResult (*)(ISel &, const ptx::Instruction &);
-  static const Selector Families[] = {selectBasic,   selectInteger,
+  static const Selector Families[] = {selectPromotedLocal, // before mov/ld/st
+                                      selectBasic,   selectInteger,
                                       selectFloat,   selectConvert,
                                       // Hopper sync/bulk (issue 17): before
                                       // memory and control, which they

@@ -127,6 +127,12 @@ public:
   std::shared_ptr<WarpgroupState> WG;
   DiagEngine &diags() { return Diags; }
 
+  //===-- Small .local arrays kept in registers (LocalPromotion.cpp) --===//
+  struct LocalPromotion;
+  /// The promotion analysis of \p F (this function or one whose frame
+  /// block it lays out), computed once.
+  LocalPromotion &localPromotion(const ptx::Function &F);
+
 private:
   bool selectOne(const ptx::Instruction &I);
   /// `%r + imm` source: emits the sum and returns a plain register operand
@@ -155,7 +161,13 @@ private:
   /// Hidden registers holding `%r + imm` sums (stable addresses: keys of
   /// Regs).
   std::deque<ptx::Variable> AddendVars;
+  llvm::DenseMap<const ptx::Function *, std::shared_ptr<LocalPromotion>>
+      Promotions;
 };
+
+/// The key of a PTX register operand: (variable, member index of a
+/// `%r<N>` range or ~0u), with a vector component in the top byte.
+std::pair<const ptx::Variable *, uint32_t> ptxRegKey(const ptx::Operand &O);
 
 /// Emits \p Plain + \p Addend in the width of \p T (a register's type:
 /// 64-bit with carry, 8/16-bit normalized as defined) into a fresh virtual
@@ -184,6 +196,8 @@ void copyRegParamsIn(ISel &S);
 void copyRegResultsOut(ISel &S);
 
 //===-- Family selectors (one file each) --------------------------------===//
+/// `mov r, V` and ld.local/st.local of an array kept in registers.
+SelResult selectPromotedLocal(ISel &S, const ptx::Instruction &I); // LocalPromotion.cpp
 SelResult selectBasic(ISel &S, const ptx::Instruction &I);   // ISelBasic.cpp
 SelResult selectInteger(ISel &S, const ptx::Instruction &I); // ISelInteger.cpp
 SelResult selectFloat(ISel &S, const ptx::Instruction &I);   // ISelFloat.cpp

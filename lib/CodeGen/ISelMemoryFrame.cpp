@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ISelMemory.h"
+#include "LocalPromotion.h"
 
 #include "ptxas-alt/Object/DataLayout.h"
 #include "ptxas-alt/Object/ElfDefs.h"
@@ -73,7 +74,9 @@ static bool passedAsVarArgs(const ptx::Function &F, const ptx::Variable *V) {
 /// then the argument arrays it passes to variadic callees.
 /// Returns the block's size; \p Find's offset (relative to the block) goes
 /// to \p Found.
-static uint64_t frameBlock(const ptx::Function &F, const ptx::Variable *Find,
+static uint64_t frameBlock(const ptx::Function &F,
+                           const ISel::LocalPromotion &InRegisters,
+                           const ptx::Variable *Find,
                            std::optional<uint64_t> &Found, unsigned &Align) {
   uint64_t Off = 0;
   auto Place = [&](const ptx::Variable *V, uint64_t Bytes) {
@@ -86,7 +89,7 @@ static uint64_t frameBlock(const ptx::Function &F, const ptx::Variable *Find,
   };
   for (const ptx::Stmt &St : F.Body)
     if (St.K == ptx::Stmt::Kind::Decl && St.Var &&
-        St.Var->Space == StateSpace::Local)
+        St.Var->Space == StateSpace::Local && !InRegisters.isPromoted(St.Var))
       Place(St.Var, St.Var->sizeInBytes());
   for (const ptx::Variable *V : F.Params)
     if (V->Space == StateSpace::Param && V->sizeInBytes() != 0 &&
@@ -152,9 +155,11 @@ std::optional<uint32_t> codegen::localVarOffset(ISel &S,
   for (const ptx::Function *F : Blocks) {
     std::optional<uint64_t> Rel;
     unsigned Align = 1;
-    frameBlock(*F, nullptr, Rel, Align); // the block's alignment
+    const ISel::LocalPromotion &InRegisters = S.localPromotion(*F);
+    frameBlock(*F, InRegisters, nullptr, Rel, Align); // the block's alignment
     Off = (Off + Align - 1) / Align * Align;
-    uint64_t Size = frameBlock(*F, F == Req.F ? V : nullptr, Rel, Align);
+    uint64_t Size =
+        frameBlock(*F, InRegisters, F == Req.F ? V : nullptr, Rel, Align);
     if (F == Req.F && Rel)
       Found = Off + *Rel;
     Off += Size;

@@ -327,6 +327,7 @@ CompileStatus detail::compileBuffer(const DriverOptions &D,
   CO.VerifyEach = D.VerifyEach;
   CO.NoFenceOpt = D.NoFenceOpt;
   CO.NoReuse = D.NoReuse;
+  CO.NoLocalPromotion = D.NoLocalPromotion;
   CO.Listing = &S.Out;
   std::vector<FunctionReport> Reports;
   uint64_t AddressTableBytes = 0, CodeBytes = 0;

@@ -119,6 +119,7 @@ const OptionSpec Options[] = {
     {"verify-each", "", Arg::Flag, Status::Implemented, "Verify the machine IR after every pass"},
     {"no-fence-opt", "", Arg::Flag, Status::Implemented, "Keep every fence as written"},
     {"no-reuse", "", Arg::Flag, Status::Implemented, "Set no operand reuse flags"},
+    {"no-local-promotion", "", Arg::Flag, Status::Implemented, "Keep every .local array in memory (no small arrays in registers)"},
     {"placeholder-code", "", Arg::Flag, Status::Implemented, "Write layout and metadata with empty-kernel bodies instead of generated code (metadata tests)"},
 };
 
@@ -559,6 +560,7 @@ ptxas::parseCommandLine(int Argc, const char *const *Argv, int &ExitCode,
   D.VerifyEach = Flags["verify-each"];
   D.NoFenceOpt = Flags["no-fence-opt"];
   D.NoReuse = Flags["no-reuse"];
+  D.NoLocalPromotion = Flags["no-local-promotion"];
   D.PlaceholderCode = Flags["placeholder-code"];
   D.Entries = Values["entry"];
   if (auto V = Get("split-compile")) {

@@ -38,6 +38,7 @@ struct CodeGenOptions {
   bool PrintSass = false;      ///< --print-sass: nvdisasm-style listing
   bool NoFenceOpt = false;     ///< --no-fence-opt
   bool NoReuse = false;        ///< --no-reuse: no operand reuse flags
+  bool NoLocalPromotion = false; ///< --no-local-promotion
   bool Fmad = true;            ///< --fmad: contract mul+add into fma
   llvm::raw_ostream *Listing = nullptr; ///< where listings go (stdout)
 };

@@ -66,6 +66,7 @@ struct DriverOptions {
   bool VerifyEach = false;  ///< --verify-each
   bool NoFenceOpt = false;  ///< --no-fence-opt
   bool NoReuse = false;     ///< --no-reuse
+  bool NoLocalPromotion = false; ///< --no-local-promotion
   bool PlaceholderCode = false; ///< --placeholder-code (metadata tests)
   bool CubinAbiV12 = false; ///< --cubin-abi=v12: the CUDA 12 (ABI v7) layout
   /// --split-compile: threads generating code (0: one per CPU). The output
