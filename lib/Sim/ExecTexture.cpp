@@ -19,9 +19,10 @@
 // layer), then the handle of a .B form, then the extras in the order
 // lod/bias, lod clamp, offsets, depth reference, sample (TXD: the
 // gradients dPdx.x, dPdy.x, dPdx.y, dPdy.y, then offsets). Ra holds the
-// first registers of the list and Rb the rest: the coordinates in .B
-// forms, else two registers when the list has at most four (ARRAY_2D
-// with a lod: {layer, x} and {y, lod}), else the coordinates. Results:
+// first registers of the list and Rb the rest: the coordinates, or with
+// .SCR the first half, rounded up (sm_75-89 ARRAY_2D with a lod: {layer,
+// x} and {y, lod}; sm_90, without .SCR: {layer, x, y} and {lod}; 20
+// shapes of ptxas's code agree with this rule). Results:
 // the write mask's components in order fill Rd, Rd+1, Rd2, Rd2+1.
 //
 //===----------------------------------------------------------------------===//
@@ -180,7 +181,9 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
     break;
   }
   unsigned N = NCoord + RegHandle + NExtra;
-  unsigned NRa = RegHandle ? NCoord : N <= 4 ? std::min(N, 2u) : NCoord;
+  // .SCR (60; ptxas sets it on sm_75-89 when the list has at most four
+  // registers) splits the list in halves, Ra taking the larger.
+  unsigned NRa = D.modAt(60) == 1 ? (N + 1) / 2 : NCoord;
   FOR_LANES(G, L) {
     uint32_t A[16] = {};
     for (unsigned K = 0; K < N && K < 16; ++K)
