@@ -78,11 +78,19 @@ def generate(buf):
         for i in range(n // 4):
             u = (r.next() >> 11) * 2.0 ** -53
             struct.pack_into('<f', out, 4 * i, lo + (hi - lo) * u)
-    elif gen == 'random_int' and init['type'] == 'u8':
+    elif gen == 'random_int':
+        size = {'u8': 1, 's32': 4, 'u32': 4, 'u64': 8}[init['type']]
         r = XorShift(init['seed'])
-        lo, hi = init.get('lo', 0), init.get('hi', 255)
-        for i in range(n):
-            out[i] = (lo + r.next() % (hi - lo + 1)) & 0xff
+        lo, hi = init.get('lo', 0), init.get('hi', (1 << 8 * size) - 1)
+        for i in range(n // size):
+            v = (lo + r.next() % (hi - lo + 1)) & ((1 << 8 * size) - 1)
+            out[size * i:size * (i + 1)] = v.to_bytes(size, 'little')
+    elif gen == 'struct':
+        for f in init['fields']:
+            part = generate({'bytes': init['count'] * f['size'], 'init': f['init']})
+            for i in range(init['count']):
+                at = i * init['stride'] + f['offset']
+                out[at:at + f['size']] = part[i * f['size']:(i + 1) * f['size']]
     elif gen != 'zeros':
         sys.exit(f'tex_reference: generator {gen} not reimplemented')
     return out
@@ -175,8 +183,9 @@ class Texture:
     def weight(self, frac):
         return round(frac * 256) / 256  # 9-bit fixed point, 8 fraction bits
 
-    def sample_level(self, level, coords, layer):
-        u = [(c * self.dim(a, level) if (self.norm or self.cube) else c)
+    def sample_level(self, level, coords, layer, off):
+        # Texel offsets (AOFFI) are added in texel units after scaling.
+        u = [(c * self.dim(a, level) if (self.norm or self.cube) else c) + off[a]
              for a, c in enumerate(coords)]
         if not self.linear:
             return self.texel(level, [math.floor(x) for x in u], layer)
@@ -193,26 +202,26 @@ class Texture:
             out = [o + w * x for o, x in zip(out, t)]
         return out
 
-    def sample(self, coords, layer=0, lod=0.0):
+    def sample(self, coords, layer=0, lod=0.0, off=(0, 0, 0)):
         lv = min(max(lod + self.bias, self.min_lod), self.max_lod)
         lv = min(max(lv, 0.0), self.levels - 1)
         if not self.mip_linear or self.levels == 1:
             n = min(max(0, math.ceil(lv + 0.5) - 1), self.levels - 1)
-            out = self.sample_level(n, coords, layer)
+            out = self.sample_level(n, coords, layer, off)
         else:
             l0 = math.floor(lv)
             f = lv - l0
-            out = self.sample_level(l0, coords, layer)
+            out = self.sample_level(l0, coords, layer, off)
             if f and l0 + 1 < self.levels:
-                b = self.sample_level(l0 + 1, coords, layer)
+                b = self.sample_level(l0 + 1, coords, layer, off)
                 out = [(1 - f) * x + f * y for x, y in zip(out, b)]
         return [f32(x) for x in out]
 
     def fetch(self, i):
         return [f32(x) for x in self.texel(0, [i], 0)]
 
-    def gather(self, coords, comp):
-        u = [(c * self.dim(a, 0) if self.norm else c) - 0.5
+    def gather(self, coords, comp, off=(0, 0)):
+        u = [(c * self.dim(a, 0) if self.norm else c) + off[a] - 0.5
              for a, c in enumerate(coords)]
         i0, j0 = math.floor(u[0]), math.floor(u[1])
         pos = [(i0, j0 + 1), (i0 + 1, j0 + 1), (i0 + 1, j0), (i0, j0)]

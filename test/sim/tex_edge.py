@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Edge cases of the emulator's texture and surface model, hand-written PTX
+(test/sim/tex/edge/tex_edge.ptx) built by ptxas for each target at test
+time, run by sass-run on the specs of test/sim/tex/edge/ and compared byte
+for byte with the Python reference of tex_reference.py (address modes at
+the borders, linear weights, texel offsets, tld4 offsets, suld .clamp/
+.zero, sured, suq/txq); surf_trap must stop with a trap. Exits 77 without
+ptxas.
+
+Usage: tex_edge.py --sass-run BIN [--archs sm_75,sm_86,sm_90a] [--work DIR]
+"""
+import argparse
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tex_reference import Texture, generate, f32  # noqa: E402
+
+EDGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'tex', 'edge')
+
+
+def ref_tex_modes(spec, bufs):
+    p = {q['name']: q for q in spec['params']}
+    ts = [Texture(p[f't{k}'], bufs['a4' if k < 4 else 'a8']) for k in range(5)]
+    out = bytearray(64 * 32)
+    for i in range(64):
+        x, y = struct.unpack_from('<2f', bufs['cxy'], 8 * i)
+        v = [ts[k].sample([x, y])[0] for k in range(5)]
+        v.append(ts[4].sample([x, y], off=(1, -1))[0])
+        v.append(ts[4].gather([x, y], 0, off=(-2, 1))[3])
+        v.append(ts[0].sample([x, 0.0])[0])
+        struct.pack_into('<8f', out, 32 * i, *v)
+    return {'out': out}
+
+
+def ref_surf_edge(spec, bufs):
+    s, r, r64 = bufs['simg'], bytearray(bufs['rimg']), bytearray(bufs['r64img'])
+    out = bytearray(256)
+    for i in range(32):
+        xe, y = struct.unpack_from('<2i', bufs['xy'], 8 * i)
+        inr = 0 <= xe < 8 and 0 <= y < 4
+        cx, cy = min(max(xe, 0), 7), min(max(y, 0), 3)
+        clamp = struct.unpack_from('<i', s, 4 * (cy * 8 + cx))[0]
+        zero = struct.unpack_from('<i', s, 4 * (y * 8 + xe))[0] if inr else 0
+        struct.pack_into('<2i', out, 8 * i, clamp, zero)
+        col = ((xe * 4) & 28) // 4
+
+        def upd(row, fn):
+            at = 4 * (row * 8 + col)
+            a = struct.unpack_from('<i', r, at)[0]
+            struct.pack_into('<I', r, at, fn(a) & 0xffffffff)
+        upd(0, lambda a: a + i)
+        upd(1, lambda a: min(a, y))
+        upd(2, lambda a: max(a & 0xffffffff, (xe * 4) & 0xffffffff))
+        upd(3, lambda a: a & (xe * 4))
+        upd(4, lambda a: a | i)
+        at = 8 * (i & 3)
+        v = struct.unpack_from('<Q', r64, at)[0] + ((xe * 4) & 0xffffffff)
+        struct.pack_into('<Q', r64, at, v & (2 ** 64 - 1))
+    q = struct.pack('<4I', 8, 4, 5, 3)
+    return {'rimg': r, 'r64img': r64, 'out': out, 'q': q}
+
+
+def ref_bound_refs(spec, bufs):
+    t = Texture(spec['textures'][0], bufs['timg'])
+    out = bytearray(256)
+    for i in range(32):
+        v = t.sample([i + 0.5, 1.5])[0]
+        struct.pack_into('<fI', out, 8 * i, v,
+                         struct.unpack_from('<I', bufs['simg'], 4 * i)[0])
+    return {'out': out}
+
+
+REFS = {'tex_modes': ref_tex_modes, 'surf_edge': ref_surf_edge,
+        'bound_refs': ref_bound_refs}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--sass-run', required=True)
+    ap.add_argument('--archs', default='sm_75,sm_86,sm_90a')
+    ap.add_argument('--work')
+    a = ap.parse_args()
+    if not shutil.which('ptxas'):
+        print('SKIPPED: ptxas not found')
+        return 77
+    work = a.work or tempfile.mkdtemp(prefix='tex-edge-')
+    os.makedirs(work, exist_ok=True)
+    runs = good = 0
+    ptx = open(os.path.join(EDGE, 'tex_edge.ptx')).read()
+    for arch in a.archs.split(','):
+        src = os.path.join(work, f'tex_edge.{arch}.ptx')
+        cubin = src[:-4] + '.cubin'
+        open(src, 'w').write(ptx.replace('.target sm_75', '.target ' + arch))
+        subprocess.run(['ptxas', '-arch=' + arch, src, '-o', cubin], check=True)
+        for name in sorted(os.listdir(EDGE)):
+            if not name.endswith('.json'):
+                continue
+            path = os.path.join(EDGE, name)
+            spec = json.load(open(path))
+            bufs = {b['name']: generate(b) for b in spec.get('buffers', []) +
+                    [q for q in spec['params'] if q['kind'] == 'buffer']}
+            out = os.path.join(work, f'{name[:-5]}.{arch}')
+            r = subprocess.run([a.sass_run, cubin, '--spec', path, '--out-dir', out],
+                               capture_output=True, text=True)
+            runs += 1
+            bad = []
+            if spec['kernel'] == 'surf_trap':
+                if 'out of range' not in r.stdout + r.stderr or 'trap' not in r.stdout:
+                    bad.append('no trap: ' + r.stdout + r.stderr)
+            else:
+                if r.returncode:
+                    bad.append(r.stdout + r.stderr)
+                for buf, want in REFS[spec['kernel']](spec, bufs).items():
+                    f = os.path.join(out, 'outputs', spec['name'], buf + '.bin')
+                    got = open(f, 'rb').read() if os.path.exists(f) else b''
+                    if got != bytes(want):
+                        n = sum(1 for i in range(0, len(want), 4)
+                                if got[i:i + 4] != want[i:i + 4])
+                        bad.append(f'{buf}: {n} of {len(want) // 4} words differ')
+            if bad:
+                print(f'FAIL {spec["name"]} {arch}: ' + '; '.join(bad))
+            else:
+                good += 1
+    print(f'tex_edge: {runs} runs (kernels x archs), {good} as the reference')
+    return 0 if good == runs else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
