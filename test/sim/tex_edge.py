@@ -19,7 +19,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tex_reference import Texture, generate, f32  # noqa: E402
+import math  # noqa: E402
+from tex_reference import Texture, generate, f32, fma  # noqa: E402
 
 EDGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'tex', 'edge')
 
@@ -76,7 +77,35 @@ def ref_bound_refs(spec, bufs):
     return {'out': out}
 
 
-REFS = {'tex_modes': ref_tex_modes, 'surf_edge': ref_surf_edge,
+def ref_tex_more(spec, bufs):
+    p = {q['name']: q for q in spec['params']}
+    tm, t3, ta, tc, tu8, th, ti = [
+        Texture(p[n], bufs[b]) for n, b in
+        [('tm', 'bm'), ('t3', 'b3'), ('ta', 'ba'), ('tc', 'bc'), ('tu8', 'bu8'),
+         ('th', 'bh'), ('ti', 'bi')]]
+    out = bytearray(64 * 64)
+    for i in range(64):
+        x, y, z, w = struct.unpack_from('<4f', bufs['cxy'], 16 * i)
+        o = list(tm.sample([x, y], 0, f32(w * 3.0))[:2])
+        # tex.grad: lod = log2 of the longer gradient in texels.
+        dx, dy = abs(f32(w * 0.25)) * tm.w, abs(f32(z * 0.125)) * tm.h
+        rho = max(dx, dy)
+        o.append(tm.sample([x, y], 0, math.log2(rho) if rho > 0 else -1000)[0])
+        o.append(t3.sample([x, y, z])[0])
+        o.append(ta.sample([x, y], i & 3)[0])
+        cx, cy, cz = (fma(c, 2.0, -1.0) for c in (x, y, z))
+        o.append(tc.cubemap(cx, cy, cz, i & 1)[0])
+        o += tu8.sample([x, y])
+        o += th.sample([x, y])[:2]
+        t = ti.texel(0, [i % 7 - 1, i // 7 - 2], 0)
+        struct.pack_into('<12f', out, 64 * i, *o)
+        struct.pack_into('<2i', out, 64 * i + 48, int(t[0]), int(t[1]))
+        c = tc.cubemap(cx, cy, cz)
+        struct.pack_into('<2f', out, 64 * i + 56, c[1], c[3])
+    return {'out': out}
+
+
+REFS = {'tex_more': ref_tex_more, 'tex_modes': ref_tex_modes, 'surf_edge': ref_surf_edge,
         'bound_refs': ref_bound_refs}
 
 

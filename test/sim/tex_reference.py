@@ -75,11 +75,15 @@ def generate(buf):
     if gen == 'random_float':
         r = XorShift(init['seed'])
         lo, hi = init['lo'], init['hi']
-        for i in range(n // 4):
+        for i in range(n // (2 if init['type'] == 'f16' else 4)):
             u = (r.next() >> 11) * 2.0 ** -53
-            struct.pack_into('<f', out, 4 * i, lo + (hi - lo) * u)
+            v = lo + (hi - lo) * u
+            if init['type'] == 'f16':
+                struct.pack_into('<e', out, 2 * i, f32(v))
+            else:
+                struct.pack_into('<f', out, 4 * i, v)
     elif gen == 'random_int':
-        size = {'u8': 1, 's32': 4, 'u32': 4, 'u64': 8}[init['type']]
+        size = {'u8': 1, 's16': 2, 's32': 4, 'u32': 4, 'u64': 8}[init['type']]
         r = XorShift(init['seed'])
         lo, hi = init.get('lo', 0), init.get('hi', (1 << 8 * size) - 1)
         for i in range(n // size):
@@ -227,7 +231,7 @@ class Texture:
         pos = [(i0, j0 + 1), (i0 + 1, j0 + 1), (i0 + 1, j0), (i0, j0)]
         return [f32(self.texel(0, list(p), 0)[comp]) for p in pos]
 
-    def cubemap(self, x, y, z):
+    def cubemap(self, x, y, z, layer=0):
         ax, ay, az = abs(x), abs(y), abs(z)
         if ax >= ay and ax >= az:
             face, m, s, t = (0 if x >= 0 else 1), ax, (-z if x >= 0 else z), -y
@@ -235,7 +239,7 @@ class Texture:
             face, m, s, t = (2 if y >= 0 else 3), ay, x, (z if y >= 0 else -z)
         else:
             face, m, s, t = (4 if z >= 0 else 5), az, (x if z >= 0 else -x), -y
-        return self.sample([(s / m + 1) / 2, (t / m + 1) / 2], face)
+        return self.sample([(s / m + 1) / 2, (t / m + 1) / 2], 6 * layer + face)
 
 
 def ref_tex_kernels(spec, bufs):
