@@ -122,7 +122,7 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
   const Operand *Ra = opAt(D, OpKind::R, 24);
   const Operand *Rb = opAt(D, OpKind::R, 32);
   const Operand *Pd = opAt(D, OpKind::P, 81);
-  bool RegHandle = !opAt(D, OpKind::UR, 40) && !opAt(D, OpKind::Imm, 54);
+  bool RegHandle = texLayout(D).RegHandle;
   if (Surf)
     return execSurface(D, G, Op == TOp::Sust    ? 1
                              : Op == TOp::SustP ? 2
@@ -149,41 +149,16 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
       setP(*Pd, L, true); // every texel is resident (no sparse textures)
   };
   TexDim Dim = texDim(D.modAt(61));
-  int64_t LodMode = 0;
-  bool Aoffi = D.modAt(76) == 1, Dc = false;
-  unsigned NCoord = Dim.Axes + Dim.Layered, NExtra = 0;
-  switch (Op) {
-  case TOp::Tex:
-    LodMode = D.modAt(87);
-    Dc = D.modAt(78) == 1;
-    NExtra = (LodMode == 2 || LodMode == 3 || LodMode == 5) +
-             (LodMode >= 4) + Aoffi + Dc;
-    break;
-  case TOp::Tld:
-    if (D.modAt(78) == 1)
-      return fail(D, "multisample textures not modelled");
-    LodMode = D.modAt(87);
-    NExtra = (LodMode == 3) + Aoffi;
-    break;
-  case TOp::Tld4:
-    if (D.modAt(77) == 1)
-      return fail(D, "TLD4.PTP not modelled");
-    Dc = D.modAt(78) == 1;
-    NExtra = Aoffi + Dc;
-    break;
-  case TOp::Txd:
-    NExtra = 2 * Dim.Axes + Aoffi + (D.modAt(87) == 1);
-    break;
-  case TOp::Txq:
-    NCoord = 1;
-    break;
-  default:
-    break;
-  }
-  unsigned N = NCoord + RegHandle + NExtra;
-  // .SCR (60; ptxas sets it on sm_75-89 when the list has at most four
-  // registers) splits the list in halves, Ra taking the larger.
-  unsigned NRa = D.modAt(60) == 1 ? (N + 1) / 2 : NCoord;
+  int64_t LodMode = Op == TOp::Tex || Op == TOp::Tld ? D.modAt(87) : 0;
+  bool Aoffi = D.modAt(76) == 1;
+  bool Dc = (Op == TOp::Tex || Op == TOp::Tld4) && D.modAt(78) == 1;
+  if (Op == TOp::Tld && D.modAt(78) == 1)
+    return fail(D, "multisample textures not modelled");
+  if (Op == TOp::Tld4 && D.modAt(77) == 1)
+    return fail(D, "TLD4.PTP not modelled");
+  // The argument list and its split over Ra and Rb (Decoded.cpp).
+  TexLayout TL = texLayout(D);
+  unsigned NCoord = TL.NCoord, N = TL.N, NRa = TL.NRa;
   FOR_LANES(G, L) {
     uint32_t A[16] = {};
     for (unsigned K = 0; K < N && K < 16; ++K)
