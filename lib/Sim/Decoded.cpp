@@ -115,9 +115,14 @@ TexLayout texLayout(const DecodedInstr &D) {
     if (O.Kind == OpKind::Imm && O.FieldPos == 72)
       Mask = unsigned(O.Imm) & 0xf;
   unsigned NRes = unsigned(__builtin_popcount(Mask));
-  if (!Txq && (D.modAt(79) == 1 || D.modAt(79) == 2))
-    NRes = (NRes + 1) / 2; // .F16: two results per register
-  T.NRd = std::min(NRes, 2u);
+  if (!Txq && (D.modAt(79) == 1 || D.modAt(79) == 2)) {
+    // .F16: two results per register, the first pair in Rd, the second
+    // in Rd2.
+    NRes = (NRes + 1) / 2;
+    T.NRd = std::min(NRes, 1u);
+  } else {
+    T.NRd = std::min(NRes, 2u);
+  }
   T.NRd2 = NRes - T.NRd;
   return T;
 }

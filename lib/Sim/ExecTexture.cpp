@@ -136,14 +136,15 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
   unsigned Mask = 0xf;
   if (const Operand *MO = opAt(D, OpKind::Imm, 72))
     Mask = unsigned(MO->Imm) & 0xf;
-  // Results into Rd, Rd+1, Rd2, Rd2+1 by write-mask order.
+  // Results into Rd, Rd+1, Rd2, Rd2+1 by write-mask order; .F16 pairs
+  // into Rd, Rd2 (ptxas's sm_75 TEX.SCR.F16.RN of a v2.f16x2 names the
+  // second register in Rd2).
+  bool F16 = Op != TOp::Txq && (D.modAt(79) == 1 || D.modAt(79) == 2);
   auto writeResults = [&](unsigned L, const uint32_t *V, unsigned N) {
-    unsigned Slot = 0;
     for (unsigned K = 0; K < N; ++K) {
-      const Operand *T = Slot < 2 ? Rd : Rd2;
+      const Operand *T = F16 ? (K ? Rd2 : Rd) : K < 2 ? Rd : Rd2;
       if (T && T->Reg != 255)
-        setR(T->Reg + (Slot & 1), L, V[K]);
-      ++Slot;
+        setR(T->Reg + (F16 ? 0 : K & 1), L, V[K]);
     }
     if (Pd)
       setP(*Pd, L, true); // every texel is resident (no sparse textures)
@@ -274,7 +275,6 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
     if (!Good)
       return fail(D, Smp.Err);
     bool Fl = Smp.floatResult() || Dc;
-    bool F16 = D.modAt(79) == 1 || D.modAt(79) == 2;
     uint32_t V[4];
     unsigned NV = 0;
     for (unsigned K = 0; K < 4; ++K) {

@@ -105,7 +105,27 @@ def ref_tex_more(spec, bufs):
     return {'out': out}
 
 
-REFS = {'tex_more': ref_tex_more, 'tex_modes': ref_tex_modes, 'surf_edge': ref_surf_edge,
+def ref_fmt_edge(spec, bufs):
+    p = {q['name']: q for q in spec['params']}
+    tf = Texture(p['tf'], bufs['bf'])
+    out, sh = bytearray(256), bytearray(256)
+    su, sc = bytearray(bufs['bsu']), bytearray(64)
+    h = lambda v: struct.unpack('<H', struct.pack('<e', v))[0]  # noqa: E731
+    for i in range(32):
+        x, y = struct.unpack_from('<2f', bufs['cxy'], 8 * i)
+        v = tf.sample([x, y])
+        struct.pack_into('<4H', out, 8 * i, *[h(c) for c in v])
+        q = f32(i * 0.25)
+        struct.pack_into('<4e', sh, 8 * ((i // 8) * 8 + i % 8), q, -q, f32(q * q), x)
+    for i in range(32):  # lane order: the highest lane's store lands last
+        col = i % 10 - 1
+        if 0 <= col < 8:
+            su[4 * col:4 * col + 2] = bytes([i & 0xff, (i + 200) & 0xff])
+        struct.pack_into('<I', sc, 4 * min(max(i - 4, 0), 15), i + 200)
+    return {'out': out, 'bsh': sh, 'bsu': su, 'bsc': sc}
+
+
+REFS = {'tex_more': ref_tex_more, 'fmt_edge': ref_fmt_edge, 'tex_modes': ref_tex_modes, 'surf_edge': ref_surf_edge,
         'bound_refs': ref_bound_refs}
 
 
