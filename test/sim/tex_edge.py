@@ -122,7 +122,17 @@ def ref_fmt_edge(spec, bufs):
         if 0 <= col < 8:
             su[4 * col:4 * col + 2] = bytes([i & 0xff, (i + 200) & 0xff])
         struct.pack_into('<I', sc, 4 * min(max(i - 4, 0), 15), i + 200)
-    return {'out': out, 'bsh': sh, 'bsu': su, 'bsc': sc}
+    td = Texture(p['td'], bufs['bd'])
+    dc = bytearray(1024)
+    for i in range(32):
+        x, y = struct.unpack_from('<2f', bufs['cxy'], 8 * i)
+        ref = fma(y, 2.0, -1.0)
+        td.compare_ref = ref  # compare each texel, then filter the results
+        struct.pack_into('<f', dc, 32 * i, td.sample([x, y], off=(0, 1))[0])
+        struct.pack_into('<4f', dc, 32 * i + 16,
+                         *[float(ref >= t) for t in td.gather([x, y], 0)])
+        td.compare_ref = None
+    return {'out': out, 'bsh': sh, 'bsu': su, 'bsc': sc, 'dc': dc}
 
 
 REFS = {'tex_more': ref_tex_more, 'fmt_edge': ref_fmt_edge, 'tex_modes': ref_tex_modes, 'surf_edge': ref_surf_edge,

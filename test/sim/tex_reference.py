@@ -203,6 +203,8 @@ class Texture:
                 idx.append(i0[a] + hi)
                 w *= wt[a] if hi else 1 - wt[a]
             t = self.texel(level, idx, layer)
+            if getattr(self, 'compare_ref', None) is not None:
+                t = [float(self.compare_ref >= t[0]), 0.0, 0.0, 1.0]
             out = [o + w * x for o, x in zip(out, t)]
         return out
 
