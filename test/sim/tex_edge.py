@@ -7,7 +7,11 @@ the borders, linear weights, texel offsets, tld4 offsets, suld .clamp/
 .zero, sured, suq/txq); surf_trap must stop with a trap. Exits 77 without
 ptxas.
 
+With --ptxas-alt BIN the PTX is also built by ptxas-alt and run (figures
+printed; failures count only with --require-ours).
+
 Usage: tex_edge.py --sass-run BIN [--archs sm_75,sm_86,sm_90a] [--work DIR]
+       [--ptxas-alt BIN [--require-ours]]
 """
 import argparse
 import json
@@ -144,19 +148,33 @@ def main():
     ap.add_argument('--sass-run', required=True)
     ap.add_argument('--archs', default='sm_75,sm_86,sm_90a')
     ap.add_argument('--work')
+    ap.add_argument('--ptxas-alt')
+    ap.add_argument('--require-ours', action='store_true')
     a = ap.parse_args()
     if not shutil.which('ptxas'):
         print('SKIPPED: ptxas not found')
         return 77
     work = a.work or tempfile.mkdtemp(prefix='tex-edge-')
     os.makedirs(work, exist_ok=True)
-    runs = good = 0
+    runs = good = ours = ours_good = 0
     ptx = open(os.path.join(EDGE, 'tex_edge.ptx')).read()
+    builds = []
     for arch in a.archs.split(','):
         src = os.path.join(work, f'tex_edge.{arch}.ptx')
         cubin = src[:-4] + '.cubin'
         open(src, 'w').write(ptx.replace('.target sm_75', '.target ' + arch))
         subprocess.run(['ptxas', '-arch=' + arch, src, '-o', cubin], check=True)
+        builds.append((arch, cubin, False))
+        if a.ptxas_alt:
+            mine = src[:-4] + '.ours.cubin'
+            if os.path.exists(mine):
+                os.remove(mine)
+            r = subprocess.run([a.ptxas_alt, src, '-arch=' + arch, '-o', mine],
+                               capture_output=True, text=True)
+            if r.returncode:
+                print(f'ours {arch}: not built: ' + (r.stderr or r.stdout)[:300])
+            builds.append((arch + '.ours', mine, True))
+    for arch, cubin, is_ours in builds:
         for name in sorted(os.listdir(EDGE)):
             if not name.endswith('.json'):
                 continue
@@ -165,10 +183,12 @@ def main():
             bufs = {b['name']: generate(b) for b in spec.get('buffers', []) +
                     [q for q in spec['params'] if q['kind'] == 'buffer']}
             out = os.path.join(work, f'{name[:-5]}.{arch}')
+            shutil.rmtree(out, ignore_errors=True)
             r = subprocess.run([a.sass_run, cubin, '--spec', path, '--out-dir', out],
                                capture_output=True, text=True)
-            runs += 1
-            bad = []
+            ours += is_ours
+            runs += not is_ours
+            bad = [] if os.path.exists(cubin) else ['no cubin']
             if spec['kernel'] == 'surf_trap':
                 if 'out of range' not in r.stdout + r.stderr or 'trap' not in r.stdout:
                     bad.append('no trap: ' + r.stdout + r.stderr)
@@ -183,11 +203,17 @@ def main():
                                 if got[i:i + 4] != want[i:i + 4])
                         bad.append(f'{buf}: {n} of {len(want) // 4} words differ')
             if bad:
-                print(f'FAIL {spec["name"]} {arch}: ' + '; '.join(bad))
+                tag = 'OURS-DIFF' if is_ours else 'FAIL'
+                print(f'{tag} {spec["name"]} {arch}: ' + '; '.join(bad).replace('\n', ' ')[:500])
+            elif is_ours:
+                ours_good += 1
             else:
                 good += 1
     print(f'tex_edge: {runs} runs (kernels x archs), {good} as the reference')
-    return 0 if good == runs else 1
+    if a.ptxas_alt:
+        print(f'tex_edge: ours: {ours} runs, {ours_good} as the reference')
+    ok = good == runs and (not a.require_ours or ours_good == ours)
+    return 0 if ok else 1
 
 
 if __name__ == '__main__':

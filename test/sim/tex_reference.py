@@ -10,13 +10,18 @@ Guide's "Texture Fetching" appendix and the PTX ISA's surface
 instructions, runs sass-run on the ptxas-built cubins of every target and
 optimization level given, and compares every output buffer byte for byte.
 
+With --ptxas-alt BIN it also builds tex_surf.cu (nvcc -ptx) with ptxas-alt
+for each target and runs the same specs on our cubins (figures printed;
+failures count only with --require-ours).
+
 Usage: tex_reference.py --sass-run BIN [--cubins DIR] [--archs ..]
-       [--opts O0,O3,r32] [--work DIR]
+       [--opts O0,O3,r32] [--work DIR] [--ptxas-alt BIN [--require-ours]]
 """
 import argparse
 import json
 import math
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -311,9 +316,29 @@ def main():
     ap.add_argument('--archs', default='sm_75,sm_86,sm_90a')
     ap.add_argument('--opts', default='O0,O3,r32')
     ap.add_argument('--work')
+    ap.add_argument('--ptxas-alt')
+    ap.add_argument('--require-ours', action='store_true')
     a = ap.parse_args()
     work = a.work or tempfile.mkdtemp(prefix='tex-ref-')
-    runs = equal = 0
+    os.makedirs(work, exist_ok=True)
+    cubins = [(arch, opt, os.path.join(a.cubins, arch, f'tex_surf.{opt}.cubin'),
+               False) for arch in a.archs.split(',') for opt in a.opts.split(',')]
+    if a.ptxas_alt:
+        src = os.path.join(HERE, 'calibration', 'tex_surf.cu')
+        for arch in a.archs.split(','):
+            ptx = os.path.join(work, f'tex_surf.{arch}.ptx')
+            out = os.path.join(work, f'tex_surf.{arch}.ours.cubin')
+            if os.path.exists(out):
+                os.remove(out)
+            r = subprocess.run(['nvcc', f'-arch={arch}', '-ptx', '-O3', src, '-o',
+                                ptx], capture_output=True, text=True)
+            if r.returncode == 0:
+                r = subprocess.run([a.ptxas_alt, ptx, f'-arch={arch}', '-o', out],
+                                   capture_output=True, text=True)
+            if r.returncode:
+                print(f'ours {arch}: not built: ' + (r.stderr or r.stdout)[:300])
+            cubins.append((arch, 'ours', out, True))
+    runs = equal = ours = ours_equal = 0
     for name in sorted(os.listdir(a.specs)):
         if not name.endswith('.json'):
             continue
@@ -324,29 +349,41 @@ def main():
                                             if q['kind'] == 'buffer']:
             inputs[b['name']] = generate(b)
         expect = REFS[spec['kernel']](spec, inputs)
-        for arch in a.archs.split(','):
-            for opt in a.opts.split(','):
-                cubin = os.path.join(a.cubins, arch, f'tex_surf.{opt}.cubin')
-                out = os.path.join(work, f'{name[:-5]}.{arch}.{opt}')
+        for arch, opt, cubin, is_ours in cubins:
+            out = os.path.join(work, f'{name[:-5]}.{arch}.{opt}')
+            shutil.rmtree(out, ignore_errors=True)
+            bad = []
+            if not os.path.exists(cubin):
+                bad.append('no cubin')
+                r = None
+            else:
                 r = subprocess.run([a.sass_run, cubin, '--spec', path,
                                     '--out-dir', out], capture_output=True,
                                    text=True)
-                runs += 1
-                bad = [] if r.returncode == 0 else [r.stdout + r.stderr]
-                for buf, want in expect.items():
-                    f = os.path.join(out, 'outputs', spec['name'], buf + '.bin')
-                    got = open(f, 'rb').read() if os.path.exists(f) else b''
-                    if got != bytes(want):
-                        n = sum(1 for i in range(0, len(want), 4)
-                                if got[i:i + 4] != want[i:i + 4])
-                        bad.append(f'{buf}: {n} of {len(want) // 4} words differ')
-                if bad:
-                    print(f'FAIL {spec["name"]} {arch} {opt}: ' + '; '.join(bad))
-                else:
-                    equal += 1
+                if r.returncode:
+                    bad.append(r.stdout + r.stderr)
+            ours += is_ours
+            runs += not is_ours
+            for buf, want in expect.items():
+                f = os.path.join(out, 'outputs', spec['name'], buf + '.bin')
+                got = open(f, 'rb').read() if os.path.exists(f) else b''
+                if got != bytes(want):
+                    n = sum(1 for i in range(0, len(want), 4)
+                            if got[i:i + 4] != want[i:i + 4])
+                    bad.append(f'{buf}: {n} of {len(want) // 4} words differ')
+            if bad:
+                tag = 'OURS-DIFF' if is_ours else 'FAIL'
+                print(f'{tag} {spec["name"]} {arch} {opt}: ' + '; '.join(bad).replace('\n', ' ')[:500])
+            elif is_ours:
+                ours_equal += 1
+            else:
+                equal += 1
     print(f'tex_reference: {runs} runs (kernels x archs x opts), '
           f'{equal} equal to the reference')
-    return 0 if runs and equal == runs else 1
+    if a.ptxas_alt:
+        print(f'tex_reference: ours: {ours} runs, {ours_equal} equal to the reference')
+    ok = runs and equal == runs and (not a.require_ours or ours_equal == ours)
+    return 0 if ok else 1
 
 
 if __name__ == '__main__':
