@@ -110,6 +110,13 @@ TexLayout texLayout(const DecodedInstr &D) {
   T.N = T.NCoord + T.RegHandle + NExtra;
   // .SCR (60) splits the list in halves, Ra taking the larger.
   T.NRa = D.modAt(60) == 1 ? (T.N + 1) / 2 : T.NCoord;
+  T.HandleAt = T.NCoord;
+  if ((Txd || Txq) && T.RegHandle) {
+    // TXD.B, TXQ.B: the handle first, in Ra (ptxas -O0: TXD.B 2D has Ra =
+    // {handle, x, y}, Rb = the gradients; TXQ.B Ra = {handle, lod}).
+    T.HandleAt = 0;
+    T.NRa = T.NCoord + 1;
+  }
   unsigned Mask = 0xf;
   for (const Operand &O : D.Ops)
     if (O.Kind == OpKind::Imm && O.FieldPos == 72)

@@ -164,7 +164,7 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
     uint32_t A[16] = {};
     for (unsigned K = 0; K < N && K < 16; ++K)
       A[K] = K < NRa ? reg(Ra, K, L) : reg(Rb, K - NRa, L);
-    uint32_t H = RegHandle ? A[NCoord] : texHandle(D, L);
+    uint32_t H = RegHandle ? A[TL.HandleAt] : texHandle(D, L);
     if (!Ok)
       return false;
     const TextureTable::Header *Hd = Tab.header(H);
@@ -176,11 +176,13 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
     if (!Sm && Op != TOp::Txq && Op != TOp::Tld)
       return fail(D, fmt::format("texture handle {:#x} has no sampler", H));
     TexSampling Smp(Mem, R, Sm ? *Sm : NoSampler);
-    const uint32_t *X = A + RegHandle + NCoord; // the extras
+    // The coordinates, then the extras (a register handle before either).
+    const uint32_t *Co = A + (RegHandle && TL.HandleAt == 0);
+    const uint32_t *X = A + RegHandle + NCoord;
     if (Op == TOp::Txq) {
       if (D.modAt(62) != 0)
         return fail(D, "TXQ query not modelled");
-      unsigned Lv = A[0];
+      unsigned Lv = Co[0];
       uint32_t Q[4] = {R.levelDim(R.Width, Lv), R.levelDim(R.height(), Lv),
                        R.Depth ? R.levelDim(R.Depth, Lv)
                                : R.Cubemap ? R.layers() / 6 : R.Layers,
@@ -195,13 +197,13 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
     }
     // Coordinates: the layer first, except for TXD where it is last.
     uint32_t Layer = 0;
-    const uint32_t *C = A;
+    const uint32_t *C = Co;
     if (Dim.Layered) {
       if (Op == TOp::Txd) {
-        Layer = A[Dim.Axes];
+        Layer = Co[Dim.Axes];
       } else {
-        Layer = A[0];
-        C = A + 1;
+        Layer = Co[0];
+        C = Co + 1;
       }
     }
     int Off[3] = {0, 0, 0};

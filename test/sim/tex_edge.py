@@ -10,7 +10,8 @@ ptxas.
 With --ptxas-alt BIN the PTX is also built by ptxas-alt and run (figures
 printed; failures count only with --require-ours).
 
-Usage: tex_edge.py --sass-run BIN [--archs sm_75,sm_86,sm_90a] [--work DIR]
+Usage: tex_edge.py --sass-run BIN [--archs sm_75,sm_86,sm_90a] [--opts O3,O0]
+       [--work DIR]
        [--ptxas-alt BIN [--require-ours]]
 """
 import argparse
@@ -148,6 +149,7 @@ def main():
     ap.add_argument('--sass-run', required=True)
     ap.add_argument('--archs', default='sm_75,sm_86,sm_90a')
     ap.add_argument('--work')
+    ap.add_argument('--opts', default='O3,O0')
     ap.add_argument('--ptxas-alt')
     ap.add_argument('--require-ours', action='store_true')
     a = ap.parse_args()
@@ -161,10 +163,13 @@ def main():
     builds = []
     for arch in a.archs.split(','):
         src = os.path.join(work, f'tex_edge.{arch}.ptx')
-        cubin = src[:-4] + '.cubin'
         open(src, 'w').write(ptx.replace('.target sm_75', '.target ' + arch))
-        subprocess.run(['ptxas', '-arch=' + arch, src, '-o', cubin], check=True)
-        builds.append((arch, cubin, False))
+        # -O0 keeps handles in registers: the .B forms.
+        for opt in a.opts.split(','):
+            cubin = src[:-4] + f'.{opt}.cubin'
+            subprocess.run(['ptxas', '-arch=' + arch, '-' + opt, src, '-o', cubin],
+                           check=True)
+            builds.append((f'{arch}.{opt}', cubin, False))
         if a.ptxas_alt:
             mine = src[:-4] + '.ours.cubin'
             if os.path.exists(mine):
@@ -209,7 +214,7 @@ def main():
                 ours_good += 1
             else:
                 good += 1
-    print(f'tex_edge: {runs} runs (kernels x archs), {good} as the reference')
+    print(f'tex_edge: {runs} runs (kernels x archs x opts), {good} as the reference')
     if a.ptxas_alt:
         print(f'tex_edge: ours: {ours} runs, {ours_good} as the reference')
     ok = good == runs and (not a.require_ours or ours_good == ours)

@@ -108,6 +108,7 @@ struct DecodedInstr {
 struct TexLayout {
   bool Valid = false, Surface = false, RegHandle = false;
   unsigned NCoord = 0, N = 0, NRa = 0;
+  unsigned HandleAt = 0;      ///< RegHandle: the handle's place in the list
   unsigned NRd = 0, NRd2 = 0; ///< result registers (SULD: Rd only)
   unsigned NData = 0;         ///< surface stores/reductions: Rb registers
 };
