@@ -95,7 +95,10 @@ TexLayout texLayout(const DecodedInstr &D) {
   unsigned NExtra = 0;
   bool Aoffi = D.modAt(76) == 1;
   int64_t Lod = D.modAt(87);
-  T.NCoord = Axes[Dim] + (Dim >= 4 && Dim != 6);
+  T.Axes = Axes[Dim];
+  T.Layered = Dim >= 4 && Dim != 6;
+  T.Cube = Dim == 3 || Dim == 7;
+  T.NCoord = T.Axes + T.Layered;
   if (Tex) // lod/bias (LB LL LB.LC), lod clamp (LC LB.LC LC.FDV), offsets, dc
     NExtra = (Lod == 2 || Lod == 3 || Lod == 5) + (Lod >= 4) + Aoffi +
              (D.modAt(78) == 1);

@@ -76,23 +76,6 @@ int sext(uint32_t V, unsigned Bits) {
   return int(int32_t(V << (32 - Bits)) >> (32 - Bits));
 }
 
-/// The texture dimension field (61:3) of TEX/TLD/TLD4/TXD: axes, layered,
-/// cube.
-struct TexDim {
-  unsigned Axes = 2;
-  bool Layered = false, Cube = false;
-};
-TexDim texDim(int64_t V) {
-  switch (V) {
-  case 0: return {1, false, false};
-  case 2: return {3, false, false};
-  case 3: return {3, false, true};
-  case 4: return {1, true, false};
-  case 5: return {2, true, false};
-  case 7: return {3, true, true};
-  default: return {2, false, false};
-  }
-}
 } // namespace
 
 uint32_t Machine::texHandle(const DecodedInstr &D, unsigned L) {
@@ -122,7 +105,6 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
   const Operand *Ra = opAt(D, OpKind::R, 24);
   const Operand *Rb = opAt(D, OpKind::R, 32);
   const Operand *Pd = opAt(D, OpKind::P, 81);
-  bool RegHandle = texLayout(D).RegHandle;
   if (Surf)
     return execSurface(D, G, Op == TOp::Sust    ? 1
                              : Op == TOp::SustP ? 2
@@ -149,7 +131,6 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
     if (Pd)
       setP(*Pd, L, true); // every texel is resident (no sparse textures)
   };
-  TexDim Dim = texDim(D.modAt(61));
   int64_t LodMode = Op == TOp::Tex || Op == TOp::Tld ? D.modAt(87) : 0;
   bool Aoffi = D.modAt(76) == 1;
   bool Dc = (Op == TOp::Tex || Op == TOp::Tld4) && D.modAt(78) == 1;
@@ -158,8 +139,9 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
   if (Op == TOp::Tld4 && D.modAt(77) == 1)
     return fail(D, "TLD4.PTP not modelled");
   // The argument list and its split over Ra and Rb (Decoded.cpp).
-  TexLayout TL = texLayout(D);
+  TexLayout TL = texLayout(D), &Dim = TL;
   unsigned NCoord = TL.NCoord, N = TL.N, NRa = TL.NRa;
+  bool RegHandle = TL.RegHandle;
   FOR_LANES(G, L) {
     uint32_t A[16] = {};
     for (unsigned K = 0; K < N && K < 16; ++K)

@@ -109,6 +109,8 @@ struct TexLayout {
   bool Valid = false, Surface = false, RegHandle = false;
   unsigned NCoord = 0, N = 0, NRa = 0;
   unsigned HandleAt = 0;      ///< RegHandle: the handle's place in the list
+  unsigned Axes = 0;          ///< texture coordinates (a cube's three)
+  bool Layered = false, Cube = false;
   unsigned NRd = 0, NRd2 = 0; ///< result registers (SULD: Rd only)
   unsigned NData = 0;         ///< surface stores/reductions: Rb registers
 };
