@@ -15,6 +15,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace ptxas::sim {
@@ -53,6 +55,86 @@ unsigned DecodedInstr::accessBytes() const {
       return 2;
   }
   return 4;
+}
+
+TexLayout texLayout(const DecodedInstr &D) {
+  TexLayout T;
+  StringRef M = D.Mnemonic;
+  auto opAt = [&](OpKind K, unsigned Pos) {
+    for (const Operand &O : D.Ops)
+      if (O.Kind == K && O.FieldPos == Pos)
+        return true;
+    return false;
+  };
+  if (M == "SULD" || M == "SUST" || M == "SURED") {
+    // Dimension (61:3): 1D 1D_BUFFER 1D_ARRAY 2D 2D_ARRAY 3D.
+    int64_t Dim = D.modAt(61);
+    T.Valid = T.Surface = true;
+    T.NCoord = T.N = T.NRa = Dim <= 1 ? 1 : Dim == 2 || Dim == 3 ? 2 : 3;
+    T.RegHandle = !opAt(OpKind::UR, 40) && !opAt(OpKind::Imm, 54);
+    unsigned Regs = std::max(1u, D.accessBytes() / 4);
+    if (M == "SULD")
+      T.NRd = Regs;
+    else if (M == "SURED")
+      T.NData = D.modAt(73) == 2 || D.modAt(73) == 5 ? 2 : 1;
+    else if (D.has("P"))
+      T.NData = D.modAt(72) == 1 ? 1 : D.modAt(72) == 3 ? 2 : 4;
+    else
+      T.NData = Regs;
+    return T;
+  }
+  bool Tex = M == "TEX", Tld = M == "TLD", Tld4 = M == "TLD4", Txd = M == "TXD",
+       Txq = M == "TXQ";
+  if (!Tex && !Tld && !Tld4 && !Txd && !Txq)
+    return T;
+  T.Valid = true;
+  T.RegHandle = !opAt(OpKind::UR, 40) && !opAt(OpKind::Imm, 54);
+  // Dimension (61:3): 1D 2D 3D CUBE ARRAY_1D ARRAY_2D - ARRAY_CUBE.
+  static const uint8_t Axes[8] = {1, 2, 3, 3, 1, 2, 2, 3};
+  int64_t Dim = std::clamp<int64_t>(D.modAt(61), 0, 7);
+  unsigned NExtra = 0;
+  bool Aoffi = D.modAt(76) == 1;
+  int64_t Lod = D.modAt(87);
+  T.Axes = Axes[Dim];
+  T.Layered = Dim >= 4 && Dim != 6;
+  T.Cube = Dim == 3 || Dim == 7;
+  T.NCoord = T.Axes + T.Layered;
+  if (Tex) // lod/bias (LB LL LB.LC), lod clamp (LC LB.LC LC.FDV), offsets, dc
+    NExtra = (Lod == 2 || Lod == 3 || Lod == 5) + (Lod >= 4) + Aoffi +
+             (D.modAt(78) == 1);
+  else if (Tld) // lod (LL), offsets, sample (MS)
+    NExtra = (Lod == 3) + Aoffi + (D.modAt(78) == 1);
+  else if (Tld4)
+    NExtra = Aoffi + (D.modAt(78) == 1);
+  else if (Txd) // gradients, offsets, lod clamp
+    NExtra = 2 * Axes[Dim] + Aoffi + (Lod == 1);
+  else
+    T.NCoord = 1; // TXQ: the lod
+  T.N = T.NCoord + T.RegHandle + NExtra;
+  // .SCR (60) splits the list in halves, Ra taking the larger.
+  T.NRa = D.modAt(60) == 1 ? (T.N + 1) / 2 : T.NCoord;
+  T.HandleAt = T.NCoord;
+  if ((Txd || Txq) && T.RegHandle) {
+    // TXD.B, TXQ.B: the handle first, in Ra (ptxas -O0: TXD.B 2D has Ra =
+    // {handle, x, y}, Rb = the gradients; TXQ.B Ra = {handle, lod}).
+    T.HandleAt = 0;
+    T.NRa = T.NCoord + 1;
+  }
+  unsigned Mask = 0xf;
+  for (const Operand &O : D.Ops)
+    if (O.Kind == OpKind::Imm && O.FieldPos == 72)
+      Mask = unsigned(O.Imm) & 0xf;
+  unsigned NRes = unsigned(__builtin_popcount(Mask));
+  if (!Txq && (D.modAt(79) == 1 || D.modAt(79) == 2)) {
+    // .F16: two results per register, the first pair in Rd, the second
+    // in Rd2.
+    NRes = (NRes + 1) / 2;
+    T.NRd = std::min(NRes, 1u);
+  } else {
+    T.NRd = std::min(NRes, 2u);
+  }
+  T.NRd2 = NRes - T.NRd;
+  return T;
 }
 
 namespace {
@@ -492,6 +574,37 @@ void DecodedInstr::defsUses(SmallVectorImpl<RegRef> &Defs,
   if (I.Guard != 7)
     Uses.push_back({I.F->UniformGuard ? RegFile::UP : RegFile::P, I.Guard, 1,
                     true});
+  // Texture and surface instructions: results of their own widths, and Rd2
+  // (R64) is a result (a surface's R64 is its handle). Of the source
+  // tuples only the first register is a use: ptxas writes the later ones
+  // 4-6 cycles before the instruction (under the ALU -> MEM latency of
+  // the table; 18 such reads in the calibration set), so the hardware
+  // reads them later; by how much awaits a measurement.
+  if (TexLayout T = texLayout(*this); T.Valid) {
+    for (const Operand &O : Ops) {
+      unsigned N = 0;
+      bool Def = false;
+      if (O.Kind == OpKind::R && O.FieldPos == 16)
+        N = T.NRd, Def = true;
+      else if (O.Kind == OpKind::R && O.FieldPos == 64)
+        N = T.Surface ? 1 : T.NRd2, Def = !T.Surface;
+      else if ((O.Kind == OpKind::R || O.Kind == OpKind::Mem) && O.FieldPos == 24)
+        N = T.NRa;
+      else if (O.Kind == OpKind::R && O.FieldPos == 32)
+        N = T.Surface ? T.NData : T.N - T.NRa;
+      else if (O.Kind == OpKind::UR)
+        use(RegFile::UR, O.Reg, 1);
+      else if (O.Kind == OpKind::P && O.FieldPos == 81 && O.Reg != 7)
+        Defs.push_back({RegFile::P, O.Reg, 1});
+      if (!N || O.Reg == 255)
+        continue;
+      if (Def)
+        Defs.push_back({RegFile::R, O.Reg, uint8_t(N)});
+      else
+        use(RegFile::R, O.Reg, 1);
+    }
+    return;
+  }
   unsigned SrcIdx = 0;
   for (const Operand &O : Ops) {
     switch (O.Kind) {

@@ -93,6 +93,10 @@ void Emulator::loadGlobals() {
       auto SA = SectionAddr.find(Sym.Shndx);
       uint64_t V = (SA == SectionAddr.end() ? 0 : SA->second) + Sym.Value +
                    uint64_t(R.Addend);
+      // R_CUDA_TEX_HEADER_INDEX (6), R_CUDA_SURF_HEADER_INDEX (0x34): the
+      // handle of a bound reference, written per launch (setupBanks).
+      if (R.Type == 6 || R.Type == 0x34)
+        continue;
       if (Sym.Shndx == 0) // undefined: a system call, or nothing we know
         V = sysCallAddress(Sym.Name);
       else if (Sym.Shndx < C.Sections.size() &&
@@ -268,6 +272,21 @@ void Machine::setupBanks() {
     put32(At + 4, uint32_t(A >> 32));
   }
   std::copy(C.Params.begin(), C.Params.end(), B0.begin() + ParamBase);
+  // Bound references (.texref/.surfref): the driver writes their handle
+  // at each R_CUDA_TEX_HEADER_INDEX (6) / R_CUDA_SURF_HEADER_INDEX (0x34)
+  // slot of the kernel's bank 0 (0 when the spec binds none).
+  unsigned B0Sec = Cb.findSection(".nv.constant0." + K.Name);
+  for (const Section &Sec : Cb.Sections) {
+    if ((Sec.Type != 4 && Sec.Type != 9) || !B0Sec || Sec.Info != B0Sec)
+      continue;
+    for (const Reloc &R : Cb.relocs(Sec)) {
+      if ((R.Type != 6 && R.Type != 0x34) || R.Sym >= Cb.Symbols.size() ||
+          R.Offset + 4 > B0.size())
+        continue;
+      auto Bd = Mem.Tex.Bound.find(Cb.Symbols[R.Sym].Name);
+      put32(uint32_t(R.Offset), Bd == Mem.Tex.Bound.end() ? 0 : Bd->second);
+    }
+  }
 }
 
 bool Machine::fail(const DecodedInstr &D, const std::string &Why) {
@@ -487,6 +506,7 @@ bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
     case 7: return execTensor(D, G, Handled);
     case 8: return execWarpgroup(D, M, G, Handled, Advance);
     case 10: return execTma(D, G, Handled);
+    case 11: return execTexture(D, G, Handled);
     default: return execSync(D, G, Handled);
     }
   };
@@ -494,7 +514,7 @@ bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
     if ((Fam == 1 || G) && !run(Fam))
       return false;
   } else {
-    for (unsigned F = 1; F <= 10 && !Handled; ++F) {
+    for (unsigned F = 1; F <= 11 && !Handled; ++F) {
       if (F > 1 && !G)
         break;
       if (!run(F))

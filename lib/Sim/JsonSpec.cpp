@@ -486,6 +486,10 @@ Expected<JsonSpec> parseJsonSpec(StringRef Text) {
     } else if (Q.Kind == "tensormap") {
       if (Error E = parseTensorMap(*P, Q))
         return std::move(E);
+    } else if (Q.Kind == "texture" || Q.Kind == "surface") {
+      if (Error E = parseJsonTexture(*P, Q.Kind == "surface", Q.Tex))
+        return std::move(E);
+      Q.Buffer = Q.Tex.Buffer;
     } else {
       return specErr("param " + Q.Name + ": unknown kind '" + Q.Kind + "'");
     }
@@ -501,9 +505,12 @@ Expected<JsonSpec> parseJsonSpec(StringRef Text) {
       B.Global = true;
       S.Buffers.push_back(std::move(B));
     }
+  if (Error E = parseJsonBound(*O, S))
+    return std::move(E);
   // Every buffer a ptr names exists.
   for (const JsonParam &Q : S.Params) {
-    if ((Q.Kind == "ptr" || Q.Kind == "tensormap") && !S.find(Q.Buffer))
+    if ((Q.Kind == "ptr" || Q.Kind == "tensormap" || !Q.Tex.Buffer.empty()) &&
+        !S.find(Q.Buffer))
       return specErr("param " + Q.Name + ": no buffer '" + Q.Buffer + "'");
     for (auto &[At, Buf, Off] : Q.Ptrs)
       if (!S.find(Buf))
@@ -613,6 +620,9 @@ Error runJsonSpec(Emulator &E, const Function &K, const JsonSpec &S,
         return Addr[I];
     return uint64_t(0);
   };
+  std::map<std::string, uint32_t> Handles; // by parameter name
+  if (Error Er = bindJsonTextures(S, M.Tex, addrOf, Handles))
+    return Er;
   LaunchConfig C;
   std::copy(S.Grid, S.Grid + 3, C.Grid);
   std::copy(S.Cluster, S.Cluster + 3, C.Cluster);
@@ -646,6 +656,9 @@ Error runJsonSpec(Emulator &E, const Function &K, const JsonSpec &S,
     } else if (Q.Kind == "buffer" || Q.Kind == "ptr") {
       uint64_t A = addrOf(Q.Buffer) + Q.Offset;
       std::memcpy(P, &A, 8);
+    } else if (Q.Kind == "texture" || Q.Kind == "surface") {
+      uint64_t V = Handles[Q.Name]; // header | sampler << 20 (Texture.h)
+      std::memcpy(P, &V, 8);
     } else if (Q.Kind == "tensormap") {
       TensorMap Map = Q.Map;
       Map.Address = addrOf(Q.Buffer) + Q.Offset;

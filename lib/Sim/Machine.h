@@ -292,6 +292,13 @@ public:
   /// HGMMA/QGMMA/IGMMA/BGMMA over a warpgroup, WARPGROUP.* (ExecWarpgroup).
   bool execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
                      bool &Handled, bool &Advance);
+  /// TEX/TLD/TLD4/TXD/TXQ and the surface instructions (ExecTexture.cpp,
+  /// ExecSurface.cpp; Kind: 0 SULD, 1 SUST.D, 2 SUST.P, 3 SURED).
+  bool execTexture(const DecodedInstr &D, uint32_t G, bool &Handled);
+  bool execSurface(const DecodedInstr &D, uint32_t G, unsigned Kind);
+  /// The texture/surface handle of lane L: uniform register, constant
+  /// word, or (surfaces' register forms) R64.
+  uint32_t texHandle(const DecodedInstr &D, unsigned L);
 
   // --- memory ------------------------------------------------------------
   uint8_t *globalPtr(uint64_t A, unsigned N, const DecodedInstr &D);

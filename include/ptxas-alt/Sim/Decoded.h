@@ -99,6 +99,23 @@ struct DecodedInstr {
   uint64_t addr() const { return I.Addr; }
 };
 
+/// Register layout of a texture or surface instruction (TEX TLD TLD4 TXD
+/// TXQ SULD SUST SURED; docs/emulator-textures.md): the argument list
+/// (NCoord coordinates, the handle of a register-handle form, then the
+/// extras; N in all) split into Ra (NRa registers) and Rb (the rest),
+/// and the result registers (Rd, then Rd2). Valid is false for other
+/// mnemonics. The emulator and the hazard checker both use it.
+struct TexLayout {
+  bool Valid = false, Surface = false, RegHandle = false;
+  unsigned NCoord = 0, N = 0, NRa = 0;
+  unsigned HandleAt = 0;      ///< RegHandle: the handle's place in the list
+  unsigned Axes = 0;          ///< texture coordinates (a cube's three)
+  bool Layered = false, Cube = false;
+  unsigned NRd = 0, NRd2 = 0; ///< result registers (SULD: Rd only)
+  unsigned NData = 0;         ///< surface stores/reductions: Rb registers
+};
+TexLayout texLayout(const DecodedInstr &D);
+
 /// Builds the view. Never fails: unknown shapes become OpKind::Other.
 DecodedInstr decodeView(const sass::Instr &I);
 

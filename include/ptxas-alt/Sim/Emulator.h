@@ -23,6 +23,7 @@
 #define PTXAS_ALT_SIM_EMULATOR_H
 
 #include "ptxas-alt/Sim/Program.h"
+#include "ptxas-alt/Sim/Texture.h"
 
 #include "llvm/Support/Error.h"
 
@@ -42,6 +43,9 @@ public:
   /// Host pointer to [Addr, Addr + Size), or nullptr when out of bounds.
   uint8_t *translate(uint64_t Addr, uint64_t Size);
   std::vector<uint8_t> &region(uint64_t Base) { return Regions[Base]; }
+  /// The texture and surface headers and samplers (Texture.h), which the
+  /// driver keeps in device memory too.
+  TextureTable Tex;
 
 private:
   std::map<uint64_t, std::vector<uint8_t>> Regions;

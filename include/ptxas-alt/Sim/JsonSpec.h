@@ -39,6 +39,18 @@ struct JsonBuffer {
   double Rel = 0, Abs = 0;
 };
 
+/// A texture or surface object (param kinds `texture`, `surface`) or a
+/// bound reference (top-level `textures`, `surfaces`, by variable name):
+/// the resource over buffer Buffer + Offset (its address is filled at
+/// launch) and, for textures, the sampler (JsonTexture.cpp).
+struct JsonTexture {
+  std::string Name, Buffer;
+  uint64_t Offset = 0;
+  bool Surface = false;
+  TexResource R;
+  TexSampler S;
+};
+
 struct JsonParam {
   std::string Name, Kind; ///< scalar, buffer, ptr, bytes
   std::string Type;       ///< scalar
@@ -51,6 +63,7 @@ struct JsonParam {
   /// filled at launch), by value (128 bytes) or in global memory.
   TensorMap Map;
   bool MapGlobal = false;
+  JsonTexture Tex; ///< texture, surface
 };
 
 struct JsonSpec {
@@ -63,8 +76,23 @@ struct JsonSpec {
   /// inputs_sha256).
   std::vector<JsonBuffer> Buffers;
   std::vector<JsonParam> Params;
+  /// Bound .texref/.surfref references (top-level textures/surfaces).
+  std::vector<JsonTexture> Bound;
   const JsonBuffer *find(llvm::StringRef N) const;
 };
+
+/// Parses a texture (Surface false) or surface object's fields.
+llvm::Error parseJsonTexture(const llvm::json::Object &O, bool Surface,
+                             JsonTexture &T);
+/// The top-level bound references (textures[], surfaces[]) into S.Bound.
+llvm::Error parseJsonBound(const llvm::json::Object &Top, JsonSpec &S);
+/// Enters the bound references (into Tab.Bound) and the texture/surface
+/// parameters (into Handles, by name) of a run into a fresh table, each
+/// checked against its buffer; AddrOf gives a buffer's device address.
+llvm::Error
+bindJsonTextures(const JsonSpec &S, TextureTable &Tab,
+                 llvm::function_ref<uint64_t(llvm::StringRef)> AddrOf,
+                 std::map<std::string, uint32_t> &Handles);
 
 llvm::Expected<JsonSpec> parseJsonSpec(llvm::StringRef Text);
 
