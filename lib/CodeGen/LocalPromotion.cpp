@@ -334,9 +334,55 @@ static MOperand tupleWord(const MOperand &T, unsigned W) {
   return vreg(T.Reg, RegClass::GPR, 1, T.Sub + W);
 }
 
+/// A derivation whose result is an address into a promoted array: the
+/// offset in the low word, in 32-bit arithmetic (offsets are below 32
+/// words, wrapping intermediate values wrap back), the upper word its sign
+/// extension, which is what the 64-bit value is; dead-code elimination
+/// drops it where only the low word is read (everything but a setp). One
+/// register per address instead of a pair with a carry chain.
+static SelResult selectOffsetArith(ISel &S, const LocalPromotion &LP,
+                                   const ptx::Instruction &I) {
+  llvm::StringRef M = I.Mnemonic;
+  if (I.Ops.empty() || !isPlainReg(I.Ops[0]) ||
+      !LP.AddrRegs.count(ptxRegKey(I.Ops[0])) ||
+      (M != "mov" && M != "cvt" && M != "add" && M != "sub") ||
+      I.Ops.size() != (M == "mov" || M == "cvt" ? 2u : 3u) ||
+      I.Ops[1].K == Operand::Kind::Symbol) // `mov r, V`: below
+    return SelResult::NotMine;
+  auto Low = [&](const Operand &O) {
+    if (O.K == Operand::Kind::Imm)
+      return imm(int64_t(int32_t(uint32_t(uint64_t(O.Value)))), true);
+    MOperand R = S.use(O);
+    R.Width = 1;
+    return R;
+  };
+  MOperand D = S.defOf(I.Ops[0]);
+  MOperand Lo = D;
+  Lo.Width = 1;
+  if (I.Ops.size() == 2) {
+    S.emit("MOV", {Lo, Low(I.Ops[1])});
+  } else {
+    MOperand A = Low(I.Ops[1]), B = Low(I.Ops[2]);
+    if (M == "sub")
+      B = B.K == MOperand::Kind::Imm ? imm(int64_t(int32_t(-uint32_t(B.Imm))), true)
+                                     : intsel::negR(B);
+    else if (A.K == MOperand::Kind::Imm)
+      std::swap(A, B); // IADD3 takes an immediate as its second source
+    S.emit("IADD3", {Lo, A, B, RZ()});
+  }
+  if (S.mf().VRegs[D.Reg].Size == 2)
+    S.emit("SHF.R.S32.HI", {def(vreg(D.Reg, RegClass::GPR, 1, D.Sub + 1), false),
+                            RZ(), imm(0x1f), vreg(D.Reg, RegClass::GPR, 1, D.Sub)});
+  return SelResult::Done;
+}
+
 SelResult codegen::selectPromotedLocal(ISel &S, const ptx::Instruction &I) {
   LocalPromotion &LP = S.localPromotion(*S.request().F);
-  if (LP.Arrays.empty() || I.Ops.size() != 2)
+  if (LP.Arrays.empty())
+    return SelResult::NotMine;
+  if (SelResult R = selectOffsetArith(S, LP, I); R != SelResult::NotMine)
+    return R;
+  if (I.Ops.size() != 2)
     return SelResult::NotMine;
   if (I.Mnemonic == "mov") {
     const Operand &Src = I.Ops[1];
