@@ -491,6 +491,8 @@ SelResult codegen::selectHopperSync(ISel &S, const ptx::Instruction &I) {
       return selectCpAsyncArrive(S, I);
     return selectMbarrier(S, I);
   }
+  if (M == "st.async" || M == "red.async")
+    return selectAsyncStore(S, I);
   if (M == "barrier" && I.hasMod(".cluster"))
     return selectClusterBarrier(S, I);
   if (M == "mapa")
