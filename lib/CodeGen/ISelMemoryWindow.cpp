@@ -177,8 +177,33 @@ SelResult mem::selectCvta(ISel &S, const ptx::Instruction &I) {
 static SelResult isspacepParam(ISel &S, const ptx::Instruction &I) {
   MOperand D = S.defOf(I.Ops[0]);
   MOperand X = S.use(I.Ops[1]);
-  if (X.RC != RegClass::GPR || S.mf().VRegs[X.Reg].Size != 2)
-    return S.unsupported(I, "32-bit address");
+  if (X.RC != RegClass::GPR)
+    return S.unsupported(I, "address");
+  if (S.mf().VRegs[X.Reg].Size == 1) {
+    // A 32-bit address: the same bounds' low words (ptxas: x > last;
+    // x >= first && !that).
+    MOperand B = cbank(0, 0x198), E = cbank(0, 0x1a0);
+    if (!S.isSm90()) {
+      int64_t Base =
+          S.request().Kernel ? S.request().Kernel->ParamBase : 0x160;
+      unsigned W = S.tmp(), Bt = S.tmp(), Et = S.tmp();
+      S.emit("MOV", {def(vreg(W, RegClass::GPR)), cbank(0, 0x40)});
+      S.emit("IADD3", {def(vreg(Et, RegClass::GPR)), vreg(W, RegClass::GPR),
+                       cbank(0, S.isSm75() ? 0x114 : 0x12c), RZ()});
+      S.emit("IADD3", {def(vreg(Bt, RegClass::GPR)), vreg(W, RegClass::GPR),
+                       imm(Base), RZ()});
+      B = vreg(Bt, RegClass::GPR), E = vreg(Et, RegClass::GPR);
+    }
+    unsigned P = S.tmp(RegClass::Pred);
+    MOperand NotP = vreg(P, RegClass::Pred);
+    NotP.Not = true;
+    S.emit("ISETP.GT.U32.AND", {def(vreg(P, RegClass::Pred)), PT(), X, E,
+                                PT()});
+    S.emit("ISETP.GE.U32.AND", {D, PT(), X, B, NotP});
+    return SelResult::Done;
+  }
+  if (S.mf().VRegs[X.Reg].Size != 2)
+    return S.unsupported(I, "address");
   MOperand Lo = vreg(X.Reg, RegClass::GPR, 1, X.Sub);
   MOperand Hi = vreg(X.Reg, RegClass::GPR, 1, X.Sub + 1);
   MOperand NotPT = PT();
