@@ -98,6 +98,7 @@ SelResult atom128(ISel &S, const ptx::Instruction &I, llvm::StringRef Op,
                   Space Sp);
 SelResult selectCvta(ISel &S, const ptx::Instruction &I); // ISelMemoryWindow
 SelResult selectIsspacep(ISel &S, const ptx::Instruction &I);
+SelResult selectIstypep(ISel &S, const ptx::Instruction &I);
 SelResult selectCacheCtl(ISel &S, const ptx::Instruction &I);
 SelResult selectMultimem(ISel &S, const ptx::Instruction &I); // ISelMultimem
 

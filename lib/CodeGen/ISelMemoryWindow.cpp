@@ -240,6 +240,26 @@ static SelResult isspacepParam(ISel &S, const ptx::Instruction &I) {
   return SelResult::Done;
 }
 
+/// istypep.{texref,samplerref,surfref} d, h: the handle's kind is a bit
+/// of its high word (bits 61, 62, 63), as ptxas 13.0 tests it.
+SelResult mem::selectIstypep(ISel &S, const ptx::Instruction &I) {
+  uint32_t Bit = I.hasMod(".texref")       ? 0x20000000u
+                 : I.hasMod(".samplerref") ? 0x40000000u
+                                           : 0x80000000u;
+  MOperand X = S.srcReg(I.Ops[1], Type::B64);
+  if (X.RC != RegClass::GPR || S.mf().VRegs[X.Reg].Size != 2)
+    return S.unsupported(I, "operand");
+  MOperand NotPT = PT();
+  NotPT.Not = true;
+  unsigned T = S.tmp();
+  S.emit("LOP3.LUT", {def(vreg(T, RegClass::GPR)),
+                      vreg(X.Reg, RegClass::GPR, 1, X.Sub + 1), imm(Bit), RZ(),
+                      imm(0xc0), NotPT});
+  S.emit("ISETP.NE.U32.AND", {S.defOf(I.Ops[0]), PT(), vreg(T, RegClass::GPR),
+                              RZ(), PT()});
+  return SelResult::Done;
+}
+
 SelResult mem::selectIsspacep(ISel &S, const ptx::Instruction &I) {
   Space Sp = spaceOf(I);
   if (Sp == Space::Const && S.request().Module) {
