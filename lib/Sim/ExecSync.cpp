@@ -6,7 +6,7 @@
 //
 // mbarriers (SYNCS.*, ARRIVES), bulk copies (UBLKCP, UBLKRED, UBLKPF) and
 // setmaxnreg (USETMAXREG) for clusters of one CTA (issue 17); the sm_80
-// mbarrier (ATOMS.ARRIVE, ARRIVES.LDGSTSBAR.64) at the end of the file's
+// mbarrier (ATOMS/ATOM.ARRIVE, ARRIVES.LDGSTSBAR.64) at the end of the file's
 // ARRIVE part.
 //
 // The mbarrier is the 64-bit shared word ptxas's code reads: the low word
@@ -213,6 +213,31 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
       arrive80(P, Old);
       if (O[0].Reg != 255)
         setR64(O[0].Reg, L, Old);
+    }
+    return true;
+  }
+  if (Mn == "ATOM" && D.has("ARRIVE")) {
+    // The generic form (mbarrier.arrive on a generic address): [Ra.64+URZ]
+    // or [URa] (a 64-bit pair either way).
+    const Operand &MO = O[2];
+    auto ur64 = [&](unsigned U) {
+      return W->UR[U] | uint64_t(W->UR[(U + 1) & 63]) << 32;
+    };
+    FOR_LANES(G, L) {
+      uint64_t A = uint64_t(MO.Imm);
+      if (MO.IdxKind == OpKind::R && MO.Reg != 255)
+        A += W->R[MO.Reg][L] | uint64_t(W->R[(MO.Reg + 1) & 255][L]) << 32;
+      else if (MO.IdxKind == OpKind::UR && MO.Reg != 63)
+        A += ur64(MO.Reg);
+      if (MO.URIdx != 63)
+        A += ur64(MO.URIdx);
+      uint8_t *P = genericPtr(L, A, 8, D);
+      if (!P)
+        return false;
+      uint64_t Old;
+      arrive80(P, Old);
+      if (O[1].Reg != 255)
+        setR64(O[1].Reg, L, Old);
     }
     return true;
   }
