@@ -186,10 +186,13 @@ def spell(form, choice):
                 ops.append('[lv]')
             elif space == '.param':
                 ops.append('[pp]')
-            elif form['mnemonic'].startswith('mbarrier.'):
-                # a generic mbarrier: the generic address of a shared
-                # variable (the buffer's would be undefined behaviour)
-                ops.append('[%rd_mb]')
+            elif form['mnemonic'].startswith('mbarrier.') or \
+                    form['mnemonic'] in ('st.async', 'red.async'):
+                # a generic mbarrier (or st/red.async's destination and
+                # mbarrier): generic addresses of a shared variable (the
+                # buffer's would be undefined behaviour)
+                ops.append('[%rd_mb]' if form['mnemonic'].startswith(
+                    'mbarrier.') or nmem > 1 else '[%rd_mb+16]')
                 generic_mb = True
             else:
                 ops.append('[%rd_addr]')
