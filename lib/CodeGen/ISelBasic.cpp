@@ -489,6 +489,13 @@ SelResult codegen::selectBasic(ISel &S, const ptx::Instruction &I) {
     // Global addresses are generic addresses in CUDA's address map.
     if (!I.hasMod(".global"))
       return SelResult::NotMine;
+    // `cvta.global d, var`: the variable's address, as mov gives it.
+    if (I.Ops.size() == 2 && I.Ops[1].K == Operand::Kind::Symbol) {
+      ptx::Instruction Mv = I;
+      Mv.Mnemonic = "mov";
+      Mv.Mods.clear();
+      return selectMov(S, Mv);
+    }
     if (S.aliasCopy(I.Ops[0], I.Ops[1]))
       return SelResult::Done;
     MOperand D = S.defOf(I.Ops[0]);

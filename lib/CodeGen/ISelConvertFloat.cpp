@@ -388,6 +388,23 @@ SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
     if (DT == Type::BF16 && S.isSm75())
       return S.unsupported(I);
     bool Satf = I.hasMod(".satfinite");
+    if (Satf && S.isSm75() && DT == Type::F16 && !Relu && !Sat &&
+        R.empty()) {
+      // sm_75 has no F2FP: F2F, then an infinity becomes the largest
+      // finite half of its sign (NaN stays NaN). ptxas 13.0 emits an
+      // sm_80 F2FP word here that nvdisasm cannot decode.
+      unsigned T = S.tmp(), Mg = S.tmp(), Cl = S.tmp();
+      unsigned P = S.tmp(RegClass::Pred);
+      S.emit("F2F.F16.F32", {def(gpr(T)), A});
+      S.emit("LOP3.LUT", {def(gpr(Mg)), gpr(T), imm(0x7fff), RZ(), imm(0xc0),
+                          notPT()});
+      S.emit("ISETP.EQ.U32.AND", {def(vreg(P, RegClass::Pred)), PT(),
+                                  gpr(Mg), imm(0x7c00), PT()});
+      // +-inf (0x7c00 / 0xfc00) minus one is +-max (0x7bff / 0xfbff)
+      S.emit("IADD3", {def(gpr(Cl)), gpr(T), imm(-1, true), RZ()});
+      S.emit("SEL", {D, gpr(Cl), gpr(T), vreg(P, RegClass::Pred)});
+      return SelResult::Done;
+    }
     if ((Relu || Satf) && !Fp)
       return S.unsupported(I);
     MOperand Out = D;

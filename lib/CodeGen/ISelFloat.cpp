@@ -179,6 +179,14 @@ SelResult copySign(ISel &S, const ptx::Instruction &I) {
 
 SelResult testp(ISel &S, const ptx::Instruction &I) {
   Type T = I.Types[0];
+  // No test named (the table lets PTX leave it out): ptxas emits nothing
+  // and leaves the predicate unwritten; so do we.
+  if (llvm::none_of(I.Mods, [](llvm::StringRef M) {
+        return llvm::is_contained({".finite", ".infinite", ".number",
+                                   ".notanumber", ".normal", ".subnormal"},
+                                  M);
+      }))
+    return SelResult::Done;
   MOperand A = S.srcReg(I.Ops[1], T);
   MOperand D = S.defOf(I.Ops[0]);
   unsigned M = S.tmp();

@@ -65,14 +65,6 @@ MOperand gprOf(unsigned V, unsigned W = 1) {
   return vreg(V, RegClass::GPR, W);
 }
 
-bool isSharedMb(const ptx::Instruction &I) {
-  // .shared, .shared::cta and .shared::cluster; a generic address
-  // (no state space) is not done.
-  return llvm::any_of(I.Mods, [](llvm::StringRef M) {
-    return M.starts_with(".shared");
-  });
-}
-
 /// A 32-bit source in a register (immediates materialized).
 MOperand reg32(ISel &S, const Operand &O) {
   return S.srcReg(O, ptx::Type::U32);
@@ -285,8 +277,9 @@ SelResult selectCpAsyncArrive(ISel &S, const ptx::Instruction &I) {
 SelResult selectMbarrier(ISel &S, const ptx::Instruction &I) {
   if (!S.isSm90())
     return S.unsupported(I, "mbarrier before sm_90");
-  if (!isSharedMb(I))
-    return S.unsupported(I, "generic mbarrier address");
+  // A generic address is used as its low word, as ptxas does (sm_90's
+  // shared window: the low 32 bits of a generic shared address are the
+  // shared address), so the forms are those of .shared.
   llvm::StringRef M = I.Mnemonic;
   if (M == "mbarrier.init")
     return selectInit(S, I);
@@ -491,15 +484,15 @@ SelResult codegen::selectHopperSync(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
   if (M.starts_with("mbarrier.") || M == "cp.async.mbarrier.arrive") {
     if (!S.isSm90())
-      return isSharedMb(I) || M == "mbarrier.pending_count"
-                 ? selectMbarrierSm80(S, I)
-                 : S.unsupported(I, "generic mbarrier address");
+      return selectMbarrierSm80(S, I);
     if (M == "mbarrier.pending_count")
       return selectPending(S, I);
     if (M == "cp.async.mbarrier.arrive")
       return selectCpAsyncArrive(S, I);
     return selectMbarrier(S, I);
   }
+  if (M == "st.async" || M == "red.async")
+    return selectAsyncStore(S, I);
   if (M == "barrier" && I.hasMod(".cluster"))
     return selectClusterBarrier(S, I);
   if (M == "mapa")

@@ -77,6 +77,8 @@ inline MOperand uword(unsigned P, unsigned W) {
 namespace ptxas::codegen {
 /// mbarrier and cp.async.mbarrier.arrive on sm_80..89 (ISelMbarrierSm80.cpp).
 SelResult selectMbarrierSm80(ISel &S, const ptx::Instruction &I);
+/// st.async and red.async (ISelAsyncStore.cpp).
+SelResult selectAsyncStore(ISel &S, const ptx::Instruction &I);
 } // namespace ptxas::codegen
 
 #endif

@@ -25,6 +25,13 @@
 //                             ARRIVES.LDGSTSBAR.64 [URa] per distinct
 //                             address; .noinc: the ARRIVES only
 //
+// A generic address (no state space) takes the generic forms of the same
+// accesses, as ptxas: ST.E.64.STRONG.SM (init), ATOM.E.ARRIVE.64 /
+// ATOM.E.POPC.INC.32 .STRONG.SM [Ra.64+URZ] (arrive), ATOM.E.ADD.STRONG.SM
+// (.noComplete; ptxas aggregates it over the warp, we issue it per
+// thread), LD.E.STRONG.SM (test_wait); cp.async.mbarrier.arrive converts
+// the address to the shared window (lo - c[0x0][0x18]).
+//
 //===----------------------------------------------------------------------===//
 #include "ISelHopperUniform.h"
 #include "ISelIntegerCommon.h"
@@ -53,6 +60,87 @@ MOperand shm(const SharedAddr &A, int64_t Extra = 0, bool WithURZ = false) {
   return M;
 }
 
+/// [Ra.64+off] of a generic mbarrier access; \p URZ: ATOM.E.ARRIVE's
+/// [Ra.64+URZ].
+std::optional<MOperand> gen(ISel &S, const Operand &A, int64_t Extra = 0,
+                            bool URZ = false) {
+  std::optional<MOperand> M = mem::wideAddr(S, A, false);
+  if (!M)
+    return std::nullopt;
+  M->Imm += Extra;
+  if (URZ)
+    M->Text = ".64+URZ";
+  return M;
+}
+
+bool isGeneric(const ptx::Instruction &I) {
+  return llvm::none_of(I.Mods, [](llvm::StringRef M) {
+    return M.starts_with(".shared");
+  });
+}
+
+SelResult genericMbarrier(ISel &S, const ptx::Instruction &I) {
+  llvm::StringRef M = I.Mnemonic;
+  const Operand &AO = I.Ops[M == "mbarrier.init" || M == "mbarrier.inval"
+                                ? 0
+                                : 1];
+  if (M == "mbarrier.inval")
+    return SelResult::Done;
+  std::optional<MOperand> Probe = gen(S, AO);
+  if (!Probe)
+    return S.unsupported(I, "address");
+  if (M.contains(".noComplete")) {
+    MOperand N = S.srcReg(I.Ops[2], ptx::Type::U32);
+    S.emit("MEMBAR.ALL.CTA", {});
+    if (M.starts_with("mbarrier.arrive_drop"))
+      S.emit("ATOM.E.ADD.STRONG.SM", {PT(), RZ(), *Probe, N});
+    MOperand T = newReg(S);
+    S.emit("ATOM.E.ADD.STRONG.SM", {PT(), dst(T), *gen(S, AO, 4), N});
+    if (I.Ops[0].K != Operand::Kind::Sink) {
+      MOperand D = S.defOf(I.Ops[0]);
+      S.emit("MOV", {defWord(D, 0, true), T});
+      S.emit("MOV", {defWord(D, 1, false), T});
+    }
+    return SelResult::Done;
+  }
+  if (M == "mbarrier.init") {
+    MOperand V = newReg(S, 2);
+    MOperand N = S.srcReg(I.Ops[1], ptx::Type::U32);
+    S.emit("IADD3", {defWord(V, 0, true), negR(N), uImm(0x40000000), RZ()});
+    S.emit("IADD3", {defWord(V, 1, false), negR(N), sImm(int32_t(0x80000000)),
+                     RZ()});
+    S.emit("ST.E.64.STRONG.SM", {*Probe, V});
+    return SelResult::Done;
+  }
+  if (M == "mbarrier.arrive" || M == "mbarrier.arrive_drop") {
+    if (I.Ops.size() > 2)
+      return S.unsupported(I, "sm_80 form");
+    S.emit("MEMBAR.ALL.CTA", {});
+    if (M == "mbarrier.arrive_drop")
+      S.emit("ATOM.E.POPC.INC.32.STRONG.SM", {PT(), RZ(), *gen(S, AO, 0, true)});
+    MOperand D = I.Ops[0].K == Operand::Kind::Sink ? newReg(S, 2)
+                                                   : S.defOf(I.Ops[0]);
+    S.emit("ATOM.E.ARRIVE.64.STRONG.SM", {PT(), D, *gen(S, AO, 0, true)});
+    return SelResult::Done;
+  }
+  if (M.starts_with("mbarrier.test_wait")) {
+    MOperand T = newReg(S);
+    S.emit("LD.E.STRONG.SM", {dst(T), *gen(S, AO, 4)});
+    MOperand Phase;
+    if (M.ends_with(".parity")) {
+      MOperand Q = S.srcReg(I.Ops[2], ptx::Type::U32);
+      Phase = newReg(S);
+      S.emit("IMAD.U32", {dst(Phase), Q, sImm(int32_t(0x80000000)), RZ()});
+    } else {
+      Phase = word(S.use(I.Ops[2]), 1);
+    }
+    S.emit("LOP3.LUT", {S.defOf(I.Ops[0]), RZ(), T, uImm(0x80000000), Phase,
+                        imm(0x48), notPT()});
+    return SelResult::Done;
+  }
+  return S.unsupported(I);
+}
+
 } // namespace
 
 SelResult codegen::selectMbarrierSm80(ISel &S, const ptx::Instruction &I) {
@@ -70,11 +158,22 @@ SelResult codegen::selectMbarrierSm80(ISel &S, const ptx::Instruction &I) {
       M.contains("try_wait") || M.contains("complete_tx"))
     return S.unsupported(I, "sm_80 form");
   bool CpAsync = M == "cp.async.mbarrier.arrive";
+  if (!CpAsync && isGeneric(I))
+    return genericMbarrier(S, I);
   const Operand &AO = I.Ops[M == "mbarrier.init" || M == "mbarrier.inval" ||
                                     CpAsync
                                 ? 0
                                 : 1];
   std::optional<SharedAddr> A = sharedAddr(S, AO);
+  if (A && CpAsync && isGeneric(I)) {
+    // A generic address in the shared window: lo - the window base (for
+    // a shared variable's name ptxas takes its offset as the low word).
+    MOperand B = cbank(0, 0x18);
+    B.Neg = true;
+    MOperand T = newReg(S);
+    S.emit("IADD3", {dst(T), A->Base ? *A->Base : RZ(), B, RZ()});
+    A->Base = T;
+  }
   if (!A)
     return S.unsupported(I, "address");
   if (M == "mbarrier.inval")

@@ -776,6 +776,8 @@ SelResult codegen::selectMemory(ISel &S, const ptx::Instruction &I) {
     return selectFence(S, I);
   if (M == "cvta")
     return selectCvta(S, I);
+  if (M == "istypep")
+    return selectIstypep(S, I);
   if (M == "isspacep")
     return selectIsspacep(S, I);
   if (M == "prefetch" || M == "prefetchu" || M == "discard" ||

@@ -90,8 +90,15 @@ std::optional<MOperand> policyDesc(ISel &S, const ptx::Operand &Policy,
                                    MOperand &Addr);
 
 SelResult selectAtom(ISel &S, const ptx::Instruction &I); // ISelMemoryAtomic
+/// sm_90 vector and 128-bit atomics (ISelMemoryAtomicWide.cpp); \p Op is
+/// the operation's name ("add", "exch", ...).
+SelResult vectorAtom(ISel &S, const ptx::Instruction &I, llvm::StringRef Op,
+                     Space Sp);
+SelResult atom128(ISel &S, const ptx::Instruction &I, llvm::StringRef Op,
+                  Space Sp);
 SelResult selectCvta(ISel &S, const ptx::Instruction &I); // ISelMemoryWindow
 SelResult selectIsspacep(ISel &S, const ptx::Instruction &I);
+SelResult selectIstypep(ISel &S, const ptx::Instruction &I);
 SelResult selectCacheCtl(ISel &S, const ptx::Instruction &I);
 SelResult selectMultimem(ISel &S, const ptx::Instruction &I); // ISelMultimem
 

@@ -460,62 +460,6 @@ static SelResult halfAtomicAdd(ISel &S, const ptx::Instruction &I,
   return SelResult::Done;
 }
 
-/// sm_90 vector atomics on global memory (atom/red .v2/.v4/.v8 of f32,
-/// f16(x2), bf16(x2)): one ATOMG/REDG over the whole vector, typed by the
-/// element format and the number of scalars (F32x2/x4, F16x2..x8,
-/// BF16x2..x8), data and result in aligned register tuples, as ptxas.
-static SelResult vectorAtom(ISel &S, const ptx::Instruction &I,
-                            llvm::StringRef Op,
-                     Space Sp) {
-  bool Red = I.Mnemonic == "red";
-  Type T = I.Types[0];
-  unsigned VW = I.VectorWidth;
-  unsigned ElemBits = ptx::typeBits(T);
-  unsigned Bytes = ElemBits / 8 * VW;
-  const char *Fmt = nullptr;
-  unsigned Scalars = VW;
-  if (T == Type::F32) {
-    Fmt = "F32";
-  } else if (T == Type::F16 || T == Type::F16x2) {
-    Fmt = "F16";
-    Scalars = Bytes / 2;
-  } else if (T == Type::BF16 || T == Type::BF16x2) {
-    Fmt = "BF16";
-    Scalars = Bytes / 2;
-  }
-  if (!S.isSm90() || Sp != Space::Global || !Fmt ||
-      (Bytes != 4 && Bytes != 8 && Bytes != 16) ||
-      (Op != "add" && Op != "min" && Op != "max"))
-    return S.unsupported(I, "vector atomics");
-  Order O;
-  O.Strong = true;
-  O.Sc = scopeOf(I, Scope::GPU);
-  O.Acquire = I.hasMod(".acquire") || I.hasMod(".acq_rel");
-  O.Release = I.hasMod(".release") || I.hasMod(".acq_rel");
-  std::optional<MOperand> Addr = wideAddr(S, I.Ops[Red ? 0 : 1], true);
-  if (!Addr)
-    return S.unsupported(I, "address");
-  std::string Ty = "." + std::string(Fmt) + "x" + std::to_string(Scalars) +
-                   (T == Type::F32 ? ".FTZ.RN" : ".RN");
-  std::string Sem = strongText(S, O.Sc);
-  std::string Upper = Op.upper();
-  unsigned Words = Bytes / 4;
-  MOperand V = gatherStore(S, I.Ops[Red ? 1 : 2], T, ElemBits, Words);
-  releaseFence(S, O);
-  if (Red) {
-    S.emit("REDG.E." + Upper + Ty + Sem, {*Addr, V});
-  } else {
-    bool Direct;
-    MOperand D = loadTarget(S, I.Ops[0], Words, Direct);
-    S.emit("ATOMG.E." + Upper + Ty + Sem, {PT(), D, *Addr, V});
-    acquireFence(S, O);
-    scatterLoad(S, I, D, ElemBits, Direct);
-    return SelResult::Done;
-  }
-  acquireFence(S, O);
-  return SelResult::Done;
-}
-
 SelResult mem::selectAtom(ISel &S, const ptx::Instruction &I) {
   bool Red = I.Mnemonic == "red";
   Space Sp = spaceOf(I);
@@ -539,6 +483,8 @@ SelResult mem::selectAtom(ISel &S, const ptx::Instruction &I) {
   unsigned DataIdx = Red ? 1 : 2;
   const Operand &AddrOp = I.Ops[Red ? 0 : 1];
 
+  if (Bits == 128)
+    return atom128(S, I, *OpName, Sp);
   if (T == Type::F16 || T == Type::BF16 || (Cas && Bits == 16))
     return halfAtomicAdd(S, I, *OpName, Sp, O);
   if (Sp == Space::Shared) {

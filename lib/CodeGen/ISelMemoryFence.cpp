@@ -51,9 +51,8 @@ void mem::acquireFence(ISel &S, const Order &O) {
 
 SelResult mem::selectFence(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;
-  if (M == "membar") {
-    if (I.hasMod(".proxy"))
-      return S.unsupported(I);
+  // membar.proxy.alias is fence.proxy.alias (below).
+  if (M == "membar" && !I.hasMod(".proxy")) {
     Scope Sc = I.hasMod(".cta") ? Scope::CTA
                : I.hasMod(".gl") ? Scope::GPU
                                  : Scope::SYS;
@@ -83,6 +82,9 @@ SelResult mem::selectFence(ISel &S, const ptx::Instruction &I) {
       return SelResult::Done;
     }
     if (I.hasMod(".alias")) {
+      // (Also membar.proxy.alias. ptxas: sm_75 MEMBAR.SC.GPU; sm_80-89
+      // branches on c[0x0][0x128] == 0 to SYS, else GPU; sm_90 on bit 0
+      // of c[0x0][0x18c] to GPU, else SYS; then CCTL.IVALL.)
       // ptxas picks GPU or SYS scope from a driver flag at run time; the
       // SYS branch is the stronger one.
       S.emit("MEMBAR.SC.SYS", {});

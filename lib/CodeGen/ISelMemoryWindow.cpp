@@ -177,8 +177,33 @@ SelResult mem::selectCvta(ISel &S, const ptx::Instruction &I) {
 static SelResult isspacepParam(ISel &S, const ptx::Instruction &I) {
   MOperand D = S.defOf(I.Ops[0]);
   MOperand X = S.use(I.Ops[1]);
-  if (X.RC != RegClass::GPR || S.mf().VRegs[X.Reg].Size != 2)
-    return S.unsupported(I, "32-bit address");
+  if (X.RC != RegClass::GPR)
+    return S.unsupported(I, "address");
+  if (S.mf().VRegs[X.Reg].Size == 1) {
+    // A 32-bit address: the same bounds' low words (ptxas: x > last;
+    // x >= first && !that).
+    MOperand B = cbank(0, 0x198), E = cbank(0, 0x1a0);
+    if (!S.isSm90()) {
+      int64_t Base =
+          S.request().Kernel ? S.request().Kernel->ParamBase : 0x160;
+      unsigned W = S.tmp(), Bt = S.tmp(), Et = S.tmp();
+      S.emit("MOV", {def(vreg(W, RegClass::GPR)), cbank(0, 0x40)});
+      S.emit("IADD3", {def(vreg(Et, RegClass::GPR)), vreg(W, RegClass::GPR),
+                       cbank(0, S.isSm75() ? 0x114 : 0x12c), RZ()});
+      S.emit("IADD3", {def(vreg(Bt, RegClass::GPR)), vreg(W, RegClass::GPR),
+                       imm(Base), RZ()});
+      B = vreg(Bt, RegClass::GPR), E = vreg(Et, RegClass::GPR);
+    }
+    unsigned P = S.tmp(RegClass::Pred);
+    MOperand NotP = vreg(P, RegClass::Pred);
+    NotP.Not = true;
+    S.emit("ISETP.GT.U32.AND", {def(vreg(P, RegClass::Pred)), PT(), X, E,
+                                PT()});
+    S.emit("ISETP.GE.U32.AND", {D, PT(), X, B, NotP});
+    return SelResult::Done;
+  }
+  if (S.mf().VRegs[X.Reg].Size != 2)
+    return S.unsupported(I, "address");
   MOperand Lo = vreg(X.Reg, RegClass::GPR, 1, X.Sub);
   MOperand Hi = vreg(X.Reg, RegClass::GPR, 1, X.Sub + 1);
   MOperand NotPT = PT();
@@ -212,6 +237,26 @@ static SelResult isspacepParam(ISel &S, const ptx::Instruction &I) {
                                  Hi, EHi, PT(), vreg(PE, RegClass::Pred)});
   S.emit("ISETP.GE.U32.AND.EX", {D, PT(), Hi, BHi, vreg(PE, RegClass::Pred),
                                  vreg(PB, RegClass::Pred)});
+  return SelResult::Done;
+}
+
+/// istypep.{texref,samplerref,surfref} d, h: the handle's kind is a bit
+/// of its high word (bits 61, 62, 63), as ptxas 13.0 tests it.
+SelResult mem::selectIstypep(ISel &S, const ptx::Instruction &I) {
+  uint32_t Bit = I.hasMod(".texref")       ? 0x20000000u
+                 : I.hasMod(".samplerref") ? 0x40000000u
+                                           : 0x80000000u;
+  MOperand X = S.srcReg(I.Ops[1], Type::B64);
+  if (X.RC != RegClass::GPR || S.mf().VRegs[X.Reg].Size != 2)
+    return S.unsupported(I, "operand");
+  MOperand NotPT = PT();
+  NotPT.Not = true;
+  unsigned T = S.tmp();
+  S.emit("LOP3.LUT", {def(vreg(T, RegClass::GPR)),
+                      vreg(X.Reg, RegClass::GPR, 1, X.Sub + 1), imm(Bit), RZ(),
+                      imm(0xc0), NotPT});
+  S.emit("ISETP.NE.U32.AND", {S.defOf(I.Ops[0]), PT(), vreg(T, RegClass::GPR),
+                              RZ(), PT()});
   return SelResult::Done;
 }
 

@@ -92,7 +92,10 @@ static SelResult selectShfl(ISel &S, const ptx::Instruction &I) {
                      : I.hasMod(".bfly") ? "SHFL.BFLY"
                      : I.hasMod(".idx")  ? "SHFL.IDX"
                                          : nullptr;
-  if (!Mode || !I.hasMod(".sync") || I.Ops.size() != 5)
+  // Without .sync (sm_75 only; ptxas warns) the same SHFL without the
+  // WARPSYNC, as ptxas.
+  bool Sync = I.hasMod(".sync");
+  if (!Mode || I.Ops.size() != (Sync ? 5u : 4u))
     return S.unsupported(I);
   MOperand A = S.srcReg(I.Ops[1], Type::B32);
   MOperand B = shflSrc(S, I.Ops[2]);
@@ -102,8 +105,8 @@ static SelResult selectShfl(ISel &S, const ptx::Instruction &I) {
     B = imm(B.Imm & 0x1f);
   if (C.K == MOperand::Kind::Imm && C.Imm > 0x1fff)
     C = S.materialize(C);
-  Mask M = memberMask(S, I.Ops[4]);
-  emitWarpSync(S, M.M, /*Auto=*/true);
+  if (Sync)
+    emitWarpSync(S, memberMask(S, I.Ops[4]).M, /*Auto=*/true);
   std::optional<MOperand> P = pairDef(S, I.Ops[0]);
   MOperand D = S.defOf(I.Ops[0]);
   S.emit(Mode, {P ? *P : PT(), D, A, B, C});
@@ -123,13 +126,18 @@ static MOperand predSrc(ISel &S, const Operand &O) {
 }
 
 static SelResult selectVote(ISel &S, const ptx::Instruction &I) {
-  if (!I.hasMod(".sync"))
-    return S.unsupported(I, "vote without .sync is not available on sm_70+");
-  if (I.Ops.size() != 3)
+  // Without .sync (sm_75 only; ptxas warns): the whole warp's vote with no
+  // WARPSYNC, as ptxas.
+  bool Sync = I.hasMod(".sync");
+  if (I.Ops.size() != (Sync ? 3u : 2u))
     return S.unsupported(I);
-  Mask M = memberMask(S, I.Ops[2]);
+  Mask M;
+  M.All = true;
+  if (Sync)
+    M = memberMask(S, I.Ops[2]);
   MOperand P = predSrc(S, I.Ops[1]);
-  emitWarpSync(S, M.M, /*Auto=*/true);
+  if (Sync)
+    emitWarpSync(S, M.M, /*Auto=*/true);
   if (I.hasMod(".ballot")) {
     MOperand D = S.defOf(I.Ops[0]);
     if (M.All) {

@@ -147,8 +147,8 @@ uint32_t bits(float F) {
 bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
   StringRef Mn = D.Mnemonic;
   auto &O = D.Ops;
-  // ATOMS.ARRIVE.64 (sm_80 mbarrier.arrive) is ExecSync.cpp's.
-  if (Mn == "ATOMS" && D.has("ARRIVE")) {
+  // ATOMS/ATOM.ARRIVE.64 (sm_80 mbarrier.arrive) is ExecSync.cpp's.
+  if ((Mn == "ATOMS" || Mn == "ATOM") && D.has("ARRIVE")) {
     Handled = false;
     return true;
   }

@@ -6,7 +6,7 @@
 //
 // mbarriers (SYNCS.*, ARRIVES), bulk copies (UBLKCP, UBLKRED, UBLKPF) and
 // setmaxnreg (USETMAXREG) for clusters of one CTA (issue 17); the sm_80
-// mbarrier (ATOMS.ARRIVE, ARRIVES.LDGSTSBAR.64) at the end of the file's
+// mbarrier (ATOMS/ATOM.ARRIVE, ARRIVES.LDGSTSBAR.64) at the end of the file's
 // ARRIVE part.
 //
 // The mbarrier is the 64-bit shared word ptxas's code reads: the low word
@@ -39,6 +39,8 @@
 //   UBLKCP.S.G [URd:URmb], [URg], URn   n = (URn & 0xffff) << 4 bytes
 //   UBLKCP.S.S / .G.S, UBLKRED.*        (MULTICAST: the CTA mask in URn's
 //                                       high half; only rank 0 exists)
+// STAS / REDAS [Rp.64], Rv (st.async / red.async): Rp = {shared address,
+// mbarrier}; the store or reduction lands and completes its bytes.
 //
 //===----------------------------------------------------------------------===//
 #include "Machine.h"
@@ -50,6 +52,30 @@ using namespace ptxas::sim;
 using llvm::StringRef;
 
 namespace {
+
+/// The integer reduction \p D names (ADD, MIN, MAX, AND, OR, XOR, INC,
+/// DEC) of the old value \p A and the operand \p B.
+uint64_t intReduce(const DecodedInstr &D, uint64_t A, uint64_t B, bool S32) {
+  if (D.has("ADD"))
+    return A + B;
+  if (D.has("MIN"))
+    return S32 ? uint64_t(uint32_t(std::min(int32_t(A), int32_t(B))))
+               : std::min(A, B);
+  if (D.has("MAX"))
+    return S32 ? uint64_t(uint32_t(std::max(int32_t(A), int32_t(B))))
+               : std::max(A, B);
+  if (D.has("AND"))
+    return A & B;
+  if (D.has("OR"))
+    return A | B;
+  if (D.has("XOR"))
+    return A ^ B;
+  if (D.has("INC"))
+    return A >= B ? 0 : A + 1;
+  if (D.has("DEC"))
+    return (A == 0 || A > B) ? B : A - 1;
+  return A;
+}
 
 struct MbarWord {
   uint32_t Expected = 0, Pending = 0;
@@ -216,6 +242,31 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
     }
     return true;
   }
+  if (Mn == "ATOM" && D.has("ARRIVE")) {
+    // The generic form (mbarrier.arrive on a generic address): [Ra.64+URZ]
+    // or [URa] (a 64-bit pair either way).
+    const Operand &MO = O[2];
+    auto ur64 = [&](unsigned U) {
+      return W->UR[U] | uint64_t(W->UR[(U + 1) & 63]) << 32;
+    };
+    FOR_LANES(G, L) {
+      uint64_t A = uint64_t(MO.Imm);
+      if (MO.IdxKind == OpKind::R && MO.Reg != 255)
+        A += W->R[MO.Reg][L] | uint64_t(W->R[(MO.Reg + 1) & 255][L]) << 32;
+      else if (MO.IdxKind == OpKind::UR && MO.Reg != 63)
+        A += ur64(MO.Reg);
+      if (MO.URIdx != 63)
+        A += ur64(MO.URIdx);
+      uint8_t *P = genericPtr(L, A, 8, D);
+      if (!P)
+        return false;
+      uint64_t Old;
+      arrive80(P, Old);
+      if (O[1].Reg != 255)
+        setR64(O[1].Reg, L, Old);
+    }
+    return true;
+  }
   if (Mn == "ARRIVES" && P.A < sass::Arch::SM90) {
     completeCopies(*W, 0, true);
     uint8_t *Pm = mbarPtr(addr(O[0], L0));
@@ -315,24 +366,8 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
           uint32_t Bits;
           std::memcpy(&Bits, &X, 4);
           R = Bits;
-        } else if (D.has("ADD")) {
-          R = A + B;
-        } else if (D.has("MIN")) {
-          R = S32 ? uint64_t(uint32_t(std::min(int32_t(A), int32_t(B))))
-                  : std::min(A, B);
-        } else if (D.has("MAX")) {
-          R = S32 ? uint64_t(uint32_t(std::max(int32_t(A), int32_t(B))))
-                  : std::max(A, B);
-        } else if (D.has("AND")) {
-          R = A & B;
-        } else if (D.has("OR")) {
-          R = A | B;
-        } else if (D.has("XOR")) {
-          R = A ^ B;
-        } else if (D.has("INC")) {
-          R = A >= B ? 0 : A + 1;
-        } else if (D.has("DEC")) {
-          R = (A == 0 || A > B) ? B : A - 1;
+        } else {
+          R = intReduce(D, A, B, S32);
         }
         std::memcpy(Dst + K, &R, Sz);
       }
@@ -345,6 +380,35 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
       if (!P)
         return false;
       mbarUpdate(ctaOf(FA), FA & 0xffffff, P, 0, -int64_t(N), 0);
+    }
+    return true;
+  }
+  if (Mn == "STAS" || Mn == "REDAS") {
+    // st.async / red.async: [Rp.64] is {shared address, mbarrier}; the
+    // bytes land (or the reduction is done) and complete on the mbarrier.
+    const Operand &MO = O[0], &VO = O[1];
+    if (MO.IdxKind != OpKind::R || MO.Reg >= 254 || MO.URIdx != 63)
+      return unsupported(D);
+    bool Red = Mn == "REDAS";
+    unsigned N = D.has("128") ? 16 : D.has("64") ? 8 : 4;
+    FOR_LANES(G, L) {
+      uint32_t A = W->R[MO.Reg][L] + uint32_t(MO.Imm);
+      uint32_t Mb = W->R[MO.Reg + 1][L];
+      uint8_t *P = sharedPtr(A, N, D), *MP = mbarPtr(Mb);
+      if (!P || !MP)
+        return false;
+      uint32_t V[4] = {};
+      for (unsigned K = 0; K < N / 4; ++K)
+        V[K] = VO.Reg + K >= 255 ? 0 : W->R[VO.Reg + K][L];
+      if (Red) {
+        uint64_t Old = 0, B = V[0] | uint64_t(V[1]) << 32;
+        std::memcpy(&Old, P, N);
+        uint64_t R = intReduce(D, Old, N == 4 ? uint32_t(B) : B, D.has("S32"));
+        std::memcpy(P, &R, N);
+      } else {
+        std::memcpy(P, V, N);
+      }
+      mbarUpdate(ctaOf(Mb), Mb & 0xffffff, MP, 0, -int64_t(N), 0);
     }
     return true;
   }

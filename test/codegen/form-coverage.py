@@ -147,6 +147,7 @@ def spell(form, choice):
     p = Probe()
     ops = []
     label = False
+    generic_mb = False
     nmem = 0
     for o in form['operands']:
         if o['optional']:
@@ -185,6 +186,14 @@ def spell(form, choice):
                 ops.append('[lv]')
             elif space == '.param':
                 ops.append('[pp]')
+            elif form['mnemonic'].startswith('mbarrier.') or \
+                    form['mnemonic'] in ('st.async', 'red.async'):
+                # a generic mbarrier (or st/red.async's destination and
+                # mbarrier): generic addresses of a shared variable (the
+                # buffer's would be undefined behaviour)
+                ops.append('[%rd_mb]' if form['mnemonic'].startswith(
+                    'mbarrier.') or nmem > 1 else '[%rd_mb+16]')
+                generic_mb = True
             else:
                 ops.append('[%rd_addr]')
         elif k == 'label':
@@ -204,6 +213,8 @@ def spell(form, choice):
              '\t.reg .pred %io_p;', '\t.local .align 16 .b8 lv[256];',
              '\tld.param.u64 %rd_addr, [pp];',
              '\tcvta.to.global.u64 %rd_addr, %rd_addr;']
+    if generic_mb:
+        body += ['\t.reg .b64 %rd_mb;', '\tcvta.shared.u64 %rd_mb, sh;']
     # Live probes: every register the instruction reads is loaded from this
     # thread's slot of the buffer, every register it writes is stored back,
     # so that neither compiler can delete it and the emulator can compare
