@@ -113,6 +113,28 @@ static std::optional<int64_t> paramWordOf(ISel &S, const Operand &H,
   return C.Imm;
 }
 
+/// sm_90: the uniform register holding the kernel parameter word at \p Off,
+/// loaded once at the top of the entry block (ptxas's single ULDC for all
+/// the instructions on one surface); a second use finds that ULDC.
+static MOperand paramUR(ISel &S, int64_t Off) {
+  auto &Entry = S.mf().Blocks.front().Instrs;
+  for (const MInstr &MI : Entry)
+    if (MI.Op.is(sass::Opc::ULDC) && MI.Ops.size() == 2 &&
+        MI.Ops[0].RC == RegClass::UGPR && !MI.Ops[0].Phys &&
+        MI.Ops[0].Width == 1 && MI.Ops[1].K == MOperand::Kind::Const &&
+        MI.Ops[1].NoReg && MI.Ops[1].Bank == 0 && MI.Ops[1].Imm == Off)
+      return vreg(MI.Ops[0].Reg, RegClass::UGPR);
+  unsigned U = S.tmp(RegClass::UGPR);
+  // Emitted where selection is, then moved to the entry block's top (it
+  // reads only the constant bank).
+  unsigned B = S.currentBlock();
+  S.emit("ULDC", {def(vreg(U, RegClass::UGPR)), cbank(0, Off)});
+  MInstr L = std::move(S.mf().Blocks[B].Instrs.back());
+  S.mf().Blocks[B].Instrs.pop_back();
+  Entry.insert(Entry.begin(), std::move(L));
+  return vreg(U, RegClass::UGPR);
+}
+
 /// The one place a surface operand becomes a SASS handle: \p H is the
 /// first part of the address ([h, {..}]) or the whole address of suq.
 /// Bound references (.surfref variables) are not resolved here yet.
@@ -137,10 +159,8 @@ static std::optional<Handle> surfaceHandle(ISel &S, const ptx::Instruction &I,
       Out.Word = unsigned(*Off / 4);
       return Out;
     }
-    unsigned U = S.tmp(RegClass::UGPR);
-    S.emit("ULDC", {def(vreg(U, RegClass::UGPR)), cbank(0, *Off)});
     Out.K = Handle::Uniform;
-    Out.R = vreg(U, RegClass::UGPR);
+    Out.R = paramUR(S, *Off);
     return Out;
   }
   Out.K = Handle::Reg;
