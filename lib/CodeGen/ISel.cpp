@@ -209,6 +209,10 @@ bool ISel::aliasCopy(const Operand &Dst, const Operand &Src) {
   return true;
 }
 
+unsigned ISel::definitions(const Operand &O) const {
+  return DefCount.lookup(regKey(O));
+}
+
 unsigned ISel::vregOf(const Operand &O) {
   auto Key = ptxRegKey(O);
   auto It = Regs.find(Key);
@@ -433,7 +437,7 @@ bool ISel::selectOne(const ptx::Instruction &I) {
                                       selectWarp,    selectVideo,
                                       selectStack,   selectAsyncCopy,
                                       selectTensor,  selectWmma,
-                                      selectWarpgroup};
+                                      selectWarpgroup, selectSurface};
   // A guarded instruction is selected after `@!p BRA skip`; if it became a
   // single instruction the branch is undone and the guard moves onto it.
   unsigned B0 = currentBlock();

@@ -94,6 +94,8 @@ public:
   /// the function (nvcc's SSA-derived registers), makes Dst another name of
   /// Src's virtual register so that the copy disappears; false otherwise.
   bool aliasCopy(const ptx::Operand &Dst, const ptx::Operand &Src);
+  /// How many statements of the function write PTX register \p O.
+  unsigned definitions(const ptx::Operand &O) const;
   /// Copies a 32-bit value into a new temporary.
   MOperand materialize(const MOperand &O);
   /// Reads a special register (%tid.x, ...) into a register operand;
@@ -211,6 +213,7 @@ SelResult selectAsyncCopy(ISel &S, const ptx::Instruction &I); // ISelAsyncCopy
 SelResult selectTensor(ISel &S, const ptx::Instruction &I);  // ISelTensor.cpp
 SelResult selectWmma(ISel &S, const ptx::Instruction &I);    // ISelWmma.cpp
 SelResult selectWarpgroup(ISel &S, const ptx::Instruction &I); // ISelWarpgroup
+SelResult selectSurface(ISel &S, const ptx::Instruction &I); // ISelSurface
 /// Before every statement (\p I null at a label and at the end): waits for
 /// the GMMAs whose registers \p I touches, or for all of them at a block
 /// boundary, as ptxas injects warpgroup.wait (ISelWarpgroup.cpp).
