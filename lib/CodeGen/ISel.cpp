@@ -210,7 +210,7 @@ bool ISel::aliasCopy(const Operand &Dst, const Operand &Src) {
 }
 
 unsigned ISel::definitions(const Operand &O) const {
-  return DefCount.lookup(regKey(O));
+  return DefCount.lookup(ptxRegKey(O));
 }
 
 unsigned ISel::vregOf(const Operand &O) {

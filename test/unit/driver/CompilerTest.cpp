@@ -224,7 +224,7 @@ TEST(Compiler, SplitCompileDiagnosticsAndLimits) {
 .address_size 64
 )";
   const std::string Unsupported =
-      ".reg .pred %q1; istypep.texref %q1, %rd1; ";
+      ".reg .b32 %q1; suq.channel_order.b32 %q1, [%rd1]; ";
   for (int K = 0; K != 12; ++K) {
     M += ".visible .entry k" + std::to_string(K) +
          "(.param .u64 p) { .reg .b64 %rd<2>; ld.param.u64 %rd1, [p]; ";
