@@ -94,11 +94,12 @@ SelResult mem::selectCvta(ISel &S, const ptx::Instruction &I) {
     }
   } else if (Src.K == Operand::Kind::Reg) {
     X = S.use(Src);
-  } else if (Src.K == Operand::Kind::Symbol && Src.Var &&
-             Src.Var->Space == StateSpace::Const && Sp == Space::Const &&
-             !To) {
+  } else if (Src.K == Operand::Kind::Symbol && Src.Var && !To &&
+             ((Src.Var->Space == StateSpace::Const && Sp == Space::Const) ||
+              (Src.Var->Space == StateSpace::Local && Sp == Space::Local))) {
     // cvta.const r, var: the variable's bank offset (as mov gives it) plus
-    // the bank's generic base, as ptxas computes it.
+    // the bank's generic base, as ptxas computes it; cvta.local r, var
+    // the same with the variable's frame address and the local window.
     unsigned T = S.tmp(RegClass::GPR, 2);
     if (!movSymbolAddress(S, Src.Var, def(vreg(T, RegClass::GPR, 2))))
       return S.unsupported(I, "operand");
