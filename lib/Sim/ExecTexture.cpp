@@ -265,7 +265,7 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
       if (!(Mask >> K & 1))
         continue;
       if (F16) {
-        Half Hh(float(Out[K]));
+        Half Hh = static_cast<Half>(float(Out[K]));
         uint16_t B;
         std::memcpy(&B, &Hh, 2);
         if (NV % 2 == 0)
