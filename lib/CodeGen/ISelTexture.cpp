@@ -253,36 +253,36 @@ std::optional<TexHandle> codegen::referenceHandle(ISel &S, const Operand &Ref,
 namespace {
 
 /// The destination of a fetch: registers of the R16 and R64 fields, the
-/// write mask, and the copies into the PTX registers after it.
+/// write mask, and the copies into the PTX registers after it. Each
+/// enabled component has a rank (its place among the enabled ones); .f16x2
+/// elements take two.
 struct Dest {
   MOperand A = RZ(), B = RZ();
-  unsigned Mask = 0;
-  std::vector<std::pair<const Operand *, unsigned>> Slots; // PTX reg, slot
-  bool Half = false; ///< two 16-bit components a register
-  unsigned HalfBits = 0; ///< 16: .f16 elements; 32: .f16x2
+  unsigned Mask = 0, Ranks = 0;
+  std::vector<std::pair<const Operand *, unsigned>> Slots; // PTX reg, rank
+  bool F16 = false;      ///< .f16 / .f16x2 results
+  bool HwPacked = false; ///< the fetch packs them (.F16.RN, sm_75..89)
+  bool X2 = false;       ///< .f16x2 elements
 };
 
 Dest makeDest(ISel &S, const ptx::Instruction &I) {
   Dest D;
   Type T = I.Types[0];
-  D.Half = T == Type::F16 || T == Type::F16x2;
-  D.HalfBits = T == Type::F16x2 ? 32 : 16;
+  D.F16 = T == Type::F16 || T == Type::F16x2;
+  // sm_90: ptxas fetches 32-bit components and packs them with F2FP.
+  D.HwPacked = D.F16 && !S.isSm90();
+  D.X2 = T == Type::F16x2;
   auto E = elems(I.Ops[0]);
-  unsigned Rank = 0;
   for (unsigned K = 0; K != E.size(); ++K) {
     if (E[K]->K == Operand::Kind::Sink)
       continue;
-    if (D.Half && D.HalfBits == 32) {
-      D.Mask |= 3u << (2 * K);
-      D.Slots.push_back({E[K], Rank * 2});
-      Rank += 2;
-    } else {
-      D.Mask |= 1u << K;
-      D.Slots.push_back({E[K], Rank++});
-    }
+    D.Slots.push_back({E[K], D.Ranks});
+    unsigned N = D.X2 ? 2 : 1;
+    D.Mask |= ((1u << N) - 1) << (N * K);
+    D.Ranks += N;
   }
-  unsigned Regs = D.Half ? (Rank + 1) / 2 : Rank;
-  unsigned NA = std::min(Regs, D.Half ? 1u : 2u);
+  unsigned Regs = D.HwPacked ? (D.Ranks + 1) / 2 : D.Ranks;
+  unsigned NA = std::min(Regs, D.HwPacked ? 1u : 2u);
   unsigned NB = Regs - NA;
   if (NA)
     D.A = def(gpr(S.tmp(RegClass::GPR, NA), NA));
@@ -292,18 +292,31 @@ Dest makeDest(ISel &S, const ptx::Instruction &I) {
 }
 
 void finishDest(ISel &S, const Dest &D) {
-  unsigned PerReg = D.Half ? 2 : 1;
-  unsigned NA = D.A.K == MOperand::Kind::Reg && !D.A.Phys ? D.A.Width : 0;
-  for (auto [Op, Slot] : D.Slots) {
-    unsigned Reg = Slot / PerReg;
-    MOperand Src = Reg < NA ? D.A : D.B;
-    unsigned W = Reg < NA ? Reg : Reg - NA;
-    Src = gpr(Src.Reg, 1, W);
-    if (D.Half && D.HalfBits == 16)
-      S.emit("PRMT", {S.defOf(*Op), Src, uImm(Slot % 2 ? 0x7732 : 0x7710),
-                      RZ()});
+  unsigned NA = D.A.Phys ? 0 : D.A.Width;
+  // Register \p R of the fetch's results (R16 pair, then R64 pair).
+  auto Res = [&](unsigned R) {
+    return R < NA ? gpr(D.A.Reg, 1, R) : gpr(D.B.Reg, 1, R - NA);
+  };
+  llvm::SmallVector<MOperand, 4> Words; // one per result register
+  if (D.F16 && !D.HwPacked) {
+    for (unsigned P = 0; 2 * P < D.Ranks; ++P) {
+      unsigned W = S.tmp();
+      S.emit("F2FP.F16.F32.PACK_AB",
+             {def(gpr(W)), 2 * P + 1 < D.Ranks ? Res(2 * P + 1) : RZ(),
+              Res(2 * P)});
+      Words.push_back(gpr(W));
+    }
+  } else {
+    unsigned Regs = D.HwPacked ? (D.Ranks + 1) / 2 : D.Ranks;
+    for (unsigned R = 0; R != Regs; ++R)
+      Words.push_back(Res(R));
+  }
+  for (auto [Op, Rank] : D.Slots) {
+    if (D.F16 && !D.X2)
+      S.emit("PRMT", {S.defOf(*Op), Words[Rank / 2],
+                      uImm(Rank % 2 ? 0x7732 : 0x7710), RZ()});
     else
-      S.emit("MOV", {S.defOf(*Op), Src});
+      S.emit("MOV", {S.defOf(*Op), Words[D.F16 ? Rank / 2 : Rank]});
   }
 }
 
@@ -428,7 +441,8 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
   }
 
   std::string Op;
-  bool F16 = I.Types[0] == Type::F16 || I.Types[0] == Type::F16x2;
+  bool F16 = !S.isSm90() &&
+             (I.Types[0] == Type::F16 || I.Types[0] == Type::F16x2);
   const char *F16M = F16 ? ".F16.RN" : "";
   const char *B = H->isReg() ? ".B" : "";
   switch (K) {
