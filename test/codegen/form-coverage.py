@@ -148,7 +148,12 @@ def spell(form, choice):
     ops = []
     label = False
     nmem = 0
-    for o in form['operands']:
+    prelude = []
+    operands = form['operands']
+    if form['mnemonic'] in TEXTURE_MNEMONICS:
+        ops, prelude = texture_operands(form, mods, slots, vec, p)
+        operands = []
+    for o in operands:
         if o['optional']:
             continue
         k = o['kind']
@@ -203,7 +208,7 @@ def spell(form, choice):
     body += ['\t.reg .b64 %rd_addr, %rd_io, %rd_off;', '\t.reg .b32 %io_t, %io_w;',
              '\t.reg .pred %io_p;', '\t.local .align 16 .b8 lv[256];',
              '\tld.param.u64 %rd_addr, [pp];',
-             '\tcvta.to.global.u64 %rd_addr, %rd_addr;']
+             '\tcvta.to.global.u64 %rd_addr, %rd_addr;'] + prelude
     # Live probes: every register the instruction reads is loaded from this
     # thread's slot of the buffer, every register it writes is stored back,
     # so that neither compiler can delete it and the emulator can compare
@@ -234,6 +239,58 @@ def spell(form, choice):
         body.append('L_end:')
     body.append('\tret;')
     return instr, '\n'.join(body), line
+
+
+TEXTURE_MNEMONICS = ('tex', 'tex.base', 'tex.level', 'tex.grad', 'tld4',
+                     'txq', 'txq.level')
+# Registers in the coordinate vector of each geometry (PTX ISA "tex").
+TEX_COORDS = {'.1d': 1, '.2d': 2, '.3d': 4, '.a1d': 2, '.a2d': 4,
+              '.cube': 4, '.acube': 4, '.2dms': 4, '.a2dms': 4}
+# Components of each tex.grad gradient vector.
+TEX_GRAD = {'.1d': 1, '.2d': 2, '.3d': 4, '.a1d': 1, '.a2d': 2,
+            '.cube': 4, '.acube': 4, '.2dms': 2, '.a2dms': 2}
+
+
+def texture_operands(form, mods, slots, vec, p):
+    """Operands of a tex/tld4/txq probe and the lines that set up its
+    texture handle: the kernel parameter pp itself, loaded with ld.param
+    (a texture object is any 64-bit value; both compilers fold the load
+    into the instruction's constant-bank or uniform-register handle).
+    Required operands the table leaves open (`any`) are the lod of
+    tex.level and the two gradients of tex.grad; optional ones (offsets,
+    depth compare) are left out as for every other form."""
+    geom = next((m for m in mods if m in TEX_COORDS), '.2d')
+    ctype = slots.get(1, 's32')
+    ops = []
+    for o in form['operands']:
+        k = o['kind']
+        if k == 'vd':
+            t = slots.get(0, 'b32')
+            t = 'b32' if t == 'f16x2' else t
+            d = '{' + ', '.join(p.reg(t, 'out') for _ in range(vec)) + '}'
+            if o.get('predpair'):
+                d += '|' + p.reg('pred', 'out')
+            ops.append(d)
+        elif k == 'd':
+            ops.append(p.reg(o['type'] or slots.get(o['slot'], 'b32'), 'out'))
+        elif k == 'm':
+            if form['mnemonic'].startswith('txq'):
+                ops.append('[%rd_tex]')
+            else:
+                n = TEX_COORDS[geom]
+                ops.append('[%rd_tex, {' + ', '.join(
+                    p.reg(ctype, 'in') for _ in range(n)) + '}]')
+        elif o['optional']:
+            continue
+        elif k == 's':
+            ops.append(p.reg(o['type'] or 's32', 'in'))
+        elif k == 'any' and form['mnemonic'] == 'tex.level':
+            ops.append(p.reg(ctype, 'in'))
+        elif k == 'any' and form['mnemonic'] == 'tex.grad':
+            n = TEX_GRAD[geom]
+            ops.append('{' + ', '.join(p.reg('f32', 'in') for _ in range(n))
+                       + '}')
+    return ops, ['\t.reg .b64 %rd_tex;', '\tld.param.u64 %rd_tex, [pp];']
 
 
 def fixed_inputs(mnemonic, instr, ins):
