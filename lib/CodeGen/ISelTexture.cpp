@@ -208,24 +208,61 @@ void TexHandle::appendTo(llvm::SmallVectorImpl<MOperand> &Ops) const {
   }
 }
 
-std::optional<TexHandle> codegen::referenceHandle(ISel &S, const Operand &Ref,
-                                                  llvm::SMLoc Loc) {
-  TexHandle H;
-  std::optional<uint32_t> Off;
-  MOperand Reg;
+namespace {
+/// Where one reference's handle word comes from: a bank-0 byte offset (a
+/// kernel parameter it was loaded from, or a bound reference's slot) or a
+/// register. Reports and returns false when neither.
+bool handleSource(ISel &S, const Operand &Ref, llvm::SMLoc Loc,
+                  std::optional<uint32_t> &Off, MOperand &Reg) {
   if (Ref.K == Operand::Kind::Reg && Ref.Var &&
       Ref.Var->Space == ptx::StateSpace::Reg) {
     Off = paramSource(S, Ref);
     if (!Off)
       Reg = word32(S, Ref, Type::B64);
-  } else if (Ref.Var && ptx::isOpaque(Ref.Var->ElemType)) {
-    Off = S.kernelParamOffset(Ref.Var);
-    if (!Off)
-      Off = boundReferenceSlot(S, Ref.Var);
+    return true;
   }
-  if (!Off && Reg.K != MOperand::Kind::Reg) {
-    S.failAt(Loc, "not yet supported: this texture/surface reference");
+  if (Ref.Var && ptx::isOpaque(Ref.Var->ElemType))
+    Off = boundReferenceSlot(S, Ref.Var);
+  if (Off)
+    return true;
+  S.failAt(Loc, "not yet supported: bound texture, sampler and surface "
+                "references (.texref/.samplerref/.surfref variables and "
+                "parameters): their bank-0 slots, symbols and relocations");
+  return false;
+}
+
+/// The handle word in a new uniform register.
+MOperand uniformWord(ISel &S, const std::optional<uint32_t> &Off,
+                     const MOperand &Reg) {
+  unsigned U = S.tmp(RegClass::UGPR);
+  if (Off)
+    S.emit("ULDC", {def(vreg(U, RegClass::UGPR)), cbank(0, *Off)});
+  else
+    S.emit("R2UR", {def(vreg(U, RegClass::UGPR)), Reg});
+  return vreg(U, RegClass::UGPR);
+}
+} // namespace
+
+std::optional<TexHandle> codegen::referenceHandle(ISel &S, const Operand &Ref,
+                                                  llvm::SMLoc Loc,
+                                                  const Operand *Sampler) {
+  TexHandle H;
+  std::optional<uint32_t> Off, SOff;
+  MOperand Reg, SReg;
+  if (!handleSource(S, Ref, Loc, Off, Reg) ||
+      (Sampler && !handleSource(S, *Sampler, Loc, SOff, SReg)))
     return std::nullopt;
+  if (Sampler && !S.isSm90()) {
+    // texmode_independent on sm_75..89: one uniform word, the texture's
+    // header index (low 20 bits) merged with the sampler's (ptxas:
+    // ULOP3.LUT UR, URt, 0xfffff, URs, 0xe2).
+    MOperand T = uniformWord(S, Off, Reg), Sm = uniformWord(S, SOff, SReg);
+    unsigned U = S.tmp(RegClass::UGPR);
+    S.emit("ULOP3.LUT", {def(vreg(U, RegClass::UGPR)), T, uImm(0xfffff), Sm,
+                         uImm(0xe2), notP(physReg(RegClass::UPred, 7))});
+    H.K = TexHandle::Kind::Uniform;
+    H.R = vreg(U, RegClass::UGPR);
+    return H;
   }
   if (!S.isSm90()) {
     if (Off) {
@@ -237,14 +274,21 @@ std::optional<TexHandle> codegen::referenceHandle(ISel &S, const Operand &Ref,
     }
     return H;
   }
+  // sm_90: the pair holds the texture's word and the sampler's (zero
+  // without one).
   unsigned U = S.tmp(RegClass::UGPR, 2);
   MOperand U0 = def(vreg(U, RegClass::UGPR, 1, 0), true);
+  MOperand U1 = def(vreg(U, RegClass::UGPR, 1, 1), false);
   if (Off)
     S.emit("ULDC", {U0, cbank(0, *Off)});
   else
     S.emit("R2UR", {U0, Reg});
-  S.emit("UMOV", {def(vreg(U, RegClass::UGPR, 1, 1), false),
-                  physReg(RegClass::UGPR, 63)});
+  if (!Sampler)
+    S.emit("UMOV", {U1, physReg(RegClass::UGPR, 63)});
+  else if (SOff)
+    S.emit("ULDC", {U1, cbank(0, *SOff)});
+  else
+    S.emit("R2UR", {U1, SReg});
   H.K = TexHandle::Kind::Uniform;
   H.R = vreg(U, RegClass::UGPR, 2);
   return H;
@@ -343,8 +387,7 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
   const Operand &Addr = I.Ops[1];
   if (Addr.K != Operand::Kind::Address || Addr.Elems.size() < 2)
     return S.unsupported(I, "this address form");
-  if (Addr.Elems.size() > 2)
-    return S.unsupported(I, "a separate sampler (texmode_independent)");
+  const Operand *Sampler = Addr.Elems.size() > 2 ? &Addr.Elems[1] : nullptr;
   // Optional operands after the address: tex.level a lod, tex.grad two
   // gradient vectors, then an offset vector and/or a depth-compare scalar.
   unsigned Next = 2;
@@ -362,12 +405,13 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
     else
       DC = &I.Ops[Next];
   }
-  std::optional<TexHandle> H = referenceHandle(S, Addr.Elems[0], I.Loc);
+  std::optional<TexHandle> H =
+      referenceHandle(S, Addr.Elems[0], I.Loc, Sampler);
   if (!H)
     return SelResult::Error;
 
   // src0: [layer] coordinates (TXD: coordinates [layer]).
-  auto C = elems(Addr.Elems[1]);
+  auto C = elems(Addr.Elems.back());
   unsigned First = (GF.MS ? 1 : 0) + (GF.Array ? 1 : 0);
   if (C.size() < First + GF.Coords)
     return S.error(I, "too few texture coordinates");

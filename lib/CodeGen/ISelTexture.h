@@ -53,8 +53,12 @@ struct TexHandle {
 /// (its bank-0 slot after the parameters). Emits the instructions that make
 /// the handle (ULDC/R2UR/UMOV) at the current point. Reports an error and
 /// returns nullopt for anything else.
+/// With \p Sampler (texmode_independent's `[t, s, {coords}]`), the handle
+/// is always Uniform: on sm_75..89 one UR merging the texture's header index
+/// (low 20 bits) with the sampler's, on sm_90 the pair (texture, sampler).
 std::optional<TexHandle> referenceHandle(ISel &S, const ptx::Operand &Ref,
-                                         llvm::SMLoc Loc);
+                                         llvm::SMLoc Loc,
+                                         const ptx::Operand *Sampler = nullptr);
 
 /// The byte offset in constant bank 0 of the slot of a bound reference
 /// (a module .texref/.samplerref/.surfref variable); nullopt when the
