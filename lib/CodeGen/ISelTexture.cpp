@@ -193,8 +193,12 @@ std::optional<uint32_t> paramSource(ISel &S, const Operand &R) {
 
 std::optional<uint32_t> codegen::boundReferenceSlot(ISel &S,
                                                    const ptx::Variable *V) {
-  (void)S;
-  (void)V;
+  const object::KernelLayout *K = S.request().Kernel;
+  if (!K || !V || V->Role != ptx::VarRole::Module)
+    return std::nullopt;
+  for (const auto &[R, Slot] : K->BoundRefs)
+    if (R == V)
+      return Slot;
   return std::nullopt;
 }
 
