@@ -31,6 +31,8 @@
 
 #include "llvm/ADT/StringSwitch.h"
 
+#include <functional>
+
 using namespace ptxas;
 using namespace ptxas::codegen;
 using namespace ptxas::codegen::intsel;
@@ -313,6 +315,38 @@ struct Dest {
   bool X2 = false;       ///< .f16x2 elements
 };
 
+/// Occurrences of each register of \p Regs anywhere in the function body
+/// (operands at any depth, guards).
+llvm::SmallVector<unsigned, 4>
+occurrences(ISel &S, llvm::ArrayRef<const Operand *> Regs) {
+  llvm::SmallVector<unsigned, 4> N(Regs.size(), 0);
+  const ptx::Function *F = S.request().F;
+  if (!F)
+    return llvm::SmallVector<unsigned, 4>(Regs.size(), 2);
+  auto Count = [&](const ptx::Variable *V, uint32_t Idx) {
+    for (size_t K = 0; K != Regs.size(); ++K)
+      if (Regs[K]->Var == V && Regs[K]->Index == Idx)
+        ++N[K];
+  };
+  std::function<void(const Operand &)> Visit = [&](const Operand &O) {
+    if (O.Var)
+      Count(O.Var, O.Index);
+    if (O.PairVar)
+      Count(O.PairVar, O.PairIndex);
+    for (const Operand &E : O.Elems)
+      Visit(E);
+  };
+  for (const ptx::Stmt &St : F->Body) {
+    if (St.K != ptx::Stmt::Kind::Instr || !St.I)
+      continue;
+    if (St.I->Guard)
+      Count(St.I->Guard, St.I->GuardIndex);
+    for (const Operand &O : St.I->Ops)
+      Visit(O);
+  }
+  return N;
+}
+
 Dest makeDest(ISel &S, const ptx::Instruction &I) {
   Dest D;
   Type T = I.Types[0];
@@ -321,8 +355,25 @@ Dest makeDest(ISel &S, const ptx::Instruction &I) {
   D.HwPacked = D.F16 && !S.isSm90();
   D.X2 = T == Type::F16x2;
   auto E = elems(I.Ops[0]);
+  // A component whose register the function never mentions again is dead:
+  // ptxas drops it from the write mask (it prunes by liveness; this is the
+  // case of nvcc's single-assignment registers).
+  llvm::SmallVector<const Operand *, 4> DstRegs;
+  for (const Operand *O : E)
+    if (O->K == Operand::Kind::Reg)
+      DstRegs.push_back(O);
+  llvm::SmallVector<unsigned, 4> Uses = occurrences(S, DstRegs);
+  auto Dead = [&](const Operand *O) {
+    for (size_t K = 0; K != DstRegs.size(); ++K)
+      if (DstRegs[K] == O)
+        return Uses[K] <= 1;
+    return false;
+  };
+  unsigned Live = 0;
+  for (const Operand *O : E)
+    Live += O->K != Operand::Kind::Sink && !Dead(O);
   for (unsigned K = 0; K != E.size(); ++K) {
-    if (E[K]->K == Operand::Kind::Sink)
+    if (E[K]->K == Operand::Kind::Sink || (Live && Dead(E[K])))
       continue;
     D.Slots.push_back({E[K], D.Ranks});
     unsigned N = D.X2 ? 2 : 1;
