@@ -28,7 +28,8 @@ struct TexHandle {
     Bank,
     /// sm_90: a uniform register pair (`URn, 0x0`): the low word of the
     /// handle in URn (ULDC of the parameter or R2UR of a register), URn+1
-    /// zero, as ptxas writes it.
+    /// zero, as ptxas writes it; on every target with a separate sampler
+    /// (see referenceHandle).
     Uniform,
     /// sm_75..89: a handle only known in a register (the `.B` forms); the
     /// register holds the handle's low word and goes into the
@@ -45,14 +46,18 @@ struct TexHandle {
   bool isReg() const { return K == Kind::Reg; }
 };
 
-/// The handle of reference operand \p Ref: a .u64/.b64 register holding a
-/// texture/surface object (when its only definition in the function is an
-/// ld.param of a kernel parameter, that parameter's bank word / ULDC, as
-/// ptxas folds it), a `.param .texref/.samplerref/.surfref` kernel
-/// parameter, or a module `.global .texref/.samplerref/.surfref` variable
-/// (its bank-0 slot after the parameters). Emits the instructions that make
-/// the handle (ULDC/R2UR/UMOV) at the current point. Reports an error and
-/// returns nullopt for anything else.
+/// The handle of reference operand \p Ref (for a surface instruction: the
+/// `[s, ...]` operand's first element, or the Address operand itself for
+/// `[s]`): a .u64/.b64 register holding a texture/surface object (when its
+/// only definition in the function is an ld.param of a kernel parameter,
+/// that parameter's bank word / ULDC, as ptxas folds it; otherwise the
+/// register), or a module `.global .texref/.surfref` variable (its bank-0
+/// slot, KernelLayout::BoundRefs, which the cubin writer relocates). Emits
+/// the instructions that make the handle (ULDC/R2UR/UMOV/ULOP3) at the
+/// current point. Reports "not yet supported" and returns nullopt for
+/// bound samplers and `.texref/.samplerref/.surfref` kernel parameters
+/// (their slots, symbols and attributes are not written yet).
+/// Uniform on sm_90 is a UR pair: URn+1 zero, or the sampler's word.
 /// With \p Sampler (texmode_independent's `[t, s, {coords}]`), the handle
 /// is always Uniform: on sm_75..89 one UR merging the texture's header index
 /// (low 20 bits) with the sampler's, on sm_90 the pair (texture, sampler).
@@ -61,8 +66,8 @@ std::optional<TexHandle> referenceHandle(ISel &S, const ptx::Operand &Ref,
                                          const ptx::Operand *Sampler = nullptr);
 
 /// The byte offset in constant bank 0 of the slot of a bound reference
-/// (a module .texref/.samplerref/.surfref variable); nullopt when the
-/// module layout has none.
+/// (a module .texref/.surfref variable the kernel uses); nullopt when the
+/// kernel layout has none (samplers, -c mode).
 std::optional<uint32_t> boundReferenceSlot(ISel &S, const ptx::Variable *V);
 
 /// tex, tex.base, tex.level, tex.grad, tld4, txq (ISelTexture.cpp).
