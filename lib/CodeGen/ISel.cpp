@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ISel.h"
+#include "ISelTexture.h"
 
 #include "ptxas-alt/SASS/Table.h"
 
@@ -437,7 +438,8 @@ bool ISel::selectOne(const ptx::Instruction &I) {
                                       selectWarp,    selectVideo,
                                       selectStack,   selectAsyncCopy,
                                       selectTensor,  selectWmma,
-                                      selectWarpgroup, selectSurface};
+                                      selectWarpgroup, selectSurface,
+                                      selectTexture};
   // A guarded instruction is selected after `@!p BRA skip`; if it became a
   // single instruction the branch is undone and the guard moves onto it.
   unsigned B0 = currentBlock();

@@ -300,9 +300,11 @@ void Builder::createSections() {
                            shf::InfoLink, 4);
     C.Sections[K.InfoSec].Link = B.Symtab;
   }
-  Callgraph = addSection(".nv.callgraph", sht::CudaCallgraph, 0, 4);
-  C.Sections[Callgraph].Link = B.Symtab;
-  C.Sections[Callgraph].EntSize = 8;
+  if (!withoutCallgraph(B)) {
+    Callgraph = addSection(".nv.callgraph", sht::CudaCallgraph, 0, 4);
+    C.Sections[Callgraph].Link = B.Symtab;
+    C.Sections[Callgraph].EntSize = 8;
+  }
   if (Rel && usesFunctionPointers(M)) {
     Prototype = addSection(".nv.prototype", sht::CudaPrototype, 0, 4);
     C.Sections[Prototype].Link = B.Symtab;
@@ -404,7 +406,21 @@ void Builder::createSections() {
            DwarfSecs[I]});
     }
   }
+  // Bound references: one relocation section per kernel bank 0 (REL on
+  // sm_75..89, RELA on sm_90), the first processed kernel's before the
+  // frame's, the others' after it (measured).
+  std::vector<std::pair<size_t, std::pair<unsigned, unsigned>>> Bank0Rels;
+  auto AddBank0Rel = [&](size_t I) {
+    if (B.Proc[I].L->F->IsEntry && !B.Proc[I].L->BoundRefs.empty()) {
+      std::string Name = (".nv.constant0." + B.Proc[I].L->F->Name).str();
+      Bank0Rels.push_back({I, AddRel(Name.c_str(), !Sm90, Sm90, 2)});
+    }
+  };
+  if (!B.Proc.empty())
+    AddBank0Rel(0);
   auto FrameRel = AddRel(".debug_frame", !Sm90, Sm90, 2);
+  for (size_t I = 1; I < B.Proc.size(); ++I)
+    AddBank0Rel(I);
   // -c uses the CUDA section types that nvlink converts (§2.2).
   uint32_t Bank0Type = Rel ? uint32_t(sht::CudaConstantB0) : sht::Progbits;
   if (HasConst4)
@@ -418,6 +434,13 @@ void Builder::createSections() {
       if (K.L->F->IsEntry)
         K.Bank0Sec = addSection((".nv.constant0." + K.L->F->Name).str(),
                               Bank0Type, shf::Alloc | shf::InfoLink, 4);
+  // sm_90: a bank 0 with relocations (bound references) precedes the code
+  // (measured), the others follow the NOBITS sections.
+  if (Sm90)
+    for (KernelCode &K : B.Proc)
+      if (K.L->F->IsEntry && !K.L->BoundRefs.empty())
+        K.Bank0Sec = addSection((".nv.constant0." + K.L->F->Name).str(),
+                                Bank0Type, shf::Alloc | shf::InfoLink, 4);
   for (KernelCode &K : B.Proc)
     K.TextSec = addSection((".text." + K.L->F->Name).str(), sht::Progbits,
                            shf::Alloc | shf::Exec, 128);
@@ -480,7 +503,7 @@ void Builder::createSections() {
       }
   if (Sm90)
     for (KernelCode &K : B.Proc)
-      if (K.L->F->IsEntry)
+      if (K.L->F->IsEntry && !K.Bank0Sec)
         K.Bank0Sec = addSection((".nv.constant0." + K.L->F->Name).str(),
                               Bank0Type, shf::Alloc | shf::InfoLink, 4);
   for (auto [P, Target] : {std::pair{Const4Rel, Const4},
@@ -494,6 +517,13 @@ void Builder::createSections() {
         C.Sections[S].Info = Target;
     if (P.first || P.second)
       RelSecs[Target] = P;
+  }
+  for (auto &[Proc, P] : Bank0Rels) {
+    unsigned Target = B.Proc[Proc].Bank0Sec;
+    for (unsigned S : {P.first, P.second})
+      if (S)
+        C.Sections[S].Info = Target;
+    RelSecs[Target] = P;
   }
   for (auto &[P, Target] : DwarfRels) {
     C.Sections[P.first ? P.first : P.second].Info = Target;

@@ -88,6 +88,8 @@ struct Reach {
   llvm::SetVector<const ptx::Function *> Funcs;
   llvm::SetVector<const ptx::Variable *> Shared;
   llvm::SetVector<const ptx::Function *> Externs;
+  /// Module .texref/.samplerref/.surfref variables, in first-use order.
+  llvm::SetVector<const ptx::Variable *> BoundRefs;
   bool IndirectCall = false;
   /// An indirect call, or an operand that yields a function address (a
   /// function name, or a variable whose initializer holds one), anywhere in
@@ -113,6 +115,9 @@ struct Reach {
   void visitOperand(const ptx::Operand &O) {
     if (O.Func)
       visitFunc(O.Func);
+    if (O.Var && O.Var->Role == ptx::VarRole::Module &&
+        ptx::isOpaque(O.Var->ElemType))
+      BoundRefs.insert(O.Var);
     if (O.Var && O.Var->Space == ptx::StateSpace::Shared &&
         O.Var->Role == ptx::VarRole::Module)
       Shared.insert(O.Var);
@@ -311,6 +316,18 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
   K.Subfunctions.assign(R.Funcs.begin(), R.Funcs.end());
   K.ExternCallees.assign(R.Externs.begin(), R.Externs.end());
   K.UsesFunctionAddresses = R.FuncAddress;
+  // Bound references: a 4-byte slot each after the parameters, in
+  // first-use order (measured, ptxas 13.0 sm_75..90a; the relocation
+  // R_CUDA_TEX/SURF_HEADER_INDEX at the slot gives the driver's index).
+  // Samplers (texmode_independent) share the texture's slot on sm_75..89
+  // and are not laid out yet (code generation refuses them).
+  for (const ptx::Variable *V : R.BoundRefs) {
+    if (V->ElemType == ptx::Type::SamplerRef)
+      continue;
+    uint32_t Slot = uint32_t(alignTo(K.Bank0Size, 4));
+    K.BoundRefs.push_back({V, Slot});
+    K.Bank0Size = Slot + 4;
+  }
   // Static shared: declaration order with alignment padding (§6.1), module
   // variables first, then the kernel's and its callees' own.
   std::vector<const ptx::Variable *> Shared;
@@ -387,10 +404,12 @@ static llvm::StringMap<unsigned> functionIds(const ptx::Module &M,
 /// Module and function-scope variables that get data storage.
 static void collectDataVars(const ptx::Module &M,
                             std::vector<const ptx::Variable *> &Out) {
+  // Texture, sampler and surface references are no data: they are UND
+  // symbols with bank-0 slots (KernelLayout::BoundRefs).
   auto Wanted = [](const ptx::Variable *V) {
     return (V->Space == ptx::StateSpace::Global ||
             V->Space == ptx::StateSpace::Const) &&
-           V->Link != ptx::Linkage::Extern;
+           V->Link != ptx::Linkage::Extern && !ptx::isOpaque(V->ElemType);
   };
   for (const ptx::TopLevel &T : M.Items) {
     if (T.K == ptx::TopLevel::Kind::Var && Wanted(T.Var))

@@ -116,6 +116,21 @@ std::vector<uint8_t> ptxas::object::buildModuleInfo(const BuildState &B,
     encodeInfo(R, D);
     return D;
   }
+  if (withoutCallgraph(B)) {
+    // No call graph: each kernel's maximum stack is stated (measured).
+    for (const KernelCode *K : ByDesc) {
+      R.push_back(InfoRecord::sval(EIAttr::REGCOUNT, {K->Sym, K->RegCount}));
+      R.push_back(InfoRecord::sval(EIAttr::MAX_STACK_SIZE, {K->Sym, 0}));
+      R.push_back(InfoRecord::sval(EIAttr::MIN_STACK_SIZE,
+                                   {K->Sym, K->MinStackSize}));
+      R.push_back(InfoRecord::sval(EIAttr::FRAME_SIZE, {K->Sym, K->FrameSize}));
+    }
+    if (M.TexModeIndependent && B.V13)
+      R.push_back(InfoRecord::nval(EIAttr::TEXMODE_INDEPENDENT));
+    std::vector<uint8_t> D;
+    encodeInfo(R, D);
+    return D;
+  }
   for (const KernelCode *K : ByDesc) {
     R.push_back(InfoRecord::sval(EIAttr::REGCOUNT, {K->Sym, K->RegCount}));
     if (!B.V13)
@@ -215,6 +230,24 @@ std::vector<uint8_t> ptxas::object::buildKernelInfo(const BuildState &B,
     if (!F.ReqNTid.empty())
       R.push_back(InfoRecord::sval(EIAttr::REQNTID, xyz(F.ReqNTid)));
   };
+  // Kernels using bound references: the bindless banks (0; sm_75..89 the
+  // kinds used, surface first; sm_90 both, measured).
+  bool UsesTex = false, UsesSurf = false;
+  for (const auto &[V, Slot] : L.BoundRefs)
+    (V->ElemType == ptx::Type::SurfRef ? UsesSurf : UsesTex) = true;
+  auto Bindless = [&](bool Sm90Order) {
+    if (L.BoundRefs.empty())
+      return;
+    if (Sm90Order) {
+      R.push_back(InfoRecord::bval(EIAttr::BINDLESS_TEXTURE_BANK, 0));
+      R.push_back(InfoRecord::bval(EIAttr::BINDLESS_SURFACE_BANK, 0));
+      return;
+    }
+    if (UsesSurf)
+      R.push_back(InfoRecord::bval(EIAttr::BINDLESS_SURFACE_BANK, 0));
+    if (UsesTex)
+      R.push_back(InfoRecord::bval(EIAttr::BINDLESS_TEXTURE_BANK, 0));
+  };
   auto Externs = [&] {
     std::vector<uint32_t> Syms;
     for (const ptx::Function *E : L.ExternCallees)
@@ -233,6 +266,7 @@ std::vector<uint8_t> ptxas::object::buildKernelInfo(const BuildState &B,
     KParams();
     R.push_back(InfoRecord::hval(EIAttr::MAXREG_COUNT, uint16_t(L.MaxRegCount)));
     Externs();
+    Bindless(false);
     Tail();
   } else {
     R.push_back(InfoRecord::sval(EIAttr::CUDA_API_VERSION, {Api}));
@@ -252,6 +286,7 @@ std::vector<uint8_t> ptxas::object::buildKernelInfo(const BuildState &B,
     CbankParamSize();
     ParamCbank();
     R.push_back(InfoRecord::sval(EIAttr::SW_WAR, {8}));
+    Bindless(true);
   }
   std::vector<uint8_t> D;
   encodeInfo(R, D);

@@ -74,6 +74,13 @@ std::vector<uint8_t> buildTkInfoNote(llvm::StringRef Options,
                                      ptx::SmTarget Arch);
 std::vector<uint8_t> buildCuInfoNote(unsigned PtxTargetSm);
 std::vector<uint8_t> buildCompat(ptx::SmTarget Arch, unsigned IsaClass);
+/// ptxas writes no .nv.call graph (and states each kernel's maximum stack
+/// in .nv.info instead) for a module of one kernel that uses bound texture
+/// or surface references (measured on sm_75..90a; a module of two such
+/// kernels keeps its call graph).
+inline bool withoutCallgraph(const BuildState &B) {
+  return !B.Rel && B.Proc.size() == 1 && !B.Proc[0].L->BoundRefs.empty();
+}
 std::vector<uint8_t> buildModuleInfo(const BuildState &B, const ptx::Module &M);
 std::vector<uint8_t> buildKernelInfo(const BuildState &B, const KernelCode &K);
 /// The function-pointer part of .nv.callgraph (-c): pairs of symbol and

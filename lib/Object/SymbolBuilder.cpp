@@ -157,7 +157,9 @@ void Builder::createSymbols() {
       F.Size = K.Text.size();
       K.Sym = addSym(F);
     }
-    if (!Sm90)
+    // sm_90: a bank 0 with bound-reference relocations gets its symbol
+    // here too (measured), the others at the end.
+    if (!Sm90 || !K.L->BoundRefs.empty())
       addSectionSym(K.Bank0Sec);
     if (Rel && !Sm90 && K.Bank0Sec) {
       // The parameter block as an object of bank 0 (sm_75..89, -c).
@@ -201,6 +203,28 @@ void Builder::createSymbols() {
   for (const VarPlacement &P : B.L.Vars)
     if (bindOf(P.V->Link) != stb::Local)
       VarSym[P.V->Name] = addSym(VarSymbol(P, SecOf(P)));
+  // Bound texture, sampler and surface references: GLOBAL UND symbols of
+  // their CUDA types, the first processed kernel's in first-use order, then
+  // the module's others in declaration order (measured on ptxas 13.0).
+  auto RefSym = [&](const ptx::Variable *V) {
+    if (VarSym.count(V->Name))
+      return;
+    Symbol S;
+    S.Name = V->Name.str();
+    S.Bind = stb::Global;
+    S.Type = V->ElemType == ptx::Type::TexRef       ? stt::CudaTexture
+             : V->ElemType == ptx::Type::SamplerRef ? stt::CudaSampler
+                                                    : stt::CudaSurface;
+    VarSym[V->Name] = addSym(S);
+  };
+  if (!B.Proc.empty())
+    for (const auto &[V, Slot] : B.Proc[0].L->BoundRefs)
+      RefSym(V);
+  for (const ptx::TopLevel &T : M.Items)
+    if (T.K == ptx::TopLevel::Kind::Var &&
+        T.Var->Role == ptx::VarRole::Module &&
+        ptx::isOpaque(T.Var->ElemType))
+      RefSym(T.Var);
   if (DebugShared && !Rel) {
     // -g: each dynamic shared array, at the end of the largest static
     // block (measured: 0x100 after a 256-byte array, 0 without).
@@ -279,7 +303,8 @@ void Builder::createSymbols() {
     KernelSym(B.Proc[I]);
   if (Sm90) {
     for (KernelCode &K : B.Proc)
-      addSectionSym(K.Bank0Sec);
+      if (!SectionSym.count(K.Bank0Sec))
+        addSectionSym(K.Bank0Sec);
     B.NumLocals = unsigned(C.Symbols.size());
   }
   for (KernelCode &K : B.Proc)
@@ -309,7 +334,8 @@ void Builder::fillContents() {
   C.Sections[Info].Data = buildModuleInfo(B, M);
   for (KernelCode &K : B.Proc)
     C.Sections[K.InfoSec].Data = buildKernelInfo(B, K);
-  C.Sections[Callgraph].Data = buildCallgraph(B, indirectCalls());
+  if (Callgraph)
+    C.Sections[Callgraph].Data = buildCallgraph(B, indirectCalls());
   if (RelAction)
     C.Sections[RelAction].Data = {0x73, 0, 0, 0, 0, 0, 0, 0,
                                   0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36};
@@ -342,6 +368,22 @@ void Builder::fillContents() {
 }
 
 void Builder::addDataRelocs() {
+  // Bound references: the driver writes each one's header index into its
+  // bank-0 slot (ptxas lists them from the last slot down).
+  for (const KernelCode &K : B.Proc)
+    if (K.Bank0Sec)
+      for (size_t I = K.L->BoundRefs.size(); I-- > 0;) {
+        const auto &[V, Slot] = K.L->BoundRefs[I];
+        auto It = VarSym.find(V->Name);
+        if (It == VarSym.end())
+          continue;
+        Reloc Rl;
+        Rl.Offset = Slot;
+        Rl.Sym = It->second;
+        Rl.Type = V->ElemType == ptx::Type::TexRef ? rcuda::TexHeaderIndex
+                                                   : rcuda::SurfHeaderIndex;
+        PendingRelocs.push_back({K.Bank0Sec, Rl});
+      }
   // Code relocations (global variable and function addresses in
   // instruction words), in instruction order per function.
   for (const KernelCode &K : B.Proc)

@@ -149,7 +149,12 @@ def spell(form, choice):
     label = False
     generic_mb = False
     nmem = 0
-    for o in form['operands']:
+    prelude = []
+    operands = form['operands']
+    if form['mnemonic'] in TEXTURE_MNEMONICS:
+        ops, prelude = texture_operands(form, mods, slots, vec, p)
+        operands = []
+    for o in operands:
         if o['optional']:
             continue
         k = o['kind']
@@ -212,7 +217,7 @@ def spell(form, choice):
     body += ['\t.reg .b64 %rd_addr, %rd_io, %rd_off;', '\t.reg .b32 %io_t, %io_w;',
              '\t.reg .pred %io_p;', '\t.local .align 16 .b8 lv[256];',
              '\tld.param.u64 %rd_addr, [pp];',
-             '\tcvta.to.global.u64 %rd_addr, %rd_addr;']
+             '\tcvta.to.global.u64 %rd_addr, %rd_addr;'] + prelude
     if generic_mb:
         body += ['\t.reg .b64 %rd_mb;', '\tcvta.shared.u64 %rd_mb, sh;']
     # Live probes: every register the instruction reads is loaded from this
@@ -284,11 +289,65 @@ def spell_surface(form, choice):
 
 
 def needs_surface_object(name):
-    """Surface probes read a surface object the launch spec (SPEC: one
-    random buffer) does not create: they are compiled and decoded but not
-    emulated, and left out of the emulator share, until the spec can make
-    one."""
-    return name.split('.')[0] in ('suld', 'sust', 'sured', 'suq')
+    """Texture and surface probes read a texture or surface object the
+    launch spec (SPEC: one random buffer) does not create: they are
+    compiled and decoded but not emulated, and left out of the emulator
+    share, until the spec can make one (test/sim/tex_reference.py and
+    tex_edge.py run such kernels with texture objects)."""
+    return name.split('.')[0] in ('suld', 'sust', 'sured', 'suq', 'tex',
+                                  'tld4', 'txq')
+
+
+TEXTURE_MNEMONICS = ('tex', 'tex.base', 'tex.level', 'tex.grad', 'tld4',
+                     'txq', 'txq.level')
+# Registers in the coordinate vector of each geometry (PTX ISA "tex").
+TEX_COORDS = {'.1d': 1, '.2d': 2, '.3d': 4, '.a1d': 2, '.a2d': 4,
+              '.cube': 4, '.acube': 4, '.2dms': 4, '.a2dms': 4}
+# Components of each tex.grad gradient vector.
+TEX_GRAD = {'.1d': 1, '.2d': 2, '.3d': 4, '.a1d': 1, '.a2d': 2,
+            '.cube': 4, '.acube': 4, '.2dms': 2, '.a2dms': 2}
+
+
+def texture_operands(form, mods, slots, vec, p):
+    """Operands of a tex/tld4/txq probe and the lines that set up its
+    texture handle: the kernel parameter pp itself, loaded with ld.param
+    (a texture object is any 64-bit value; both compilers fold the load
+    into the instruction's constant-bank or uniform-register handle).
+    Required operands the table leaves open (`any`) are the lod of
+    tex.level and the two gradients of tex.grad; optional ones (offsets,
+    depth compare) are left out as for every other form."""
+    geom = next((m for m in mods if m in TEX_COORDS), '.2d')
+    ctype = slots.get(1, 's32')
+    ops = []
+    for o in form['operands']:
+        k = o['kind']
+        if k == 'vd':
+            t = slots.get(0, 'b32')
+            t = 'b32' if t == 'f16x2' else t
+            d = '{' + ', '.join(p.reg(t, 'out') for _ in range(vec)) + '}'
+            if o.get('predpair'):
+                d += '|' + p.reg('pred', 'out')
+            ops.append(d)
+        elif k == 'd':
+            ops.append(p.reg(o['type'] or slots.get(o['slot'], 'b32'), 'out'))
+        elif k == 'm':
+            if form['mnemonic'].startswith('txq'):
+                ops.append('[%rd_tex]')
+            else:
+                n = TEX_COORDS[geom]
+                ops.append('[%rd_tex, {' + ', '.join(
+                    p.reg(ctype, 'in') for _ in range(n)) + '}]')
+        elif o['optional']:
+            continue
+        elif k == 's':
+            ops.append(p.reg(o['type'] or 's32', 'in'))
+        elif k == 'any' and form['mnemonic'] == 'tex.level':
+            ops.append(p.reg(ctype, 'in'))
+        elif k == 'any' and form['mnemonic'] == 'tex.grad':
+            n = TEX_GRAD[geom]
+            ops.append('{' + ', '.join(p.reg('f32', 'in') for _ in range(n))
+                       + '}')
+    return ops, ['\t.reg .b64 %rd_tex;', '\tld.param.u64 %rd_tex, [pp];']
 
 
 def fixed_inputs(mnemonic, instr, ins):
@@ -396,7 +455,7 @@ def run_one(args, arch, name, text, tmp):
                                       ['?'])[0], ''
     emu = ''
     if args.emulate:
-        emu = ('unemulated: needs a surface object' if
+        emu = ('unemulated: needs a texture or surface object' if
                needs_surface_object(name) else
                emulate(args, src, src + '.ref.cubin', ours))
     return name, 'ok', '', emu
@@ -551,13 +610,14 @@ def main():
     print(f'total: ptxas accepts {total_acc} probes, ptxas-alt compiles '
           f'{total_ok} ({100.0 * total_ok / max(1, total_acc):.1f} %)')
     if args.emulate:
-        # probes the launch spec cannot feed (surface objects) do not count
+        # probes the launch spec cannot feed (texture and surface objects)
+        # do not count
         share = total_emu['equal'] / max(1, total_ok -
                                           total_emu['unemulated'])
         print(f'total: emulator differential equal on {total_emu["equal"]} of '
               f'{total_ok - total_emu["unemulated"]} emulated compiled probes '
               f'({100.0 * share:.1f} %; {total_emu["unemulated"]} not '
-              f'emulated: surface objects) and '
+              f'emulated: texture/surface objects) and '
               f'{100.0 * total_emu["equal"] / max(1, total_acc):.1f} % of '
               f'the probes ptxas accepts')
         if share < args.min_emulated:

@@ -86,6 +86,10 @@ struct KernelLayout {
   std::vector<const ptx::Function *> Subfunctions;
   /// Called functions without a body (vprintf, malloc, extern .func).
   std::vector<const ptx::Function *> ExternCallees;
+  /// Bound texture and surface references (module .texref/.surfref
+  /// variables) the kernel or its callees use, in first-use order, with the
+  /// byte offset of each one's 4-byte bank-0 slot (after the parameters).
+  std::vector<std::pair<const ptx::Variable *, uint32_t>> BoundRefs;
   /// Makes an indirect call or uses a function address (itself or through
   /// a function it calls); see kernelProcessingOrder.
   bool UsesFunctionAddresses = false;

@@ -1,0 +1,78 @@
+//===- ISelTexture.h - Texture, sampler and surface references --*- C++ -*-===//
+//
+// Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/CodeGen. How a PTX texture, sampler or surface reference
+// operand (the first element of `[t, {coords}]`, or the `[t]` of txq/suq)
+// reaches a SASS texture or surface instruction, shared by ISelTexture.cpp
+// (tex, tld4, txq) and the surface selectors (suld, sust, sured, suq).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PTXAS_ALT_LIB_CODEGEN_ISELTEXTURE_H
+#define PTXAS_ALT_LIB_CODEGEN_ISELTEXTURE_H
+
+#include "ISel.h"
+
+#include <optional>
+
+namespace ptxas::codegen {
+
+/// The SASS handle of one reference, as ptxas passes it.
+struct TexHandle {
+  enum class Kind : uint8_t {
+    /// sm_75..89: a word of constant bank 0 (the instruction's
+    /// `0x0, <word>` operands): a kernel parameter the handle was loaded
+    /// from with ld.param, or the bank-0 slot of a bound reference.
+    Bank,
+    /// sm_90: a uniform register pair (`URn, 0x0`): the low word of the
+    /// handle in URn (ULDC of the parameter or R2UR of a register), URn+1
+    /// zero, as ptxas writes it; on every target with a separate sampler
+    /// (see referenceHandle).
+    Uniform,
+    /// sm_75..89: a handle only known in a register (the `.B` forms); the
+    /// register holds the handle's low word and goes into the
+    /// instruction's register operands (see each selector for where).
+    Reg,
+  };
+  Kind K = Kind::Bank;
+  uint32_t Word = 0; ///< Bank: the word index (byte offset / 4)
+  MOperand R;        ///< Uniform: the UR pair; Reg: the GPR (one word)
+
+  /// The handle operands to append to an instruction of the constant-bank
+  /// or uniform form (`0x0, 0x5a` / `UR4, 0x0`); nothing for Kind::Reg.
+  void appendTo(llvm::SmallVectorImpl<MOperand> &Ops) const;
+  bool isReg() const { return K == Kind::Reg; }
+};
+
+/// The handle of reference operand \p Ref (for a surface instruction: the
+/// `[s, ...]` operand's first element, or the Address operand itself for
+/// `[s]`): a .u64/.b64 register holding a texture/surface object (when its
+/// only definition in the function is an ld.param of a kernel parameter,
+/// that parameter's bank word / ULDC, as ptxas folds it; otherwise the
+/// register), or a module `.global .texref/.surfref` variable (its bank-0
+/// slot, KernelLayout::BoundRefs, which the cubin writer relocates). Emits
+/// the instructions that make the handle (ULDC/R2UR/UMOV/ULOP3) at the
+/// current point. Reports "not yet supported" and returns nullopt for
+/// bound samplers and `.texref/.samplerref/.surfref` kernel parameters
+/// (their slots, symbols and attributes are not written yet).
+/// Uniform on sm_90 is a UR pair: URn+1 zero, or the sampler's word.
+/// With \p Sampler (texmode_independent's `[t, s, {coords}]`), the handle
+/// is always Uniform: on sm_75..89 one UR merging the texture's header index
+/// (low 20 bits) with the sampler's, on sm_90 the pair (texture, sampler).
+std::optional<TexHandle> referenceHandle(ISel &S, const ptx::Operand &Ref,
+                                         llvm::SMLoc Loc,
+                                         const ptx::Operand *Sampler = nullptr);
+
+/// The byte offset in constant bank 0 of the slot of a bound reference
+/// (a module .texref/.surfref variable the kernel uses); nullopt when the
+/// kernel layout has none (samplers, -c mode).
+std::optional<uint32_t> boundReferenceSlot(ISel &S, const ptx::Variable *V);
+
+/// tex, tex.base, tex.level, tex.grad, tld4, txq (ISelTexture.cpp).
+SelResult selectTexture(ISel &S, const ptx::Instruction &I);
+
+} // namespace ptxas::codegen
+
+#endif
