@@ -129,7 +129,7 @@ public:
   std::shared_ptr<WarpgroupState> WG;
   DiagEngine &diags() { return Diags; }
 
-  //===-- Small .local arrays kept in registers (LocalPromotion.cpp) --===//
+  //===-- Small .local arrays kept in registers (ISelLocalPromotion.cpp) --===//
   struct LocalPromotion;
   /// The promotion analysis of \p F (this function or one whose frame
   /// block it lays out), computed once.
@@ -199,7 +199,7 @@ void copyRegResultsOut(ISel &S);
 
 //===-- Family selectors (one file each) --------------------------------===//
 /// `mov r, V` and ld.local/st.local of an array kept in registers.
-SelResult selectPromotedLocal(ISel &S, const ptx::Instruction &I); // LocalPromotion.cpp
+SelResult selectPromotedLocal(ISel &S, const ptx::Instruction &I); // ISelLocalPromotion.cpp
 SelResult selectBasic(ISel &S, const ptx::Instruction &I);   // ISelBasic.cpp
 SelResult selectInteger(ISel &S, const ptx::Instruction &I); // ISelInteger.cpp
 SelResult selectFloat(ISel &S, const ptx::Instruction &I);   // ISelFloat.cpp

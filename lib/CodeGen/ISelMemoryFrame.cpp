@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ISelMemory.h"
-#include "LocalPromotion.h"
+#include "ISelLocalPromotion.h"
 
 #include "ptxas-alt/Object/DataLayout.h"
 #include "ptxas-alt/Object/ElfDefs.h"

@@ -44,6 +44,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ISelHopperUniform.h"
+#include "ISelTexture.h"
 #include "ISelMemory.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -143,8 +144,18 @@ static std::optional<Handle> surfaceHandle(ISel &S, const ptx::Instruction &I,
   if (!H.Var || H.K == Operand::Kind::Symbol ||
       H.Var->Space != ptx::StateSpace::Reg ||
       ptx::isOpaque(H.Var->ElemType)) {
-    S.unsupported(I, "bound .surfref");
-    return std::nullopt;
+    // A bound .surfref: its bank-0 slot (sm_75..89) or the uniform
+    // register made from it (sm_90), as for textures (ISelTexture.h).
+    std::optional<TexHandle> T = referenceHandle(S, H, I.Loc);
+    if (!T)
+      return std::nullopt;
+    Handle Out;
+    Out.K = T->K == TexHandle::Kind::Bank      ? Handle::Bank
+            : T->K == TexHandle::Kind::Uniform ? Handle::Uniform
+                                         : Handle::Reg;
+    Out.Word = T->Word;
+    Out.R = T->R;
+    return Out;
   }
   Operand R = H;
   R.K = Operand::Kind::Reg;

@@ -86,12 +86,10 @@ llvm::SmallVector<const Operand *, 4> elems(const Operand &O) {
 
 /// A 32-bit source word as a register (immediates materialized).
 MOperand word32(ISel &S, const Operand &O, Type T) {
-  MOperand M = S.src(O, T);
-  if (M.K == MOperand::Kind::Reg) {
-    M.Width = 1;
-    return M;
-  }
-  return S.materialize(M);
+  // srcReg moves a float immediate as its bits (MOV takes no float).
+  MOperand M = S.srcReg(O, T);
+  M.Width = 1;
+  return M;
 }
 
 /// The array layer clamped to 0xffff as ptxas does (unsigned compare).

@@ -1,4 +1,4 @@
-//===- LocalPromotion.h - Small .local arrays kept in registers -*- C++ -*-===//
+//===- ISelLocalPromotion.h - Small .local arrays in registers -*- C++ -*-===//
 //
 // Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -25,8 +25,8 @@
 // comparisons between addresses are unchanged.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PTXAS_ALT_LIB_CODEGEN_LOCALPROMOTION_H
-#define PTXAS_ALT_LIB_CODEGEN_LOCALPROMOTION_H
+#ifndef PTXAS_ALT_LIB_CODEGEN_ISELLOCALPROMOTION_H
+#define PTXAS_ALT_LIB_CODEGEN_ISELLOCALPROMOTION_H
 
 #include "ISel.h"
 

@@ -1,10 +1,10 @@
-//===- LocalPromotion.cpp - Small .local arrays kept in registers ---------===//
+//===- ISelLocalPromotion.cpp - Small .local arrays kept in registers ----===//
 //
 // Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
 //
-// See LocalPromotion.h for what is promoted and why. The selection side:
+// See ISelLocalPromotion.h for what is promoted and why. The selection side:
 //
 //   mov r, V                    MOV r, RZ (and the upper word): offset 0
 //   ld.local d, [a+k]  (a known) MOV d, word[(c+k)/4]
@@ -18,7 +18,7 @@
 // each candidate position; positions follow the access's alignment.
 //
 //===----------------------------------------------------------------------===//
-#include "LocalPromotion.h"
+#include "ISelLocalPromotion.h"
 
 #include "ISelIntegerCommon.h"
 #include "ISelMemory.h"
