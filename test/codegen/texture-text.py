@@ -61,7 +61,10 @@ def main():
     ap.add_argument('--archs', default=','.join(ARCHS))
     ap.add_argument('--cases', default=os.path.join(HERE,
                                                     'texture-text-cases.txt'))
-    ap.add_argument('--nvdisasm', default='nvdisasm')
+    # The shared installer's place first (CI does not put it on PATH).
+    cached = os.path.expanduser('~/.cache/ptxas-alt/nvtools/bin/nvdisasm')
+    ap.add_argument('--nvdisasm', default=cached if os.path.exists(cached)
+                    else 'nvdisasm')
     args = ap.parse_args()
     if not shutil.which('ptxas') or not shutil.which(args.nvdisasm):
         print('SKIPPED: ptxas or nvdisasm not found')
