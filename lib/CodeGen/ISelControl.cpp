@@ -36,7 +36,6 @@ using ptx::Type;
 namespace ptxas::codegen {
 // ISelControlCall.cpp.
 SelResult selectCall(ISel &S, const ptx::Instruction &I);
-SelResult selectBrx(ISel &S, const ptx::Instruction &I);
 SelResult selectParamAccess(ISel &S, const ptx::Instruction &I);
 int returnAddressVReg(const MFunction &MF, llvm::StringRef F);
 // ISelStack.cpp.
@@ -198,6 +197,36 @@ static SelResult selectMisc(ISel &S, const ptx::Instruction &I) {
     return SelResult::Done;
   }
   return SelResult::NotMine;
+}
+
+/// brx.idx i, tbl: a compare-and-branch chain over the .branchtargets
+/// list (the last target without a test: an index out of range is
+/// undefined in PTX). ptxas loads the target from a table in constant
+/// bank 2 and branches with BRX (INDIRECT_BRANCH_TARGETS in .nv.info); that
+/// needs writer support (.nv.constant2.<k>) we do not have yet.
+static SelResult selectBrx(ISel &S, const ptx::Instruction &I) {
+  if (!I.hasMod(".idx") || I.Ops.size() != 2)
+    return S.unsupported(I);
+  llvm::ArrayRef<llvm::StringRef> Targets;
+  bool Found = false;
+  for (const ptx::Stmt &St : S.request().F->Body)
+    if (St.K == ptx::Stmt::Kind::BranchTargets && St.Name == I.Ops[1].Name) {
+      Targets = St.Targets;
+      Found = true;
+    }
+  if (!Found || Targets.empty())
+    return S.unsupported(I, "branch target list not found");
+  MOperand Idx = S.srcReg(I.Ops[0], Type::U32);
+  for (size_t K = 0; K + 1 < Targets.size(); ++K) {
+    unsigned P = S.tmp(RegClass::Pred);
+    S.emit("ISETP.EQ.U32.AND", {def(vreg(P, RegClass::Pred)), PT(), Idx,
+                                K ? imm(int64_t(K)) : RZ(), PT()});
+    MInstr &Br = S.emit("BRA", {S.labelRef(Targets[K])});
+    Br.Guard = vreg(P, RegClass::Pred);
+    S.newBlock();
+  }
+  S.emit("BRA", {S.labelRef(Targets.back())});
+  return SelResult::Done;
 }
 
 SelResult codegen::selectControl(ISel &S, const ptx::Instruction &I) {

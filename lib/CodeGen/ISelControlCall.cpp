@@ -44,7 +44,6 @@
 // (selectIndirectCall); in -c mode, where a pointer is a real address that
 // may name another module's function, a call through the register under
 // the ABI (selectABIIndirectCall).
-// brx.idx is a compare-and-branch chain (ptxas: BRX through a bank-2 table).
 //
 // The writer still copies each callee after the kernel ($k$f symbols);
 // those copies are a lone trap and never reached (CodeGen.cpp).
@@ -63,7 +62,6 @@ using ptx::Type;
 
 namespace ptxas::codegen {
 SelResult selectCall(ISel &S, const ptx::Instruction &I);
-SelResult selectBrx(ISel &S, const ptx::Instruction &I);
 SelResult selectParamAccess(ISel &S, const ptx::Instruction &I);
 /// The return-address register of \p F in \p MF, -1 when \p F is not
 /// called from this machine function.
@@ -772,35 +770,5 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
       return S.unsupported(I, "this call result");
     }
   }
-  return SelResult::Done;
-}
-
-/// brx.idx i, tbl: a compare-and-branch chain over the .branchtargets
-/// list (the last target without a test: an index out of range is
-/// undefined in PTX). ptxas loads the target from a table in constant
-/// bank 2 and branches with BRX (INDIRECT_BRANCH_TARGETS in .nv.info); that
-/// needs writer support (.nv.constant2.<k>) we do not have yet.
-SelResult codegen::selectBrx(ISel &S, const ptx::Instruction &I) {
-  if (!I.hasMod(".idx") || I.Ops.size() != 2)
-    return S.unsupported(I);
-  llvm::ArrayRef<llvm::StringRef> Targets;
-  bool Found = false;
-  for (const ptx::Stmt &St : S.request().F->Body)
-    if (St.K == ptx::Stmt::Kind::BranchTargets && St.Name == I.Ops[1].Name) {
-      Targets = St.Targets;
-      Found = true;
-    }
-  if (!Found || Targets.empty())
-    return S.unsupported(I, "branch target list not found");
-  MOperand Idx = S.srcReg(I.Ops[0], Type::U32);
-  for (size_t K = 0; K + 1 < Targets.size(); ++K) {
-    unsigned P = S.tmp(RegClass::Pred);
-    S.emit("ISETP.EQ.U32.AND", {def(vreg(P, RegClass::Pred)), PT(), Idx,
-                                K ? imm(int64_t(K)) : RZ(), PT()});
-    MInstr &Br = S.emit("BRA", {S.labelRef(Targets[K])});
-    Br.Guard = vreg(P, RegClass::Pred);
-    S.newBlock();
-  }
-  S.emit("BRA", {S.labelRef(Targets.back())});
   return SelResult::Done;
 }
