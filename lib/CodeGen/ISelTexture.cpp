@@ -566,14 +566,13 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
   Dest D = makeDest(S, I);
   llvm::SmallVector<MOperand, 10> Ops;
   const Operand &Dst = I.Ops[0];
+  // The predicate of `{d}|p`: the instruction's predicate is set when a
+  // texel is NOT resident (ptxas stores p as `SEL R, RZ, 0x1, P0`), so p
+  // is its negation.
+  unsigned NonResident = 0;
   if (Dst.PairVar) {
-    Operand P;
-    P.K = Operand::Kind::Reg;
-    P.Var = Dst.PairVar;
-    P.Index = Dst.PairIndex;
-    P.Name = Dst.PairName;
-    P.Loc = Dst.Loc;
-    Ops.push_back(S.defOf(P));
+    NonResident = S.tmp(RegClass::Pred);
+    Ops.push_back(def(vreg(NonResident, RegClass::Pred)));
   }
   Ops.push_back(D.B);
   Ops.push_back(D.A);
@@ -589,6 +588,17 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
     Ops.push_back(uImm(D.Mask));
   S.emit(Op, Ops);
   finishDest(S, D);
+  if (Dst.PairVar) {
+    Operand P;
+    P.K = Operand::Kind::Reg;
+    P.Var = Dst.PairVar;
+    P.Index = Dst.PairIndex;
+    P.Name = Dst.PairName;
+    P.Loc = Dst.Loc;
+    S.emit("PLOP3.LUT", {S.defOf(P), PT(),
+                         notP(vreg(NonResident, RegClass::Pred)), PT(), PT(),
+                         imm(0xf0), imm(0)});
+  }
   return SelResult::Done;
 }
 

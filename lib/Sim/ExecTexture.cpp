@@ -129,7 +129,8 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
         setR(T->Reg + (F16 ? 0 : K & 1), L, V[K]);
     }
     if (Pd)
-      setP(*Pd, L, true); // every texel is resident (no sparse textures)
+      setP(*Pd, L, false); // set for a non-resident texel (ptxas: PTX's
+                           // p is `SEL R, RZ, 0x1, P`); no sparse textures
   };
   int64_t LodMode = Op == TOp::Tex || Op == TOp::Tld ? D.modAt(87) : 0;
   bool Aoffi = D.modAt(76) == 1;

@@ -20,8 +20,9 @@
 // launch-spec-json.md): the cubin comes from the command line or the spec's
 // `cubin` (and `variants`, each a run of its own), --out-dir DIR writes
 // DIR/outputs/<run>/<buffer>.bin and DIR/results.tsv, --compare diffs
-// under each buffer's compare mode. Exit 0 when every run is ok, 1 when a
-// run failed or outputs differ, 2 for an unusable spec.
+// under each buffer's compare mode and --check-hazards static checks
+// every cubin run (the dynamic check: line specs only). Exit 0 when every
+// run is ok, 1 when a run failed or outputs differ, 2 for an unusable spec.
 //
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/Sim/Hazards.h"
@@ -105,13 +106,25 @@ int runOne(const std::string &Path, const LaunchSpec &S,
 /// One JSON-spec run of a cubin; prints its status.
 int runJsonOne(const std::string &Path, const std::string &Run,
                const JsonSpec &S, const std::string &SpecPath,
-               const std::string &OutDir, JsonRun &R) {
+               const std::string &OutDir, JsonRun &R,
+               const std::string &Hazards = "") {
   auto P = loadProgramFile(Path);
   if (!P) {
     errs() << Path << ": " << toString(P.takeError()) << "\n";
     return 2;
   }
   const Function *K = (*P)->find(S.Kernel);
+  // The static schedule check as for line specs (form-coverage.py's
+  // texture and surface probes run on JSON specs).
+  if (K && (Hazards == "static" || Hazards == "both")) {
+    std::vector<Violation> V;
+    checkHazards((*P)->A, *K, V);
+    for (const Violation &X : V)
+      errs() << fmt::format("{}: hazard at {:#06x}: {}\n", Path, X.Addr,
+                            X.Message);
+    if (!V.empty())
+      return 1;
+  }
   Emulator E(**P);
   if (!K) {
     R = JsonRun();
@@ -132,7 +145,8 @@ int runJsonOne(const std::string &Path, const std::string &Run,
 }
 
 int runJson(std::string Cubin, const std::string &SpecPath,
-            const std::string &Other, const std::string &OutDir) {
+            const std::string &Other, const std::string &OutDir,
+            const std::string &Hazards) {
   auto MB = MemoryBuffer::getFile(SpecPath);
   if (!MB) {
     errs() << SpecPath << ": cannot read\n";
@@ -156,7 +170,7 @@ int runJson(std::string Cubin, const std::string &SpecPath,
     Cubin = rel(S->Cubin);
   }
   JsonRun A;
-  int Rc = runJsonOne(Cubin, S->Name, *S, SpecPath, OutDir, A);
+  int Rc = runJsonOne(Cubin, S->Name, *S, SpecPath, OutDir, A, Hazards);
   if (Rc == 2)
     return 2;
   for (const std::string &V : S->Variants) {
@@ -169,7 +183,8 @@ int runJson(std::string Cubin, const std::string &SpecPath,
   }
   if (!Other.empty()) {
     JsonRun B;
-    int Rb = runJsonOne(Other, S->Name + "@compare", *S, SpecPath, "", B);
+    int Rb = runJsonOne(Other, S->Name + "@compare", *S, SpecPath, "", B,
+                        Hazards);
     if (Rb == 2)
       return 2;
     std::string D = compareJsonRuns(*S, A, B);
@@ -211,7 +226,7 @@ int main(int Argc, char **Argv) {
   CLI11_PARSE(App, Argc, Argv);
 
   if (StringRef(SpecPath).ends_with(".json"))
-    return runJson(Cubin, SpecPath, Other, OutDir);
+    return runJson(Cubin, SpecPath, Other, OutDir, Hazards);
   if (Cubin.empty()) {
     errs() << "sass-run: no cubin\n";
     return 2;
