@@ -473,7 +473,10 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
     Co.push_back(word32(S, *C[First + J], CT));
   if (GF.Cube)
     normalizeCube(S, Co);
-  bool Promote1D = G == Geom::D1 && K != Kind::Fetch;
+  // ptxas 13.0 keeps TXD 1D for integer coordinates (their bits as they
+  // are, no conversion; sm_75, sm_86, sm_90a).
+  bool Promote1D = G == Geom::D1 && K != Kind::Fetch &&
+                   !(K == Kind::Grad && IntCoords);
   if (Promote1D)
     Co.push_back(RZ());
   std::optional<MOperand> Layer;
