@@ -43,8 +43,12 @@ template <typename T> T ld(const uint8_t *P) {
 template <typename T> void st(uint8_t *P, T V) { std::memcpy(P, &V, sizeof(T)); }
 
 /// SURED on one location: op (87:3) ADD MIN MAX INC DEC AND OR XOR, type
-/// (73:3) U32 S32 U64 F32.FTZ.RN F16x2.RN S64.
+/// (73:3) U32 S32 U64 F32.FTZ.RN F16x2.RN S64 SD32 SD64 (sured.p's
+/// min/max, which compare signed: ptxas-alt's ISelSurface.cpp, and ptxas
+/// writes them for sured.p.min.b64 and the like).
 bool reduce(uint8_t *P, unsigned Op, unsigned Ty, uint64_t V) {
+  if (Ty == 6 || Ty == 7)
+    Ty = Ty == 6 ? 1 : 5;
   bool Wide = Ty == 2 || Ty == 5;
   if (Ty == 3) {
     if (Op != 0)
@@ -114,7 +118,7 @@ bool Machine::execSurface(const DecodedInstr &D, uint32_t G, unsigned Kind) {
     unsigned TB = R.texelBytes();
     unsigned Size = P ? TB : D.accessBytes();
     if (Kind == 3)
-      Size = D.modAt(73) == 2 || D.modAt(73) == 5 ? 8 : 4;
+      Size = D.modAt(73) == 2 || D.modAt(73) == 5 || D.modAt(73) == 7 ? 8 : 4;
     int64_t C[3] = {0, 0, 0};
     for (unsigned K = 0; K < NC; ++K)
       C[K] = int32_t(reg(Ra, K, L));
@@ -193,7 +197,7 @@ bool Machine::execSurface(const DecodedInstr &D, uint32_t G, unsigned Kind) {
     default: { // SURED.D
       unsigned Ty = unsigned(D.modAt(73));
       uint64_t Val = reg(Rb, 0, L);
-      if (Ty == 2 || Ty == 5)
+      if (Ty == 2 || Ty == 5 || Ty == 7)
         Val |= uint64_t(reg(Rb, 1, L)) << 32;
       if (!reduce(Ptr, unsigned(D.modAt(87)), Ty, Val))
         return fail(D, "surface reduction type not modelled");

@@ -6,6 +6,9 @@ valid on a target, and for each spelling of its first type slot, the
 script writes a small kernel that uses the instruction once (the first
 spelling of each other required modifier, no optional ones; registers of
 the bound types, an address in the state space the modifiers name).
+Texture and surface forms are spelled with every geometry, tex with both
+coordinate types, txq/suq with every query and tld4 with every component
+(texprobe.py), and run on a texture or surface object of their shape.
 ptxas is the judge of validity: a probe ptxas rejects is counted as such
 and dropped (the generator guessed an operand or modifier wrong, or the
 form needs something it does not spell). For every probe ptxas accepts,
@@ -17,9 +20,13 @@ thread's slot of a buffer (a few inputs are fixed where random values are
 undefined: member masks, barrier ids and counts, bulk-copy sizes) and
 every register it writes is stored back, so that neither compiler can
 delete the instruction. With --emulate each compiled probe runs in the
-emulator (sass-run, 32 threads, random buffer) on ptxas's cubin and on
-ours, both schedules hazard-checked; outputs must be equal unless
---known-emu lists the probe. --keep DIR keeps ptxas's cubins (they are
+emulator (sass-run, 32 threads, random buffer; texture and surface
+probes: a JSON spec with the object, texprobe.spec) on ptxas's cubin and
+on ours, both schedules hazard-checked; outputs must be equal unless
+--known-emu lists the probe, and --min-emulated is the least share of
+the probes ptxas accepts that must run equal (issue 21's acceptance: a
+probe that does not compile or stops at an unmodelled instruction counts
+against it). --keep DIR keeps ptxas's cubins (they are
 the hazard checker's broadest calibration data: `sass-hazards --stats
 DIR/*/*.cubin | test/sim/merge-latency.py lib/SASS/Latency.cpp`).
 

@@ -111,7 +111,7 @@ def texture_operands(form, mods, slots, vec, p):
         if flt:  # normalized: past both edges
             return gen_float(-0.3, 1.3)
         n = (w, h, d)[axis]
-        return gen_int(-2, n + 1)
+        return gen_int(-1, n)
     ops = []
     for o in form['operands']:
         k = o['kind']
