@@ -345,12 +345,14 @@ occurrences(ISel &S, llvm::ArrayRef<const Operand *> Regs) {
   return N;
 }
 
-Dest makeDest(ISel &S, const ptx::Instruction &I) {
+/// \p HwF16: the fetch converts .f16 results itself (.F16.RN).
+Dest makeDest(ISel &S, const ptx::Instruction &I, bool HwF16) {
   Dest D;
   Type T = I.Types[0];
   D.F16 = T == Type::F16 || T == Type::F16x2;
-  // sm_90: ptxas fetches 32-bit components and packs them with F2FP.
-  D.HwPacked = D.F16 && !S.isSm90();
+  // sm_90 (and TXD everywhere): ptxas fetches 32-bit components and
+  // converts them (F2FP; sm_75's TXD: F2F.F16.F32 each).
+  D.HwPacked = D.F16 && HwF16;
   D.X2 = T == Type::F16x2;
   auto E = elems(I.Ops[0]);
   // A component whose register the function never mentions again is dead:
@@ -395,10 +397,27 @@ void finishDest(ISel &S, const Dest &D) {
     return R < NA ? gpr(D.A.Reg, 1, R) : gpr(D.B.Reg, 1, R - NA);
   };
   llvm::SmallVector<MOperand, 4> Words; // one per result register
+  if (D.F16 && !D.HwPacked && S.sm() < 80) {
+    // sm_75 has no F2FP.PACK_AB: ptxas's TXD results go through
+    // F2F.F16.F32 one by one, f16x2 pairs joined with PRMT 0x5410.
+    llvm::SmallVector<MOperand, 4> H;
+    for (unsigned R = 0; R != D.Ranks; ++R) {
+      unsigned T = S.tmp();
+      S.emit("F2F.F16.F32", {def(gpr(T)), Res(R)});
+      H.push_back(gpr(T));
+    }
+    for (auto [Op, Rank] : D.Slots) {
+      if (D.X2)
+        S.emit("PRMT", {S.defOf(*Op), H[Rank], uImm(0x5410), H[Rank + 1]});
+      else
+        S.emit("MOV", {S.defOf(*Op), H[Rank]});
+    }
+    return;
+  }
   if (D.F16 && !D.HwPacked) {
     for (unsigned P = 0; 2 * P < D.Ranks; ++P) {
       unsigned W = S.tmp();
-      S.emit("F2FP.F16.F32.PACK_AB",
+      S.emit(S.sm() < 89 ? "F2FP.PACK_AB" : "F2FP.F16.F32.PACK_AB",
              {def(gpr(W)), 2 * P + 1 < D.Ranks ? Res(2 * P + 1) : RZ(),
               Res(2 * P)});
       Words.push_back(gpr(W));
@@ -541,7 +560,8 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
   }
 
   std::string Op;
-  bool F16 = !S.isSm90() &&
+  // TXD has no .F16.RN in ptxas's code (sm_75..89 too): makeDest converts.
+  bool F16 = !S.isSm90() && K != Kind::Grad &&
              (I.Types[0] == Type::F16 || I.Types[0] == Type::F16x2);
   const char *F16M = F16 ? ".F16.RN" : "";
   const char *B = H->isReg() ? ".B" : "";
@@ -566,7 +586,7 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
     Op = std::string("TXD") + B + F16M + (Offset ? ".AOFFI" : "");
     break;
   }
-  Dest D = makeDest(S, I);
+  Dest D = makeDest(S, I, F16);
   llvm::SmallVector<MOperand, 10> Ops;
   const Operand &Dst = I.Ops[0];
   // The predicate of `{d}|p`: the instruction's predicate is set when a
