@@ -20,13 +20,14 @@ import json
 
 # Modifier positions form-coverage.py iterates for these forms, besides
 # the first type slot: the geometry (every form), the coordinate type of
-# tex (s32 and f32), the query of txq/suq and tld4's component.
+# tex (s32 and f32), the query of txq/suq, tld4's component and the
+# out-of-range mode of the surface accesses (.trap, .clamp, .zero).
 GEOMETRIES = ('.1d', '.2d', '.3d', '.a1d', '.a2d', '.cube', '.acube',
               '.2dms', '.a2dms')
 ITERATED = {'tex': ('geometry', 1), 'tld4': ('geometry', 'component'),
             'txq': ('query',), 'suq': ('query',),
-            'suld': ('geometry',), 'sust': ('geometry',),
-            'sured': ('geometry',)}
+            'suld': ('geometry', 'oob'), 'sust': ('geometry', 'oob'),
+            'sured': ('geometry', 'oob')}
 TEXTURE_MNEMONICS = ('tex', 'tex.base', 'tex.level', 'tex.grad', 'tld4',
                      'txq', 'txq.level')
 SURFACE_MNEMONICS = ('suld', 'sust', 'sured', 'suq')
@@ -76,7 +77,8 @@ def iterated_mods(form):
         if ('geometry' in what and alts[0] in GEOMETRIES) or \
                 (m['slot'] >= 1 and m['slot'] in what) or \
                 ('query' in what and '.width' in alts) or \
-                ('component' in what and alts[0] == '.r'):
+                ('component' in what and alts[0] == '.r') or \
+                ('oob' in what and '.trap' in alts):
             out.append(i)
     return out
 
