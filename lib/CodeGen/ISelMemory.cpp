@@ -646,9 +646,10 @@ SelResult mem::selectLdSt(ISel &S, const ptx::Instruction &I) {
       return S.unsupported(I, "generic LD/ST on sm_80..89: the SASS table "
                               "encodes them without the descriptor");
     if (G->Mmio) {
-      // LDG/STG (sm_90; ptxas rejects ld.global.mmio before) or LD/ST
-      // (generic, every target) .MMIO.SYS over the bare 64-bit address,
-      // no descriptor, as ptxas emits it.
+      // LDG/STG (sm_90) or LD/ST (generic, every target) .MMIO.SYS over
+      // the bare 64-bit address, no descriptor, as ptxas emits it. ptxas
+      // 13.0 also takes ld/st.global.mmio on sm_75..89 (LDG/STG.E.MMIO.SYS
+      // [R+off] / [UR], modifier-sweep.py); those SASS forms are missing.
       if (!S.isSm90() && Sp == Space::Global)
         return S.unsupported(I, ".mmio");
       Op = std::string(Sp == Space::Global ? (Load ? "LDG.E" : "STG.E")
