@@ -424,6 +424,19 @@ bool ISel::selectOne(const ptx::Instruction &I) {
         O = addendValue(O);
     return selectOne(Plain);
   }
+  // ld/st.param::entry and .param::func name the same parameter space as
+  // .param (the parser has checked which parameters they may reach);
+  // ptxas 13.0 emits the same code for all three.
+  if ((I.Mnemonic == "ld" || I.Mnemonic == "st") &&
+      llvm::any_of(I.Mods, [](llvm::StringRef M) {
+        return M == ".param::entry" || M == ".param::func";
+      })) {
+    ptx::Instruction Plain = I;
+    for (llvm::StringRef &M : Plain.Mods)
+      if (M.starts_with(".param::"))
+        M = ".param";
+    return selectOne(Plain);
+  }
   using Selector = SelResult (*)(ISel &, const ptx::Instruction &);
   static const Selector Families[] = {selectPromotedLocal, // before mov/ld/st
                                       selectBasic,   selectInteger,

@@ -389,13 +389,14 @@ SelResult floatToFloat(ISel &S, const ptx::Instruction &I) {
       return S.unsupported(I);
     bool Satf = I.hasMod(".satfinite");
     if (Satf && S.isSm75() && DT == Type::F16 && !Relu && !Sat &&
-        R.empty()) {
+        (R.empty() || R == ".RZ")) {
       // sm_75 has no F2FP: F2F, then an infinity becomes the largest
-      // finite half of its sign (NaN stays NaN). ptxas 13.0 emits an
+      // finite half of its sign (NaN stays NaN; .rz rounds a finite
+      // overflow to the largest finite already). ptxas 13.0 emits an
       // sm_80 F2FP word here that nvdisasm cannot decode.
       unsigned T = S.tmp(), Mg = S.tmp(), Cl = S.tmp();
       unsigned P = S.tmp(RegClass::Pred);
-      S.emit("F2F.F16.F32", {def(gpr(T)), A});
+      S.emit("F2F.F16.F32" + R, {def(gpr(T)), A});
       S.emit("LOP3.LUT", {def(gpr(Mg)), gpr(T), imm(0x7fff), RZ(), imm(0xc0),
                           notPT()});
       S.emit("ISETP.EQ.U32.AND", {def(vreg(P, RegClass::Pred)), PT(),

@@ -55,7 +55,10 @@ MOperand shm(const SharedAddr &A, int64_t Extra = 0, bool WithURZ = false) {
     if (WithURZ)
       M.Text = "+URZ";
   } else {
+    // ptxas: [URZ+off] (the ATOMS forms have no plain immediate address)
     M.NoReg = true;
+    if (WithURZ)
+      M.Text = "URZ";
   }
   return M;
 }

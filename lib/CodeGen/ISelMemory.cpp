@@ -55,8 +55,8 @@
 // MEMBAR.SC, each at gpu/sys scope with ERRBAR (+CGAERRBAR on sm_90) and a
 // trailing CCTL.IVALL; FenceOpt.cpp then removes or narrows redundant ones.
 //
-// ld/st.mmio: LDG/STG.E.MMIO.SYS (sm_90) or generic LD/ST.E.MMIO.SYS
-// (every target) without a descriptor. Vector
+// ld/st.mmio: LDG/STG.E.MMIO.SYS or generic LD/ST.E.MMIO.SYS (every
+// target) without a descriptor. Vector
 // atomics (sm_90, global): one ATOMG/REDG .F32x2/.F16x8/... (ISelMemoryAtomic).
 //
 // multimem.*: ISelMultimem.cpp.
@@ -646,11 +646,9 @@ SelResult mem::selectLdSt(ISel &S, const ptx::Instruction &I) {
       return S.unsupported(I, "generic LD/ST on sm_80..89: the SASS table "
                               "encodes them without the descriptor");
     if (G->Mmio) {
-      // LDG/STG (sm_90; ptxas rejects ld.global.mmio before) or LD/ST
-      // (generic, every target) .MMIO.SYS over the bare 64-bit address,
-      // no descriptor, as ptxas emits it.
-      if (!S.isSm90() && Sp == Space::Global)
-        return S.unsupported(I, ".mmio");
+      // LDG/STG (global) or LD/ST (generic) .MMIO.SYS over the bare
+      // 64-bit address, no descriptor, as ptxas 13.0 emits it on every
+      // target (sm_75..89 too: modifier-sweep.py).
       Op = std::string(Sp == Space::Global ? (Load ? "LDG.E" : "STG.E")
                                            : (Load ? "LD.E" : "ST.E")) +
            Size + ".MMIO.SYS";

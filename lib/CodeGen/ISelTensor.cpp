@@ -16,14 +16,17 @@
 //   mma s4/u4 m8n8k32/m16n8k32/k64  IMMA.8832/.16832/.16864 (sm_75..89;
 //                                   sm_90 has no 4-bit IMMA: not yet)
 //   mma f64 m8n8k4                  DMMA.884 (sm_80-89), DMMA.8x8x4 (sm_90)
+//   mma f64 m16n8k4/k8/k16 (sm_90)  DMMA.16x8x4/.16x8x8/.16x8x16
+//     .rz/.rm/.rp                   .RZ/.RM/.RP on every DMMA
 //   mma b1 .and/.xor.popc           BMMA.88128/.168128/.168256 (sm_75:
 //                                   .88128.XOR; sm_90 .xor: two BMMA.AND
 //                                   + IADD3)
-//   mma e4m3/e5m2 m16n8k32          QMMA.16832.F32.<A>.<B> (sm_89);
-//                                   on sm_90 the fp8 words are unpacked to
-//                                   f16 (F2FP.F16.<T>.UNPACK_B, low then
-//                                   high halves), two HMMA.16816.F32 from
-//                                   zero, and the sum added to C (FADD)
+//   mma e4m3/e5m2 m16n8k16/k32      QMMA.16816/.16832.<F32|F16>.<A>.<B>
+//     (f32 or f16 accumulators)     (sm_89); on sm_90 the fp8 words are
+//                                   unpacked to f16 (F2FP.F16.<T>.UNPACK_B,
+//                                   low then high halves), two
+//                                   HMMA.1688/.16816 from zero, and the sum
+//                                   added to C (FADD / HADD2)
 //
 // Fragments are aligned register tuples (A, B, C, D as whole tuples: D and
 // C of f32 four words, of f16 two). The vector operands are gathered into
@@ -219,10 +222,15 @@ const char *typeText(Type T) {
   }
 }
 
-/// sm_90's fp8 mma.m16n8k32: no QMMA; unpacked to f16 and two HMMAs.
-SelResult fp8OnHopper(ISel &S, const ptx::Instruction &I, Type TA, Type TB) {
-  MOperand A = fragment(S, I.Ops[1], 4), B = fragment(S, I.Ops[2], 2);
-  MOperand C = fragment(S, I.Ops[3], 4);
+/// sm_90's fp8 mma.m16n8k16/k32: no QMMA; unpacked to f16 and two HMMAs
+/// (.1688 for k16, .16816 for k32; the second accumulates the first from
+/// zero) and C added last: FADD D, C, Q (f32) or HADD2 D, Q, C (f16), the
+/// operand orders of ptxas 13.0.
+SelResult fp8OnHopper(ISel &S, const ptx::Instruction &I, Type TA, Type TB,
+                      bool K16, bool F16Acc) {
+  unsigned WA = K16 ? 2 : 4, WB = K16 ? 1 : 2, WC = F16Acc ? 2 : 4;
+  MOperand A = fragment(S, I.Ops[1], WA), B = fragment(S, I.Ops[2], WB);
+  MOperand C = fragment(S, I.Ops[3], WC);
   auto Unpack = [&](const MOperand &Src, unsigned Words, Type T, bool Hi) {
     MOperand R = newReg(S, Words);
     std::string Op = std::string("F2FP.F16.") + typeText(T) + ".UNPACK_B";
@@ -234,14 +242,20 @@ SelResult fp8OnHopper(ISel &S, const ptx::Instruction &I, Type TA, Type TB) {
     }
     return R;
   };
-  MOperand ALo = Unpack(A, 4, TA, false), BLo = Unpack(B, 2, TB, false);
-  MOperand AHi = Unpack(A, 4, TA, true), BHi = Unpack(B, 2, TB, true);
-  MOperand P = newReg(S, 4), Q = newReg(S, 4);
-  S.emit("HMMA.16816.F32", {dst(P), ALo, BLo, RZ()});
-  S.emit("HMMA.16816.F32", {dst(Q), AHi, BHi, P});
-  MOperand D = newReg(S, 4);
-  for (unsigned W = 0; W != 4; ++W)
-    S.emit("FADD", {defWord(D, W, W == 0), word(C, W), word(Q, W)});
+  MOperand ALo = Unpack(A, WA, TA, false), BLo = Unpack(B, WB, TB, false);
+  MOperand AHi = Unpack(A, WA, TA, true), BHi = Unpack(B, WB, TB, true);
+  MOperand P = newReg(S, WC), Q = newReg(S, WC);
+  std::string Mma = std::string(K16 ? "HMMA.1688" : "HMMA.16816") +
+                    (F16Acc ? ".F16" : ".F32");
+  S.emit(Mma, {dst(P), ALo, BLo, RZ()});
+  S.emit(Mma, {dst(Q), AHi, BHi, P});
+  MOperand D = newReg(S, WC);
+  for (unsigned W = 0; W != WC; ++W) {
+    if (F16Acc)
+      S.emit("HADD2", {defWord(D, W, W == 0), word(Q, W), word(C, W)});
+    else
+      S.emit("FADD", {defWord(D, W, W == 0), word(C, W), word(Q, W)});
+  }
   mem::scatterLoad(S, I, D, 32, false);
   return SelResult::Done;
 }
@@ -353,18 +367,40 @@ SelResult selectMma(ISel &S, const ptx::Instruction &I) {
     if (I.hasMod(".satfinite"))
       Op += ".SAT";
   } else if (TA == Type::F64) {
-    if (!Shape(".m8n8k4") || S.isSm75())
+    // f64 words: A m*k/32, B k*n/32, C/D m*n/32 doubles per lane; the
+    // m16n8 shapes are sm_90's.
+    if (S.isSm75())
       return S.unsupported(I);
-    WA = 2, WB = 2, WC = 4;
-    Op = S.isSm90() ? "DMMA.8x8x4" : "DMMA.884";
+    if (Shape(".m8n8k4")) {
+      WA = 2, WB = 2, WC = 4;
+      Op = S.isSm90() ? "DMMA.8x8x4" : "DMMA.884";
+    } else if (S.isSm90() && Shape(".m16n8k4")) {
+      WA = 4, WB = 2, WC = 8, Op = "DMMA.16x8x4";
+    } else if (S.isSm90() && Shape(".m16n8k8")) {
+      WA = 8, WB = 4, WC = 8, Op = "DMMA.16x8x8";
+    } else if (S.isSm90() && Shape(".m16n8k16")) {
+      WA = 16, WB = 8, WC = 8, Op = "DMMA.16x8x16";
+    } else {
+      return S.unsupported(I);
+    }
+    // .rn is the default; the others are printed (DMMA.884.RZ).
+    if (I.hasMod(".rz"))
+      Op += ".RZ";
+    else if (I.hasMod(".rm"))
+      Op += ".RM";
+    else if (I.hasMod(".rp"))
+      Op += ".RP";
   } else if (TA == Type::E4M3 || TA == Type::E5M2) {
-    if (!Shape(".m16n8k32") || S.sm() < 89 || TD != Type::F32 ||
-        TC != Type::F32)
+    bool K16 = Shape(".m16n8k16");
+    if ((!K16 && !Shape(".m16n8k32")) || S.sm() < 89 || TD != TC ||
+        (TD != Type::F32 && TD != Type::F16))
       return S.unsupported(I);
     if (S.isSm90())
-      return fp8OnHopper(S, I, TA, TB);
-    WA = 4, WB = 2, WC = 4;
-    Op = std::string("QMMA.16832.F32.") + typeText(TA) + "." + typeText(TB);
+      return fp8OnHopper(S, I, TA, TB, K16, TD == Type::F16);
+    WA = K16 ? 2 : 4, WB = K16 ? 1 : 2, WC = TD == Type::F32 ? 4 : 2;
+    Op = std::string(K16 ? "QMMA.16816" : "QMMA.16832") +
+         (TD == Type::F32 ? ".F32." : ".F16.") + typeText(TA) + "." +
+         typeText(TB);
   } else if (TA == Type::B1) {
     // b1 .popc: BMMA (sm_75: m8n8k128 .xor only, as PTX allows).
     bool Xor = I.hasMod(".xor");

@@ -180,6 +180,11 @@ struct OperandPrinter {
         S += reg(O.RC, O.Phys, O.Reg, O.Sub) + O.Text;
         if (O.Imm)
           S += "+" + hex(O.Imm, true);
+      } else if (!O.Text.empty()) {
+        // an absolute address after a named zero register: [URZ+0x8]
+        S += O.Text;
+        if (O.Imm)
+          S += "+" + hex(O.Imm, true);
       } else {
         S += hex(O.Imm, true);
       }

@@ -233,7 +233,8 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
     AccInt = true;
     Sat = D.has("SAT");
   } else if (IsQ) {
-    Kk = Sparse ? (D.has("16864") ? 64 : 0) : 32;
+    // QMMA.16816 (fp8 mma.m16n8k16) or .16832
+    Kk = Sparse ? (D.has("16864") ? 64 : 0) : D.has("16816") ? 16 : 32;
     EA = D.modAt(78) == 1 ? El::E5M2 : El::E4M3;
     EB = D.modAt(79) == 1 ? El::E5M2 : El::E4M3;
     AccF32 = D.has("F32");
