@@ -92,6 +92,57 @@ uint32_t Machine::texHandle(const DecodedInstr &D, unsigned L) {
   return R && R->Reg != 255 ? W->R[R->Reg][L] : 0;
 }
 
+void Machine::implicitLod(const DecodedInstr &D, uint32_t G,
+                          const TexLayout &TL,
+                          llvm::function_ref<void(unsigned, uint32_t *)> Args,
+                          double *Lod) {
+  // Each lane's coordinates in texels (a cube's on its own face: an
+  // assumption, the hardware's treatment of quads across faces is not
+  // known).
+  double T[32][3] = {};
+  FOR_LANES(G, L) {
+    uint32_t A[16] = {};
+    Args(L, A);
+    const uint32_t *C = A + (TL.RegHandle && TL.HandleAt == 0);
+    if (TL.Layered)
+      ++C;
+    uint32_t H = TL.RegHandle ? A[TL.HandleAt] : texHandle(D, L);
+    const TextureTable::Header *Hd = Mem.Tex.header(H);
+    const TexSampler *Sm = Mem.Tex.sampler(H);
+    if (!Hd || !Sm)
+      continue; // the fetch itself reports it
+    const TexResource &R = Hd->R;
+    double Cf[3] = {0, 0, 0};
+    for (unsigned K = 0; K < TL.Axes && K < 3; ++K)
+      Cf[K] = asF(C[K]);
+    uint32_t Dm[3] = {R.Width, R.height(), R.depth()};
+    if (TL.Cube) {
+      unsigned Face;
+      TexSampling::cubeFace(Cf[0], Cf[1], Cf[2], Face, Cf[0], Cf[1]);
+      T[L][0] = Cf[0] * R.Width, T[L][1] = Cf[1] * R.Width;
+      continue;
+    }
+    for (unsigned K = 0; K < TL.Axes && K < 3; ++K)
+      T[L][K] = Cf[K] * (Sm->Normalized ? Dm[K] : 1);
+  }
+  // Coarse derivatives: lane 1 - lane 0 and lane 2 - lane 0 of each quad,
+  // for all four lanes (an assumption); lod log2 of the longer one
+  // (isotropic, as TXD). A quad with a lane not running keeps lod 0.
+  FOR_LANES(G, L) {
+    unsigned Q = L & ~3u;
+    if ((G >> Q & 0xf) != 0xf)
+      continue;
+    double Rho = 0;
+    for (unsigned Nb : {Q + 1, Q + 2}) {
+      double Sq = 0;
+      for (unsigned K = 0; K < 3; ++K)
+        Sq += (T[Nb][K] - T[Q][K]) * (T[Nb][K] - T[Q][K]);
+      Rho = std::max(Rho, std::sqrt(Sq));
+    }
+    Lod[L] = Rho > 0 ? std::log2(Rho) : -1000;
+  }
+}
+
 bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
   TOp Op = texOpOf(D);
   if (Op == TOp::None)
@@ -142,10 +193,19 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
   TexLayout TL = texLayout(D), &Dim = TL;
   unsigned NCoord = TL.NCoord, N = TL.N, NRa = TL.NRa;
   bool RegHandle = TL.RegHandle;
-  FOR_LANES(G, L) {
-    uint32_t A[16] = {};
+  auto args = [&](unsigned L, uint32_t *A) {
     for (unsigned K = 0; K < N && K < 16; ++K)
       A[K] = K < NRa ? reg(Ra, K, L) : reg(Rb, K - NRa, L);
+  };
+  // TEX without an explicit lod (.LZ/.LL): the lod from the quad's
+  // coordinate differences, read before any lane's results are written
+  // (they may overwrite the coordinates).
+  double Implicit[32] = {};
+  if (Op == TOp::Tex && (LodMode == 0 || LodMode == 2))
+    implicitLod(D, G, TL, args, Implicit);
+  FOR_LANES(G, L) {
+    uint32_t A[16] = {};
+    args(L, A);
     uint32_t H = RegHandle ? A[TL.HandleAt] : texHandle(D, L);
     if (!Ok)
       return false;
@@ -235,7 +295,9 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
         XI = 2 * Dim.Axes;
       } else if (Op == TOp::Tex) {
         if (LodMode == 2 || LodMode == 3 || LodMode == 5)
-          Lod = asF(X[XI++]); // LB: a bias on the implicit lod 0
+          Lod = asF(X[XI++]); // LB: a bias on the implicit lod
+        if (LodMode == 0 || LodMode == 2)
+          Lod += Implicit[L];
         if (LodMode >= 4)
           ++XI; // lod clamp: not modelled beyond the sampler's max
       }
