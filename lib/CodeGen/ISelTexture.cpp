@@ -442,6 +442,22 @@ void finishDest(ISel &S, const Dest &D) {
 
 enum class Kind { Tex, Fetch, Gather, Grad };
 
+/// The definition of `d|p`'s predicate p (true when the texel is
+/// resident). The fetch's predicate operand is the opposite: ptxas
+/// reads `p` as !P (`SEL R, RZ, 0x1, P` for selp 1, 0, p).
+std::optional<MOperand> residentDef(ISel &S, const ptx::Instruction &I) {
+  const Operand &Dst = I.Ops[0];
+  if (!Dst.PairVar)
+    return std::nullopt;
+  Operand P;
+  P.K = Operand::Kind::Reg;
+  P.Var = Dst.PairVar;
+  P.Index = Dst.PairIndex;
+  P.Name = Dst.PairName;
+  P.Loc = Dst.Loc;
+  return S.defOf(P);
+}
+
 /// tex.grad on a 3d/cube/acube texture, sm_75..89 (emitGradQuad).
 SelResult selectGradQuad(ISel &S, const ptx::Instruction &I,
                          const GeomFacts &GF, const TexHandle &H,
@@ -470,6 +486,7 @@ SelResult selectGradQuad(ISel &S, const ptx::Instruction &I,
   Q.A = D.A;
   Q.B = D.B;
   Q.Mask = D.Mask;
+  Q.Resident = residentDef(S, I);
   emitGradQuad(S, Q);
   finishDest(S, D);
   return SelResult::Done;
@@ -628,16 +645,10 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
   }
   Dest D = makeDest(S, I);
   llvm::SmallVector<MOperand, 10> Ops;
-  const Operand &Dst = I.Ops[0];
-  if (Dst.PairVar) {
-    Operand P;
-    P.K = Operand::Kind::Reg;
-    P.Var = Dst.PairVar;
-    P.Index = Dst.PairIndex;
-    P.Name = Dst.PairName;
-    P.Loc = Dst.Loc;
-    Ops.push_back(S.defOf(P));
-  }
+  std::optional<MOperand> PD = residentDef(S, I);
+  unsigned NotRes = PD ? S.tmp(RegClass::Pred) : 0;
+  if (PD)
+    Ops.push_back(def(vreg(NotRes, RegClass::Pred)));
   Ops.push_back(D.B);
   Ops.push_back(D.A);
   Ops.push_back(Ra);
@@ -651,6 +662,9 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
   if (D.Mask != 0xf)
     Ops.push_back(uImm(D.Mask));
   S.emit(Op, Ops);
+  if (PD) // p = !P (PLOP3.LUT d, PT, q, PT, PT, 0x0f: d = !q)
+    S.emit("PLOP3.LUT", {*PD, PT(), vreg(NotRes, RegClass::Pred), PT(), PT(),
+                         imm(0x0f), imm(0)});
   finishDest(S, D);
   return SelResult::Done;
 }

@@ -88,6 +88,7 @@ struct GradQuad {
   TexHandle H;
   MOperand A, B;     ///< the results' R16 and R64 tuples (defs) or RZ
   unsigned Mask = 0xf;
+  std::optional<MOperand> Resident; ///< the PTX `|p` (def), if any
 };
 void emitGradQuad(ISel &S, const GradQuad &Q);
 

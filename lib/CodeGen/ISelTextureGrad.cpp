@@ -62,6 +62,7 @@ MOperand swizzleAdd(ISel &S, const MOperand &A, const MOperand &B,
 void codegen::emitGradQuad(ISel &S, const GradQuad &Q) {
   unsigned NA = Q.A.isReg() && !Q.A.Phys ? Q.A.Width : 0;
   unsigned NB = Q.B.isReg() && !Q.B.Phys ? Q.B.Width : 0;
+  unsigned PW = S.tmp(); // the not-resident words of |p
   for (unsigned Lane = 0; Lane != 4; ++Lane) {
     unsigned Bar = S.tmp(RegClass::Bar);
     S.emit("BMOV.32", {def(vreg(Bar, RegClass::Bar)), text("MACTIVE")});
@@ -92,7 +93,13 @@ void codegen::emitGradQuad(ISel &S, const GradQuad &Q) {
     MOperand TB = NB ? def(gpr(S.tmp(RegClass::GPR, NB), NB)) : RZ();
     std::string Op = std::string("TEX.SCR") + (Q.H.isReg() ? ".B" : "") +
                      (Q.Offset ? ".AOFFI" : "") + ".NDV";
-    llvm::SmallVector<MOperand, 10> Ops = {TB, TA, Ra, Rb};
+    llvm::SmallVector<MOperand, 10> Ops;
+    // |p: the fetch's not-resident predicate as a word (-1 or 0), moved
+    // like the results, tested once after the last lane.
+    unsigned NotRes = S.tmp(RegClass::Pred);
+    if (Q.Resident)
+      Ops.push_back(def(vreg(NotRes, RegClass::Pred)));
+    Ops.append({TB, TA, Ra, Rb});
     Q.H.appendTo(Ops);
     Ops.push_back(text(Q.Dim));
     if (Q.Mask != 0xf)
@@ -104,6 +111,13 @@ void codegen::emitGradQuad(ISel &S, const GradQuad &Q) {
       MOperand W = K < NA ? gpr(TA.Reg, 1, K) : gpr(TB.Reg, 1, K - NA);
       R.push_back(Lane ? quadLane(S, W, 0) : W);
     }
+    if (Q.Resident) {
+      unsigned W = S.tmp();
+      MOperand P = vreg(NotRes, RegClass::Pred);
+      P.Not = true;
+      S.emit("SEL", {def(gpr(W)), RZ(), uImm(0xffffffff), P});
+      R.push_back(Lane ? quadLane(S, gpr(W), 0) : gpr(W));
+    }
     S.emit("BMOV.32", {text("MACTIVE"), vreg(Bar, RegClass::Bar)});
     for (unsigned K = 0; K != NA + NB; ++K) {
       MOperand D = K < NA ? gpr(Q.A.Reg, 1, K) : gpr(Q.B.Reg, 1, K - NA);
@@ -112,5 +126,9 @@ void codegen::emitGradQuad(ISel &S, const GradQuad &Q) {
       bool Starts = Lane == 0 && (K == 0 || K == NA);
       S.emit("MOV", {def(D, Starts), R[K], uImm(1u << Lane)});
     }
+    if (Q.Resident)
+      S.emit("MOV", {def(gpr(PW), Lane == 0), R.back(), uImm(1u << Lane)});
   }
+  if (Q.Resident)
+    S.emit("ISETP.EQ.AND", {*Q.Resident, PT(), gpr(PW), RZ(), PT()});
 }

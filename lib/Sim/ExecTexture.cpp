@@ -179,8 +179,10 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
       if (T && T->Reg != 255)
         setR(T->Reg + (F16 ? 0 : K & 1), L, V[K]);
     }
+    // The predicate is "not resident" (ptxas reads PTX's |p as !P); every
+    // texel is resident (no sparse textures).
     if (Pd)
-      setP(*Pd, L, true); // every texel is resident (no sparse textures)
+      setP(*Pd, L, false);
   };
   int64_t LodMode = Op == TOp::Tex || Op == TOp::Tld ? D.modAt(87) : 0;
   bool Aoffi = D.modAt(76) == 1;

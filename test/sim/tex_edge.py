@@ -170,7 +170,7 @@ def ref_tex_grad(spec, bufs):
         struct.pack_into('<3f', out, 16 * i, v[0], tc.cubemap(cx, cy, cz)[0],
                          tc.cubemap(cx, cy, cz, (i >> 2) & 1)[0])
         struct.pack_into('<2H', out, 16 * i + 12, h(v[0]), h(v[1]))
-    return {'out': out}
+    return {'out': out, 'res': struct.pack('<64I', *[3] * 64)}
 
 
 REFS = {'tex_grad': ref_tex_grad, 'tex_more': ref_tex_more, 'fmt_edge': ref_fmt_edge, 'tex_modes': ref_tex_modes, 'surf_edge': ref_surf_edge,
