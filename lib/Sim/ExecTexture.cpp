@@ -187,8 +187,7 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
   int64_t LodMode = Op == TOp::Tex || Op == TOp::Tld ? D.modAt(87) : 0;
   bool Aoffi = D.modAt(76) == 1;
   bool Dc = (Op == TOp::Tex || Op == TOp::Tld4) && D.modAt(78) == 1;
-  if (Op == TOp::Tld && D.modAt(78) == 1)
-    return fail(D, "multisample textures not modelled");
+  bool Ms = Op == TOp::Tld && D.modAt(78) == 1;
   if (Op == TOp::Tld4 && D.modAt(77) == 1)
     return fail(D, "TLD4.PTP not modelled");
   // The argument list and its split over Ra and Rb (Decoded.cpp).
@@ -264,11 +263,14 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
         for (unsigned K = 0; K < 3; ++K)
           Off[K] = sext(O >> (4 * K), 4);
       }
+      uint32_t Sample = Ms ? X[XI++] : 0;
+      if (Ms && !R.Samples)
+        return fail(D, "TLD.MS of a texture without samples");
       int64_t I[3] = {0, 0, 0};
       for (unsigned K = 0; K < Dim.Axes; ++K)
         I[K] = int64_t(int32_t(C[K])) + Off[K];
       unsigned Lv = unsigned(std::clamp(Lod, 0.0, double(R.Levels - 1)));
-      Good = Smp.texel(Lv, I[0], I[1], I[2], Layer, Dim.Axes, Out);
+      Good = Smp.texel(Lv, I[0], I[1], I[2], Layer, Dim.Axes, Out, Sample);
     } else {
       double Cf[3] = {0, 0, 0};
       for (unsigned K = 0; K < Dim.Axes; ++K)

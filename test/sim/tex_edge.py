@@ -173,7 +173,21 @@ def ref_tex_grad(spec, bufs):
     return {'out': out, 'res': struct.pack('<64I', *[3] * 64)}
 
 
-REFS = {'tex_grad': ref_tex_grad, 'tex_more': ref_tex_more, 'fmt_edge': ref_fmt_edge, 'tex_modes': ref_tex_modes, 'surf_edge': ref_surf_edge,
+def ref_tex_ms(spec, bufs):
+    p = {q['name']: q for q in spec['params']}
+    t2, ta = Texture(p['t2'], bufs['b2']), Texture(p['ta'], bufs['ba'])
+    out = bytearray(1024)
+    for i in range(64):
+        x, y, s = i % 4, i // 4 % 4, i // 16
+        v = t2.texel(0, [x, y], 0, s)
+        a = ta.texel(0, [x, y], i % 3, s // 2)
+        o = t2.texel(0, [x + 1, y - 1], 0, s)
+        struct.pack_into('<2fif', out, 16 * i, f32(v[0]), f32(v[1]), int(a[0]),
+                         f32(o[0]))
+    return {'out': out}
+
+
+REFS = {'tex_ms': ref_tex_ms, 'tex_grad': ref_tex_grad, 'tex_more': ref_tex_more, 'fmt_edge': ref_fmt_edge, 'tex_modes': ref_tex_modes, 'surf_edge': ref_surf_edge,
         'bound_refs': ref_bound_refs}
 
 
