@@ -553,7 +553,10 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
                           GF.Array ? &*C[0] : nullptr, DX, DY, Offset);
   if (GF.Cube)
     normalizeCubeCoords(S, Co);
-  bool Promote1D = G == Geom::D1 && K != Kind::Fetch;
+  // ptxas keeps 1D for integer-coordinate gradients (TXD 1D: Ra = {x},
+  // Rb = {dx, dy}).
+  bool Promote1D = G == Geom::D1 && K != Kind::Fetch &&
+                   !(K == Kind::Grad && IntCoords);
   if (Promote1D)
     Co.push_back(RZ());
   std::optional<MOperand> Layer;
@@ -618,7 +621,10 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
   }
 
   std::string Op;
-  bool F16 = !S.isSm90() &&
+  // .f16 results of TXD and of cube-array TEX: ptxas fetches 32-bit
+  // components and converts them after (sm_75..89 too).
+  bool Fetch32 = K == Kind::Grad || (K == Kind::Tex && GF.Cube && GF.Array);
+  bool F16 = !S.isSm90() && !Fetch32 &&
              (I.Types[0] == Type::F16 || I.Types[0] == Type::F16x2);
   const char *F16M = F16 ? ".F16.RN" : "";
   const char *B = H->isReg() ? ".B" : "";
@@ -643,7 +649,7 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
     Op = std::string("TXD") + B + F16M + (Offset ? ".AOFFI" : "");
     break;
   }
-  Dest D = makeDest(S, I);
+  Dest D = makeDest(S, I, Fetch32);
   llvm::SmallVector<MOperand, 10> Ops;
   std::optional<MOperand> PD = residentDef(S, I);
   unsigned NotRes = PD ? S.tmp(RegClass::Pred) : 0;
