@@ -187,7 +187,23 @@ def ref_tex_ms(spec, bufs):
     return {'out': out}
 
 
-REFS = {'tex_ms': ref_tex_ms, 'tex_grad': ref_tex_grad, 'tex_more': ref_tex_more, 'fmt_edge': ref_fmt_edge, 'tex_modes': ref_tex_modes, 'surf_edge': ref_surf_edge,
+def ref_tex_f16(spec, bufs):
+    p = {q['name']: q for q in spec['params']}
+    tm, tc = Texture(p['tm'], bufs['bm']), Texture(p['tc'], bufs['bc'])
+    h = lambda v: struct.unpack('<H', struct.pack('<e', v))[0]  # noqa: E731
+    out = bytearray(512)
+    for i in range(64):
+        x, y, z, w = struct.unpack_from('<4f', bufs['cxy'], 16 * i)
+        dx, dy = abs(f32(w * 0.25)) * tm.w, abs(f32(z * 0.125)) * tm.h
+        rho = max(dx, dy)
+        v = tm.sample([x, y], 0, math.log2(rho) if rho > 0 else -1000)
+        cx, cy, cz = (fma(c, 2.0, -1.0) for c in (x, y, z))
+        c = tc.cubemap(cx, cy, cz, i & 1)
+        struct.pack_into('<3H', out, 8 * i, h(v[0]), h(v[1]), h(c[0]))
+    return {'out': out}
+
+
+REFS = {'tex_f16': ref_tex_f16, 'tex_ms': ref_tex_ms, 'tex_grad': ref_tex_grad, 'tex_more': ref_tex_more, 'fmt_edge': ref_fmt_edge, 'tex_modes': ref_tex_modes, 'surf_edge': ref_surf_edge,
         'bound_refs': ref_bound_refs}
 
 
