@@ -719,33 +719,8 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
     Wp.Blocked = 0;
     return true;
   }
-  if (Mn == "BMOV" && (D.I.F->opcode() == 0xf55 || D.I.F->opcode() == 0xf56)) {
-    // The convergence-state forms; only MACTIVE (26) is modelled: the
-    // lanes that run this instruction. ptxas's emulated tex.grad saves it
-    // and sets it to the whole quads (.PQUAD) so that helper lanes run
-    // the quad's TEX; the emulator runs only lanes that exist and are
-    // here, so a mask it cannot run stops the launch.
-    if (D.modAt(24) != 26)
-      return fail(D, "BMOV of a convergence-state register other than "
-                     "MACTIVE not modelled");
-    unsigned B = 0;
-    for (const Operand &O : D.Ops)
-      if (O.Kind == OpKind::B)
-        B = O.Reg;
-    if (D.I.F->opcode() == 0xf55) {
-      FOR_LANES(G, L) Wp.B[B][L] = G;
-      return true;
-    }
-    uint32_t Want = G ? Wp.B[B][firstLane(G)] : 0;
-    if (D.has("PQUAD"))
-      for (unsigned Q = 0; Q < 32; Q += 4)
-        if (Want >> Q & 0xf)
-          Want |= 0xfu << Q;
-    if (G && Want != G)
-      return fail(D, fmt::format("MACTIVE {:#x} from lanes {:#x} not "
-                                 "modelled (partial quads)", Want, G));
-    return true;
-  }
+  if (Mn == "BMOV" && (D.I.F->opcode() == 0xf55 || D.I.F->opcode() == 0xf56))
+    return execBmovState(D, G);
   if (Mn == "BMOV") {
     if (D.Ops[0].Kind == OpKind::B) {
       FOR_LANES(G, L) Wp.B[D.Ops[0].Reg][L] = src(D.Ops[1], L, D);

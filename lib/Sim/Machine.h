@@ -335,6 +335,7 @@ private:
   /// blocked here are released, and \p M advances with the instruction).
   bool syncOn(uint32_t M, uint32_t Need, bool &Advance);
   /// WARPSYNC[.EXCLUSIVE] (Barriers.cpp).
+  bool execBmovState(const DecodedInstr &D, uint32_t G);
   bool execWarpSync(const DecodedInstr &D, uint32_t M, uint32_t G,
                     bool &Advance);
 };
