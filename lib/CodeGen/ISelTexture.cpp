@@ -101,8 +101,10 @@ MOperand clampLayer(ISel &S, MOperand L) {
   return gpr(R);
 }
 
-/// Cube coordinates divided by the largest magnitude (FMNMX, MUFU.RCP).
-void normalizeCube(ISel &S, llvm::SmallVectorImpl<MOperand> &C) {
+} // namespace
+
+void codegen::normalizeCubeCoords(ISel &S,
+                                  llvm::SmallVectorImpl<MOperand> &C) {
   auto Abs = [](MOperand O) {
     O.Abs = true;
     return O;
@@ -117,6 +119,8 @@ void normalizeCube(ISel &S, llvm::SmallVectorImpl<MOperand> &C) {
     X = gpr(N);
   }
 }
+
+namespace {
 
 /// Packs an offset vector as the AOFFI word: 4 bits a component at 4-bit
 /// steps (TEX/TLD/TXD) or 6 bits at 8-bit steps (TLD4); ptxas keeps the
@@ -137,8 +141,9 @@ MOperand packOffset(ISel &S, const Operand &O, bool Gather) {
   return Acc;
 }
 
-/// A tuple of \p Ws words (sized 1, 2 or 4) holding them in order.
-MOperand tuple(ISel &S, llvm::ArrayRef<MOperand> Ws) {
+} // namespace
+
+MOperand codegen::texTuple(ISel &S, llvm::ArrayRef<MOperand> Ws) {
   if (Ws.empty())
     return RZ();
   unsigned N = Ws.size() <= 2 ? unsigned(Ws.size()) : 4;
@@ -147,6 +152,8 @@ MOperand tuple(ISel &S, llvm::ArrayRef<MOperand> Ws) {
     S.emit("MOV", {def(gpr(T, 1, K), K == 0), Ws[K]});
   return gpr(T, unsigned(Ws.size()) <= 2 ? unsigned(Ws.size()) : 4);
 }
+
+namespace {
 
 /// Whether \p O names register (Var, Index) written by \p I.
 bool writes(const ptx::Instruction &I, const Operand &R) {
@@ -345,14 +352,13 @@ occurrences(ISel &S, llvm::ArrayRef<const Operand *> Regs) {
   return N;
 }
 
-/// \p HwF16: the fetch converts .f16 results itself (.F16.RN).
-Dest makeDest(ISel &S, const ptx::Instruction &I, bool HwF16) {
+Dest makeDest(ISel &S, const ptx::Instruction &I, bool Fetch32 = false) {
   Dest D;
   Type T = I.Types[0];
   D.F16 = T == Type::F16 || T == Type::F16x2;
-  // sm_90 (and TXD everywhere): ptxas fetches 32-bit components and
-  // converts them (F2FP; sm_75's TXD: F2F.F16.F32 each).
-  D.HwPacked = D.F16 && HwF16;
+  // sm_90 (and emulated gradients): ptxas fetches 32-bit components and
+  // packs them after the fetch.
+  D.HwPacked = D.F16 && !S.isSm90() && !Fetch32;
   D.X2 = T == Type::F16x2;
   auto E = elems(I.Ops[0]);
   // A component whose register the function never mentions again is dead:
@@ -417,9 +423,24 @@ void finishDest(ISel &S, const Dest &D) {
   if (D.F16 && !D.HwPacked) {
     for (unsigned P = 0; 2 * P < D.Ranks; ++P) {
       unsigned W = S.tmp();
-      S.emit(S.sm() < 89 ? "F2FP.PACK_AB" : "F2FP.F16.F32.PACK_AB",
-             {def(gpr(W)), 2 * P + 1 < D.Ranks ? Res(2 * P + 1) : RZ(),
-              Res(2 * P)});
+      MOperand Hi = 2 * P + 1 < D.Ranks ? Res(2 * P + 1) : RZ();
+      if (S.sm() >= 80) {
+        // sm_80/86 spell the F32 source implicitly.
+        S.emit(S.sm() >= 89 ? "F2FP.F16.F32.PACK_AB" : "F2FP.PACK_AB",
+               {def(gpr(W)), Hi, Res(2 * P)});
+      } else {
+        // sm_75 has no F2FP: F2F each and PRMT them together (ptxas's
+        // emulated tex.grad.3d.v4.f16).
+        unsigned L = S.tmp(), H = S.tmp();
+        S.emit("F2F.F16.F32", {def(gpr(L)), Res(2 * P)});
+        if (Hi.Phys) {
+          H = L;
+          S.emit("PRMT", {def(gpr(W)), gpr(L), uImm(0x5410), RZ()});
+        } else {
+          S.emit("F2F.F16.F32", {def(gpr(H)), Hi});
+          S.emit("PRMT", {def(gpr(W)), gpr(L), uImm(0x5410), gpr(H)});
+        }
+      }
       Words.push_back(gpr(W));
     }
   } else {
@@ -438,6 +459,56 @@ void finishDest(ISel &S, const Dest &D) {
 
 enum class Kind { Tex, Fetch, Gather, Grad };
 
+/// The definition of `d|p`'s predicate p (true when the texel is
+/// resident). The fetch's predicate operand is the opposite: ptxas
+/// reads `p` as !P (`SEL R, RZ, 0x1, P` for selp 1, 0, p).
+std::optional<MOperand> residentDef(ISel &S, const ptx::Instruction &I) {
+  const Operand &Dst = I.Ops[0];
+  if (!Dst.PairVar)
+    return std::nullopt;
+  Operand P;
+  P.K = Operand::Kind::Reg;
+  P.Var = Dst.PairVar;
+  P.Index = Dst.PairIndex;
+  P.Name = Dst.PairName;
+  P.Loc = Dst.Loc;
+  return S.defOf(P);
+}
+
+/// tex.grad on a 3d/cube/acube texture, sm_75..89 (emitGradQuad).
+SelResult selectGradQuad(ISel &S, const ptx::Instruction &I,
+                         const GeomFacts &GF, const TexHandle &H,
+                         llvm::ArrayRef<MOperand> Co, const Operand *LayerOp,
+                         const Operand *DX, const Operand *DY,
+                         const Operand *Offset) {
+  if (!DX || !DY)
+    return S.error(I, "tex.grad needs two gradient vectors");
+  auto X = elems(*DX), Y = elems(*DY);
+  if (X.size() < 3 || Y.size() < 3)
+    return S.error(I, "too few gradient components");
+  GradQuad Q;
+  Q.Co.assign(Co.begin(), Co.end());
+  for (unsigned J = 0; J != 3; ++J) {
+    Q.DX.push_back(word32(S, *X[J], Type::F32));
+    Q.DY.push_back(word32(S, *Y[J], Type::F32));
+  }
+  if (LayerOp)
+    Q.Layer = clampLayer(S, word32(S, *LayerOp, Type::U32));
+  if (Offset)
+    Q.Offset = packOffset(S, *Offset, false);
+  Q.Cube = GF.Cube;
+  Q.Dim = GF.Dim;
+  Q.H = H;
+  Dest D = makeDest(S, I, /*Fetch32=*/true);
+  Q.A = D.A;
+  Q.B = D.B;
+  Q.Mask = D.Mask;
+  Q.Resident = residentDef(S, I);
+  emitGradQuad(S, Q);
+  finishDest(S, D);
+  return SelResult::Done;
+}
+
 SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
   Geom G = geomOf(I);
   if (G == Geom::None)
@@ -451,9 +522,13 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
            : GradM ? Kind::Grad
            : (IntCoords || GF.MS) ? Kind::Fetch
                                   : Kind::Tex;
-  if (K == Kind::Grad && (GF.Coords == 3))
-    return S.unsupported(I, "3D and cube gradients: ptxas emulates them per "
-                            "quad lane");
+  // 3D/cube gradients: no TXD form; ptxas emulates them per quad with
+  // TEX.NDV on sm_75..89 (ISelTextureGrad.cpp) and calls the driver's
+  // __cuda_syscall_tex_grad_* on sm_90.
+  bool Quad = K == Kind::Grad && GF.Coords == 3;
+  if (Quad && S.isSm90())
+    return S.unsupported(I, "3D and cube gradients on sm_90 (ptxas calls "
+                            "__cuda_syscall_tex_grad_*)");
   if (K == Kind::Fetch && GF.Cube)
     return S.unsupported(I, "integer cube coordinates");
   const Operand &Addr = I.Ops[1];
@@ -490,10 +565,13 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
   llvm::SmallVector<MOperand, 4> Co, Src0, Src1;
   for (unsigned J = 0; J != GF.Coords; ++J)
     Co.push_back(word32(S, *C[First + J], CT));
+  if (Quad)
+    return selectGradQuad(S, I, GF, *H, Co,
+                          GF.Array ? &*C[0] : nullptr, DX, DY, Offset);
   if (GF.Cube)
-    normalizeCube(S, Co);
-  // ptxas 13.0 keeps TXD 1D for integer coordinates (their bits as they
-  // are, no conversion; sm_75, sm_86, sm_90a).
+    normalizeCubeCoords(S, Co);
+  // ptxas keeps 1D for integer-coordinate gradients (TXD 1D: Ra = {x},
+  // Rb = {dx, dy}).
   bool Promote1D = G == Geom::D1 && K != Kind::Fetch &&
                    !(K == Kind::Grad && IntCoords);
   if (Promote1D)
@@ -552,16 +630,18 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
     llvm::SmallVector<MOperand, 4> All(Src0);
     All.append(Src1.begin(), Src1.end());
     unsigned NA = (unsigned(All.size()) + 1) / 2;
-    Ra = tuple(S, llvm::ArrayRef(All).take_front(NA));
-    Rb = tuple(S, llvm::ArrayRef(All).drop_front(NA));
+    Ra = texTuple(S, llvm::ArrayRef(All).take_front(NA));
+    Rb = texTuple(S, llvm::ArrayRef(All).drop_front(NA));
   } else {
-    Ra = tuple(S, Src0);
-    Rb = tuple(S, Src1);
+    Ra = texTuple(S, Src0);
+    Rb = texTuple(S, Src1);
   }
 
   std::string Op;
-  // TXD has no .F16.RN in ptxas's code (sm_75..89 too): makeDest converts.
-  bool F16 = !S.isSm90() && K != Kind::Grad &&
+  // .f16 results of TXD and of cube-array TEX: ptxas fetches 32-bit
+  // components and converts them after (sm_75..89 too).
+  bool Fetch32 = K == Kind::Grad || (K == Kind::Tex && GF.Cube && GF.Array);
+  bool F16 = !S.isSm90() && !Fetch32 &&
              (I.Types[0] == Type::F16 || I.Types[0] == Type::F16x2);
   const char *F16M = F16 ? ".F16.RN" : "";
   const char *B = H->isReg() ? ".B" : "";
@@ -586,17 +666,12 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
     Op = std::string("TXD") + B + F16M + (Offset ? ".AOFFI" : "");
     break;
   }
-  Dest D = makeDest(S, I, F16);
+  Dest D = makeDest(S, I, Fetch32);
   llvm::SmallVector<MOperand, 10> Ops;
-  const Operand &Dst = I.Ops[0];
-  // The predicate of `{d}|p`: the instruction's predicate is set when a
-  // texel is NOT resident (ptxas stores p as `SEL R, RZ, 0x1, P0`), so p
-  // is its negation.
-  unsigned NonResident = 0;
-  if (Dst.PairVar) {
-    NonResident = S.tmp(RegClass::Pred);
-    Ops.push_back(def(vreg(NonResident, RegClass::Pred)));
-  }
+  std::optional<MOperand> PD = residentDef(S, I);
+  unsigned NotRes = PD ? S.tmp(RegClass::Pred) : 0;
+  if (PD)
+    Ops.push_back(def(vreg(NotRes, RegClass::Pred)));
   Ops.push_back(D.B);
   Ops.push_back(D.A);
   Ops.push_back(Ra);
@@ -610,18 +685,10 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
   if (D.Mask != 0xf)
     Ops.push_back(uImm(D.Mask));
   S.emit(Op, Ops);
+  if (PD) // p = !P (PLOP3.LUT d, PT, q, PT, PT, 0x0f: d = !q)
+    S.emit("PLOP3.LUT", {*PD, PT(), vreg(NotRes, RegClass::Pred), PT(), PT(),
+                         imm(0x0f), imm(0)});
   finishDest(S, D);
-  if (Dst.PairVar) {
-    Operand P;
-    P.K = Operand::Kind::Reg;
-    P.Var = Dst.PairVar;
-    P.Index = Dst.PairIndex;
-    P.Name = Dst.PairName;
-    P.Loc = Dst.Loc;
-    S.emit("PLOP3.LUT", {S.defOf(P), PT(),
-                         notP(vreg(NonResident, RegClass::Pred)), PT(), PT(),
-                         imm(0xf0), imm(0)});
-  }
   return SelResult::Done;
 }
 
@@ -645,7 +712,7 @@ SelResult selectTxq(ISel &S, const ptx::Instruction &I) {
                                   : S.materialize(RZ());
   unsigned Dst = S.tmp();
   // .B: the handle, then the level, in Ra.
-  MOperand Ra = H->isReg() ? tuple(S, {H->R, Lod}) : Lod;
+  MOperand Ra = H->isReg() ? texTuple(S, {H->R, Lod}) : Lod;
   llvm::SmallVector<MOperand, 8> Ops = {RZ(), def(gpr(Dst)), Ra,
                                         text("TEX_HEADER_DIMENSION")};
   H->appendTo(Ops);

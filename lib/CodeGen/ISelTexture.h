@@ -70,6 +70,28 @@ std::optional<TexHandle> referenceHandle(ISel &S, const ptx::Operand &Ref,
 /// kernel layout has none (samplers, -c mode).
 std::optional<uint32_t> boundReferenceSlot(ISel &S, const ptx::Variable *V);
 
+/// Cube coordinates divided by their largest magnitude, as ptxas does
+/// (FMNMX of the magnitudes, MUFU.RCP, FMUL): \p C is replaced.
+void normalizeCubeCoords(ISel &S, llvm::SmallVectorImpl<MOperand> &C);
+
+/// A tuple of \p Ws words (sized 1, 2 or 4) holding them in order; RZ
+/// when empty.
+MOperand texTuple(ISel &S, llvm::ArrayRef<MOperand> Ws);
+
+/// ptxas's per-quad emulation of tex.grad on 3d, cube and acube textures
+/// (sm_75..89; ISelTextureGrad.cpp).
+struct GradQuad {
+  llvm::SmallVector<MOperand, 3> Co, DX, DY; ///< x y z, d/dx, d/dy words
+  std::optional<MOperand> Layer, Offset;     ///< clamped layer, packed offset
+  bool Cube = false;
+  const char *Dim = "3D";
+  TexHandle H;
+  MOperand A, B;     ///< the results' R16 and R64 tuples (defs) or RZ
+  unsigned Mask = 0xf;
+  std::optional<MOperand> Resident; ///< the PTX `|p` (def), if any
+};
+void emitGradQuad(ISel &S, const GradQuad &Q);
+
 /// tex, tex.base, tex.level, tex.grad, tld4, txq (ISelTexture.cpp).
 SelResult selectTexture(ISel &S, const ptx::Instruction &I);
 

@@ -13,7 +13,7 @@
 //   per-target exceptions found in the data: FP64 arithmetic is
 //   scoreboarded on sm_75-89 but fixed-latency on sm_90 (H100/H200 have
 //   full-rate FP64 pipes); HMMA/IMMA only on sm_75; R2UR on sm_80-89 but
-//   not on sm_90; S2R/S2UR, BMOV.32 R and the bit-counting ALU forms
+//   not on sm_90; S2R/S2UR, BMOV.32 R (not the MACTIVE forms) and the bit-counting ALU forms
 //   (POPC, FLO, BREV) always; CS2R, VOTE, F2FP, F2IP, ELECT, I2I and I2IP
 //   never (F2IP: sm_90a cvt.rni.u8.f32, no scoreboard, read 5 cycles later).
 //
@@ -47,6 +47,9 @@ ResultTiming resultTiming(Arch A, const Form &F) {
     V = A == Arch::SM75 || M == "DMMA";
   else if (M == "R2UR")
     V = isPre90(A);
+  else if (M == "BMOV" && (F.opcode() == 0xf55 || F.opcode() == 0xf56))
+    V = false; // to/from MACTIVE etc.: ptxas sets no scoreboard (nvdisasm
+               // refuses one: "unrecognized operation for unit uC")
   else if (M == "S2R" || M == "S2UR" || M == "BMOV" || M == "POPC" ||
            M == "FLO" || M == "BREV")
     V = true;

@@ -220,4 +220,33 @@ bool Machine::runCluster(RunStats *Stats, uint64_t &Budget) {
   }
 }
 
+/// BMOV to/from a convergence-state register (opcodes 0xf55/0xf56); only
+/// MACTIVE (26) is modelled: the lanes that run this instruction. ptxas's
+/// emulated tex.grad (sm_75..89) saves it and sets it to the whole quads
+/// (.PQUAD) so that helper lanes run the quad's TEX; the emulator runs only
+/// lanes that exist and are here, so a mask it cannot run stops the launch.
+bool Machine::execBmovState(const DecodedInstr &D, uint32_t G) {
+  Warp &Wp = *W;
+  if (D.modAt(24) != 26)
+    return fail(D, "BMOV of a convergence-state register other than "
+                   "MACTIVE not modelled");
+  unsigned B = 0;
+  for (const Operand &O : D.Ops)
+    if (O.Kind == OpKind::B)
+      B = O.Reg;
+  if (D.I.F->opcode() == 0xf55) {
+    FOR_LANES(G, L) Wp.B[B][L] = G;
+    return true;
+  }
+  uint32_t Want = G ? Wp.B[B][firstLane(G)] : 0;
+  if (D.has("PQUAD"))
+    for (unsigned Q = 0; Q < 32; Q += 4)
+      if (Want >> Q & 0xf)
+        Want |= 0xfu << Q;
+  if (G && Want != G)
+    return fail(D, fmt::format("MACTIVE {:#x} from lanes {:#x} not "
+                               "modelled (partial quads)", Want, G));
+  return true;
+}
+
 } // namespace ptxas::sim

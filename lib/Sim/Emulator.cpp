@@ -719,6 +719,8 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
     Wp.Blocked = 0;
     return true;
   }
+  if (Mn == "BMOV" && (D.I.F->opcode() == 0xf55 || D.I.F->opcode() == 0xf56))
+    return execBmovState(D, G);
   if (Mn == "BMOV") {
     if (D.Ops[0].Kind == OpKind::B) {
       FOR_LANES(G, L) Wp.B[D.Ops[0].Reg][L] = src(D.Ops[1], L, D);

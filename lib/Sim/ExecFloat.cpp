@@ -237,6 +237,20 @@ bool Machine::execFloat(const DecodedInstr &D, uint32_t G, bool &Handled) {
     }
     return true;
   }
+  if (Mn == "FSWZADD") {
+    // Per quad lane q: Rd = sa * Ra + sb * Rb, the signs from the lane's
+    // 2-bit code at 32 + 2 * (3 - q) (printed first for lane 0: PP, PN,
+    // NP, ZP = a + b, a - b, b - a, b). Read from ptxas's emulated
+    // tex.grad (ZPPPZPPP then ZPZPPPPP make x, x + dx, x + dy, x + dx +
+    // dy); not measured on a GPU.
+    RoundScope RS(Rnd);
+    FOR_LANES(G, L) {
+      unsigned C = unsigned(D.modAt(38 - 2 * (L & 3))) & 3;
+      float A = fv(1, L), B = fv(2, L);
+      out(L, C == 0 ? A + B : C == 1 ? A - B : C == 2 ? B - A : B);
+    }
+    return true;
+  }
   if (Mn == "FSEL") {
     FOR_LANES(G, L) setR(O[0].Reg, L, bits(pred(O[3], L) ? fv(1, L) : fv(2, L)));
     return true;

@@ -465,9 +465,16 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
       setD(O[0], L, Pos >= 32 ? 0 : uint32_t(M << Pos));
     }
     return true;
-  case IOp::MOV:
-    FOR_LANES(G, L) setD(O[0], L, v(1, L));
+  case IOp::MOV: {
+    // The quad-lane mask at 72 (0xf unless printed): lanes whose place in
+    // their quad is not in it keep Rd (ptxas's emulated tex.grad).
+    unsigned Quad = 0xf;
+    if (const Operand *Mk = O.size() > 2 ? &O[2] : nullptr)
+      if (Mk->Kind == OpKind::Imm)
+        Quad = unsigned(Mk->Imm) & 0xf;
+    FOR_LANES(G, L) if (Quad >> (L & 3) & 1) setD(O[0], L, v(1, L));
     return true;
+  }
   case IOp::P2R:
     FOR_LANES(G, L) {
       uint32_t Mk = v(3, L);

@@ -92,6 +92,57 @@ uint32_t Machine::texHandle(const DecodedInstr &D, unsigned L) {
   return R && R->Reg != 255 ? W->R[R->Reg][L] : 0;
 }
 
+void Machine::implicitLod(const DecodedInstr &D, uint32_t G,
+                          const TexLayout &TL,
+                          llvm::function_ref<void(unsigned, uint32_t *)> Args,
+                          double *Lod) {
+  // Each lane's coordinates in texels (a cube's on its own face: an
+  // assumption, the hardware's treatment of quads across faces is not
+  // known).
+  double T[32][3] = {};
+  FOR_LANES(G, L) {
+    uint32_t A[16] = {};
+    Args(L, A);
+    const uint32_t *C = A + (TL.RegHandle && TL.HandleAt == 0);
+    if (TL.Layered)
+      ++C;
+    uint32_t H = TL.RegHandle ? A[TL.HandleAt] : texHandle(D, L);
+    const TextureTable::Header *Hd = Mem.Tex.header(H);
+    const TexSampler *Sm = Mem.Tex.sampler(H);
+    if (!Hd || !Sm)
+      continue; // the fetch itself reports it
+    const TexResource &R = Hd->R;
+    double Cf[3] = {0, 0, 0};
+    for (unsigned K = 0; K < TL.Axes && K < 3; ++K)
+      Cf[K] = asF(C[K]);
+    uint32_t Dm[3] = {R.Width, R.height(), R.depth()};
+    if (TL.Cube) {
+      unsigned Face;
+      TexSampling::cubeFace(Cf[0], Cf[1], Cf[2], Face, Cf[0], Cf[1]);
+      T[L][0] = Cf[0] * R.Width, T[L][1] = Cf[1] * R.Width;
+      continue;
+    }
+    for (unsigned K = 0; K < TL.Axes && K < 3; ++K)
+      T[L][K] = Cf[K] * (Sm->Normalized ? Dm[K] : 1);
+  }
+  // Coarse derivatives: lane 1 - lane 0 and lane 2 - lane 0 of each quad,
+  // for all four lanes (an assumption); lod log2 of the longer one
+  // (isotropic, as TXD). A quad with a lane not running keeps lod 0.
+  FOR_LANES(G, L) {
+    unsigned Q = L & ~3u;
+    if ((G >> Q & 0xf) != 0xf)
+      continue;
+    double Rho = 0;
+    for (unsigned Nb : {Q + 1, Q + 2}) {
+      double Sq = 0;
+      for (unsigned K = 0; K < 3; ++K)
+        Sq += (T[Nb][K] - T[Q][K]) * (T[Nb][K] - T[Q][K]);
+      Rho = std::max(Rho, std::sqrt(Sq));
+    }
+    Lod[L] = Rho > 0 ? std::log2(Rho) : -1000;
+  }
+}
+
 bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
   TOp Op = texOpOf(D);
   if (Op == TOp::None)
@@ -128,25 +179,34 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
       if (T && T->Reg != 255)
         setR(T->Reg + (F16 ? 0 : K & 1), L, V[K]);
     }
+    // The predicate is "not resident" (ptxas reads PTX's |p as !P); every
+    // texel is resident (no sparse textures).
     if (Pd)
-      setP(*Pd, L, false); // set for a non-resident texel (ptxas: PTX's
-                           // p is `SEL R, RZ, 0x1, P`); no sparse textures
+      setP(*Pd, L, false);
   };
   int64_t LodMode = Op == TOp::Tex || Op == TOp::Tld ? D.modAt(87) : 0;
   bool Aoffi = D.modAt(76) == 1;
   bool Dc = (Op == TOp::Tex || Op == TOp::Tld4) && D.modAt(78) == 1;
-  if (Op == TOp::Tld && D.modAt(78) == 1)
-    return fail(D, "multisample textures not modelled");
+  bool Ms = Op == TOp::Tld && D.modAt(78) == 1;
   if (Op == TOp::Tld4 && D.modAt(77) == 1)
     return fail(D, "TLD4.PTP not modelled");
   // The argument list and its split over Ra and Rb (Decoded.cpp).
   TexLayout TL = texLayout(D), &Dim = TL;
   unsigned NCoord = TL.NCoord, N = TL.N, NRa = TL.NRa;
   bool RegHandle = TL.RegHandle;
-  FOR_LANES(G, L) {
-    uint32_t A[16] = {};
+  auto args = [&](unsigned L, uint32_t *A) {
     for (unsigned K = 0; K < N && K < 16; ++K)
       A[K] = K < NRa ? reg(Ra, K, L) : reg(Rb, K - NRa, L);
+  };
+  // TEX without an explicit lod (.LZ/.LL): the lod from the quad's
+  // coordinate differences, read before any lane's results are written
+  // (they may overwrite the coordinates).
+  double Implicit[32] = {};
+  if (Op == TOp::Tex && (LodMode == 0 || LodMode == 2))
+    implicitLod(D, G, TL, args, Implicit);
+  FOR_LANES(G, L) {
+    uint32_t A[16] = {};
+    args(L, A);
     uint32_t H = RegHandle ? A[TL.HandleAt] : texHandle(D, L);
     if (!Ok)
       return false;
@@ -203,11 +263,14 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
         for (unsigned K = 0; K < 3; ++K)
           Off[K] = sext(O >> (4 * K), 4);
       }
+      uint32_t Sample = Ms ? X[XI++] : 0;
+      if (Ms && !R.Samples)
+        return fail(D, "TLD.MS of a texture without samples");
       int64_t I[3] = {0, 0, 0};
       for (unsigned K = 0; K < Dim.Axes; ++K)
         I[K] = int64_t(int32_t(C[K])) + Off[K];
       unsigned Lv = unsigned(std::clamp(Lod, 0.0, double(R.Levels - 1)));
-      Good = Smp.texel(Lv, I[0], I[1], I[2], Layer, Dim.Axes, Out);
+      Good = Smp.texel(Lv, I[0], I[1], I[2], Layer, Dim.Axes, Out, Sample);
     } else {
       double Cf[3] = {0, 0, 0};
       for (unsigned K = 0; K < Dim.Axes; ++K)
@@ -236,7 +299,9 @@ bool Machine::execTexture(const DecodedInstr &D, uint32_t G, bool &Handled) {
         XI = 2 * Dim.Axes;
       } else if (Op == TOp::Tex) {
         if (LodMode == 2 || LodMode == 3 || LodMode == 5)
-          Lod = asF(X[XI++]); // LB: a bias on the implicit lod 0
+          Lod = asF(X[XI++]); // LB: a bias on the implicit lod
+        if (LodMode == 0 || LodMode == 2)
+          Lod += Implicit[L];
         if (LodMode >= 4)
           ++XI; // lod clamp: not modelled beyond the sampler's max
       }

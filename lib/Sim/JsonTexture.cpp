@@ -78,10 +78,15 @@ Error parseJsonTexture(const json::Object &O, bool Surface, JsonTexture &T) {
   R.Pitch = uint64_t(Rs->getInteger("pitch").value_or(0));
   R.Levels = std::max(1u, dim("mip_levels"));
   R.Cubemap = Rs->getBoolean("cubemap").value_or(false);
+  R.Samples = dim("samples");
   if (!R.Width)
     return bad(T, "width must be positive");
   if (R.Depth && R.Layers)
     return bad(T, "a 3D resource has no layers");
+  if (R.Samples && (R.Depth || R.Cubemap || R.Levels > 1 || R.Pitch ||
+                    R.K != TexResource::Kind::Array || !R.Height))
+    return bad(T, "a multisample resource is a 2D array (layered or not) of "
+                  "one level");
   if (R.Cubemap && (R.Width != R.Height || !R.Layers || R.Layers % 6))
     return bad(T, "a cubemap is square with layers a multiple of 6 (faces)");
   if (R.Pitch && (R.Pitch < uint64_t(R.Width) * R.texelBytes() || R.Levels > 1))

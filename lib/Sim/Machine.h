@@ -12,6 +12,7 @@
 #ifndef PTXAS_ALT_LIB_SIM_MACHINE_H
 #define PTXAS_ALT_LIB_SIM_MACHINE_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "ptxas-alt/Sim/Emulator.h"
 
 #include <array>
@@ -295,6 +296,11 @@ public:
   /// TEX/TLD/TLD4/TXD/TXQ and the surface instructions (ExecTexture.cpp,
   /// ExecSurface.cpp; Kind: 0 SULD, 1 SUST.D, 2 SUST.P, 3 SURED).
   bool execTexture(const DecodedInstr &D, uint32_t G, bool &Handled);
+  /// The implicit lod of a TEX without one, per lane of \p G, from the
+  /// quad's coordinates (\p Args reads a lane's argument registers).
+  void implicitLod(const DecodedInstr &D, uint32_t G, const TexLayout &TL,
+                   llvm::function_ref<void(unsigned, uint32_t *)> Args,
+                   double *Lod);
   bool execSurface(const DecodedInstr &D, uint32_t G, unsigned Kind);
   /// The texture/surface handle of lane L: uniform register, constant
   /// word, or (surfaces' register forms) R64.
@@ -329,6 +335,7 @@ private:
   /// blocked here are released, and \p M advances with the instruction).
   bool syncOn(uint32_t M, uint32_t Need, bool &Advance);
   /// WARPSYNC[.EXCLUSIVE] (Barriers.cpp).
+  bool execBmovState(const DecodedInstr &D, uint32_t G);
   bool execWarpSync(const DecodedInstr &D, uint32_t M, uint32_t G,
                     bool &Advance);
 };

@@ -53,7 +53,7 @@ unsigned TexResource::texelBytes() const {
 uint64_t TexResource::rowBytes(unsigned Level) const {
   if (Level == 0 && Pitch)
     return Pitch;
-  return uint64_t(levelDim(Width, Level)) * texelBytes();
+  return uint64_t(levelDim(Width, Level)) * texelBytes() * samples();
 }
 
 /// Levels are stored one after another; in each, layers (or 3D slices)
@@ -65,13 +65,14 @@ static uint64_t levelBytes(const TexResource &R, unsigned Level) {
 }
 
 uint64_t TexResource::offset(unsigned Level, uint32_t X, uint32_t Y,
-                             uint32_t Z, uint32_t L) const {
+                             uint32_t Z, uint32_t L, uint32_t Sample) const {
   uint64_t Off = 0;
   for (unsigned K = 0; K < Level; ++K)
     Off += levelBytes(*this, K);
   uint64_t Rows = levelDim(height(), Level);
   uint64_t Slice = Depth ? Z : L;
-  return Off + (Slice * Rows + Y) * rowBytes(Level) + uint64_t(X) * texelBytes();
+  return Off + (Slice * Rows + Y) * rowBytes(Level) +
+         (uint64_t(X) * samples() + Sample) * texelBytes();
 }
 
 uint64_t TexResource::bytes() const {
@@ -174,7 +175,8 @@ static int64_t addressOf(int64_t I, uint32_t N, uint8_t M, bool Normalized) {
 }
 
 bool TexSampling::texel(unsigned Level, int64_t X, int64_t Y, int64_t Z,
-                        uint32_t Layer, unsigned Axes, TexVec &Out) {
+                        uint32_t Layer, unsigned Axes, TexVec &Out,
+                        uint32_t Sample) {
   int64_t C[3] = {X, Y, Z};
   uint32_t At[3] = {0, 0, 0};
   bool Fl = floatResult();
@@ -194,7 +196,11 @@ bool TexSampling::texel(unsigned Level, int64_t X, int64_t Y, int64_t Z,
   uint32_t L = std::min(Layer, R.layers() - 1);
   if (!R.Depth)
     At[2] = 0;
-  uint64_t Off = R.offset(Level, At[0], At[1], At[2], L);
+  if (Sample >= R.samples()) {
+    Err = "sample index out of range of the multisample texture";
+    return false;
+  }
+  uint64_t Off = R.offset(Level, At[0], At[1], At[2], L, Sample);
   unsigned CB = texFormatBytes(R.Format);
   const uint8_t *P = Mem.translate(R.Addr + Off, uint64_t(CB) * R.Channels);
   if (!P) {

@@ -35,7 +35,7 @@ public:
   /// The texel at integer coordinates after the address modes (border:
   /// the border color); Axes = the number of addressed axes (1..3).
   bool texel(unsigned Level, int64_t X, int64_t Y, int64_t Z, uint32_t Layer,
-             unsigned Axes, TexVec &Out);
+             unsigned Axes, TexVec &Out, uint32_t Sample = 0);
   /// A filtered read at texture coordinates C[0..Axes) (normalized or not
   /// as the sampler says) with texel offsets Off, at level of detail Lod.
   bool sample(const double *C, unsigned Axes, uint32_t Layer, double Lod,

@@ -28,6 +28,10 @@ import math  # noqa: E402
 from tex_reference import Texture, generate, f32, fma  # noqa: E402
 
 EDGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'tex', 'edge')
+# tex.grad on 3d/cube: ptxas calls a driver function on sm_90 (not run).
+GRAD = os.path.join(os.path.dirname(EDGE), 'grad')
+DIRS = [(EDGE, 'tex_edge.ptx', lambda arch: True),
+        (GRAD, 'tex_grad.ptx', lambda arch: not arch.startswith('sm_9'))]
 
 
 def ref_tex_modes(spec, bufs):
@@ -140,7 +144,66 @@ def ref_fmt_edge(spec, bufs):
     return {'out': out, 'bsh': sh, 'bsu': su, 'bsc': sc, 'dc': dc}
 
 
-REFS = {'tex_more': ref_tex_more, 'fmt_edge': ref_fmt_edge, 'tex_modes': ref_tex_modes, 'surf_edge': ref_surf_edge,
+def ref_tex_grad(spec, bufs):
+    """tex.grad on 3d/cube/acube as ptxas's per-quad code computes it: the
+    TEX of quad lane 0 at c, lane 1 at c + dPdx, lane 2 at c + dPdy (f32
+    sums), lod = log2 of the longer coordinate difference in texels."""
+    p = {q['name']: q for q in spec['params']}
+    t3, tc = Texture(p['t3'], bufs['b3']), Texture(p['tc'], bufs['bc'])
+    out = bytearray(1024)
+    h = lambda v: struct.unpack('<H', struct.pack('<e', v))[0]  # noqa: E731
+    for i in range(64):
+        x, y, z, w = struct.unpack_from('<4f', bufs['cxy'], 16 * i)
+        c = [x, y, z]
+        dx = [f32(w * 0.25), 0.0, f32(z * 0.125)]
+        dy = [0.0, f32(w * 0.125), 0.0]
+        rho = 0.0
+        for d in (dx, dy):
+            sq = 0.0
+            for k in range(3):
+                diff = (f32(c[k] + d[k]) - c[k]) * t3.dim(k, 0)
+                sq += diff * diff
+            rho = max(rho, math.sqrt(sq))
+        lod = math.log2(rho) if rho > 0 else -1000
+        v = t3.sample(c, 0, lod)
+        cx, cy, cz = (fma(q, 2.0, -1.0) for q in (x, y, z))
+        struct.pack_into('<3f', out, 16 * i, v[0], tc.cubemap(cx, cy, cz)[0],
+                         tc.cubemap(cx, cy, cz, (i >> 2) & 1)[0])
+        struct.pack_into('<2H', out, 16 * i + 12, h(v[0]), h(v[1]))
+    return {'out': out, 'res': struct.pack('<64I', *[3] * 64)}
+
+
+def ref_tex_ms(spec, bufs):
+    p = {q['name']: q for q in spec['params']}
+    t2, ta = Texture(p['t2'], bufs['b2']), Texture(p['ta'], bufs['ba'])
+    out = bytearray(1024)
+    for i in range(64):
+        x, y, s = i % 4, i // 4 % 4, i // 16
+        v = t2.texel(0, [x, y], 0, s)
+        a = ta.texel(0, [x, y], i % 3, s // 2)
+        o = t2.texel(0, [x + 1, y - 1], 0, s)
+        struct.pack_into('<2fif', out, 16 * i, f32(v[0]), f32(v[1]), int(a[0]),
+                         f32(o[0]))
+    return {'out': out}
+
+
+def ref_tex_f16(spec, bufs):
+    p = {q['name']: q for q in spec['params']}
+    tm, tc = Texture(p['tm'], bufs['bm']), Texture(p['tc'], bufs['bc'])
+    h = lambda v: struct.unpack('<H', struct.pack('<e', v))[0]  # noqa: E731
+    out = bytearray(512)
+    for i in range(64):
+        x, y, z, w = struct.unpack_from('<4f', bufs['cxy'], 16 * i)
+        dx, dy = abs(f32(w * 0.25)) * tm.w, abs(f32(z * 0.125)) * tm.h
+        rho = max(dx, dy)
+        v = tm.sample([x, y], 0, math.log2(rho) if rho > 0 else -1000)
+        cx, cy, cz = (fma(c, 2.0, -1.0) for c in (x, y, z))
+        c = tc.cubemap(cx, cy, cz, i & 1)
+        struct.pack_into('<3H', out, 8 * i, h(v[0]), h(v[1]), h(c[0]))
+    return {'out': out}
+
+
+REFS = {'tex_f16': ref_tex_f16, 'tex_ms': ref_tex_ms, 'tex_grad': ref_tex_grad, 'tex_more': ref_tex_more, 'fmt_edge': ref_fmt_edge, 'tex_modes': ref_tex_modes, 'surf_edge': ref_surf_edge,
         'bound_refs': ref_bound_refs}
 
 
@@ -159,17 +222,20 @@ def main():
     work = a.work or tempfile.mkdtemp(prefix='tex-edge-')
     os.makedirs(work, exist_ok=True)
     runs = good = ours = ours_good = 0
-    ptx = open(os.path.join(EDGE, 'tex_edge.ptx')).read()
     builds = []
-    for arch in a.archs.split(','):
-        src = os.path.join(work, f'tex_edge.{arch}.ptx')
+    for (edge, ptxname, wanted), arch in [(d, a_) for d in DIRS
+                                          for a_ in a.archs.split(',')]:
+        if not wanted(arch):
+            continue
+        ptx = open(os.path.join(edge, ptxname)).read()
+        src = os.path.join(work, f'{ptxname[:-4]}.{arch}.ptx')
         open(src, 'w').write(ptx.replace('.target sm_75', '.target ' + arch))
         # -O0 keeps handles in registers: the .B forms.
         for opt in a.opts.split(','):
             cubin = src[:-4] + f'.{opt}.cubin'
             subprocess.run(['ptxas', '-arch=' + arch, '-' + opt, src, '-o', cubin],
                            check=True)
-            builds.append((f'{arch}.{opt}', cubin, False))
+            builds.append((f'{arch}.{opt}', cubin, False, edge))
         if a.ptxas_alt:
             mine = src[:-4] + '.ours.cubin'
             if os.path.exists(mine):
@@ -178,12 +244,12 @@ def main():
                                capture_output=True, text=True)
             if r.returncode:
                 print(f'ours {arch}: not built: ' + (r.stderr or r.stdout)[:300])
-            builds.append((arch + '.ours', mine, True))
-    for arch, cubin, is_ours in builds:
-        for name in sorted(os.listdir(EDGE)):
+            builds.append((arch + '.ours', mine, True, edge))
+    for arch, cubin, is_ours, edge in builds:
+        for name in sorted(os.listdir(edge)):
             if not name.endswith('.json'):
                 continue
-            path = os.path.join(EDGE, name)
+            path = os.path.join(edge, name)
             spec = json.load(open(path))
             bufs = {b['name']: generate(b) for b in spec.get('buffers', []) +
                     [q for q in spec['params'] if q['kind'] == 'buffer']}

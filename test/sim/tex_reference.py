@@ -122,6 +122,8 @@ class Texture:
         self.levels = r.get('mip_levels', 1)
         self.cube = r.get('cubemap', False)
         self.pitch = r.get('pitch', 0)
+        # Multisample (emulator convention): a texel's samples in a row.
+        self.samples = max(1, r.get('samples', 0))
         modes = t.get('address_mode', ['clamp'])
         self.modes = (modes + ['clamp'] * 3)[:3]
         self.linear = t.get('filter', 'point') == 'linear'
@@ -168,7 +170,7 @@ class Texture:
             return i if 0 <= i < n else None
         return min(max(i, 0), n - 1)
 
-    def texel(self, level, idx, layer):
+    def texel(self, level, idx, layer, sample=0):
         at = []
         for a in range(3):
             n = self.dim(a, level) if a < len(idx) else 1
@@ -179,10 +181,10 @@ class Texture:
             at.append(i)
         layer = min(layer, max(1, self.layers) - 1)
         row = self.pitch if (self.pitch and level == 0) else \
-            self.dim(0, level) * self.cb * self.nch
+            self.dim(0, level) * self.cb * self.nch * self.samples
         sl = at[2] if self.d else layer
         off = self.base(level) + (sl * self.dim(1, level) + at[1]) * row + \
-            at[0] * self.cb * self.nch
+            (at[0] * self.samples + sample) * self.cb * self.nch
         v = [0.0, 0.0, 0.0, 1.0]
         for c in range(self.nch):
             raw = struct.unpack_from('<' + self.fmt, self.data, off + c * self.cb)[0]

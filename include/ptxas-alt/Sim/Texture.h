@@ -41,7 +41,12 @@ struct TexResource {
   bool Cubemap = false;
   uint64_t Pitch = 0;    ///< row bytes of level 0 (0: compact)
   unsigned Levels = 1;   ///< mip levels, each compact after the previous
+  /// Multisample resources (tex.2dms/.a2dms, TLD.MS): samples a texel,
+  /// stored one after another in the texel's place (0: not multisample).
+  /// An emulator convention: CUDA's runtime has no multisample arrays.
+  unsigned Samples = 0;
   unsigned texelBytes() const;
+  uint32_t samples() const { return Samples ? Samples : 1; }
   uint32_t height() const { return Height ? Height : 1; }
   uint32_t depth() const { return Depth ? Depth : 1; }
   uint32_t layers() const { return Layers ? Layers : 1; }
@@ -51,7 +56,7 @@ struct TexResource {
   uint64_t rowBytes(unsigned Level) const;
   /// Byte offset of texel (X, Y, Z) of layer L at Level (no bounds check).
   uint64_t offset(unsigned Level, uint32_t X, uint32_t Y, uint32_t Z,
-                  uint32_t L) const;
+                  uint32_t L, uint32_t Sample = 0) const;
   /// Bytes the resource covers (every level and layer).
   uint64_t bytes() const;
 };
