@@ -196,9 +196,26 @@ std::optional<uint32_t> codegen::boundReferenceSlot(ISel &S,
   const object::KernelLayout *K = S.request().Kernel;
   if (!K || !V || V->Role != ptx::VarRole::Module)
     return std::nullopt;
-  for (const auto &[R, Slot] : K->BoundRefs)
-    if (R == V)
-      return Slot;
+  // A texture without its own slot reads its last (texture, sampler)
+  // pair's (sm_75..89 texmode_independent, measured).
+  std::optional<uint32_t> Pair;
+  for (const object::BoundRef &B : K->BoundRefs) {
+    if (B.V == V && !B.Sampler)
+      return B.Slot;
+    if (B.V == V)
+      Pair = B.Slot;
+  }
+  return Pair;
+}
+
+std::optional<uint32_t> codegen::boundPairSlot(ISel &S, const ptx::Variable *T,
+                                               const ptx::Variable *Smp) {
+  const object::KernelLayout *K = S.request().Kernel;
+  if (!K || !T || !Smp)
+    return std::nullopt;
+  for (const object::BoundRef &B : K->BoundRefs)
+    if (B.V == T && B.Sampler == Smp)
+      return B.Slot;
   return std::nullopt;
 }
 
@@ -251,6 +268,14 @@ std::optional<TexHandle> codegen::referenceHandle(ISel &S, const Operand &Ref,
                                                   llvm::SMLoc Loc,
                                                   const Operand *Sampler) {
   TexHandle H;
+  if (Sampler && !S.isSm90() && Ref.Var && Sampler->Var)
+    if (std::optional<uint32_t> P = boundPairSlot(S, Ref.Var, Sampler->Var)) {
+      // Bound texture and sampler: their pair's slot, one word holding
+      // both header indices (the driver writes both relocations).
+      H.K = TexHandle::Kind::Bank;
+      H.Word = *P / 4;
+      return H;
+    }
   std::optional<uint32_t> Off, SOff;
   MOperand Reg, SReg;
   if (!handleSource(S, Ref, Loc, Off, Reg) ||

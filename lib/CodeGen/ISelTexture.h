@@ -54,9 +54,9 @@ struct TexHandle {
 /// register), or a module `.global .texref/.surfref` variable (its bank-0
 /// slot, KernelLayout::BoundRefs, which the cubin writer relocates). Emits
 /// the instructions that make the handle (ULDC/R2UR/UMOV/ULOP3) at the
-/// current point. Reports "not yet supported" and returns nullopt for
-/// bound samplers and `.texref/.samplerref/.surfref` kernel parameters
-/// (their slots, symbols and attributes are not written yet).
+/// current point. A bound texture with a bound sampler reads their slots
+/// (sm_90) or their pair's (sm_75..89). Reports "not yet supported" and
+/// returns nullopt for `.texref/.samplerref/.surfref` kernel parameters.
 /// Uniform on sm_90 is a UR pair: URn+1 zero, or the sampler's word.
 /// With \p Sampler (texmode_independent's `[t, s, {coords}]`), the handle
 /// is always Uniform: on sm_75..89 one UR merging the texture's header index
@@ -69,6 +69,11 @@ std::optional<TexHandle> referenceHandle(ISel &S, const ptx::Operand &Ref,
 /// (a module .texref/.surfref variable the kernel uses); nullopt when the
 /// kernel layout has none (samplers, -c mode).
 std::optional<uint32_t> boundReferenceSlot(ISel &S, const ptx::Variable *V);
+
+/// sm_75..89: the bank-0 byte offset of the slot of bound texture \p T
+/// with bound sampler \p Smp (texmode_independent); nullopt without one.
+std::optional<uint32_t> boundPairSlot(ISel &S, const ptx::Variable *T,
+                                      const ptx::Variable *Smp);
 
 /// tex, tex.base, tex.level, tex.grad, tld4, txq (ISelTexture.cpp).
 SelResult selectTexture(ISel &S, const ptx::Instruction &I);

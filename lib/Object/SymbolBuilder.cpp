@@ -216,10 +216,15 @@ void Builder::createSymbols() {
              : V->ElemType == ptx::Type::SamplerRef ? stt::CudaSampler
                                                     : stt::CudaSurface;
     VarSym[V->Name] = addSym(S);
+    if (S.Type == stt::CudaSampler)
+      B.SamplerSyms.push_back({V, VarSym[V->Name]});
   };
   if (!B.Proc.empty())
-    for (const auto &[V, Slot] : B.Proc[0].L->BoundRefs)
-      RefSym(V);
+    for (const BoundRef &R : B.Proc[0].L->BoundRefs) {
+      RefSym(R.V);
+      if (R.Sampler)
+        RefSym(R.Sampler);
+    }
   for (const ptx::TopLevel &T : M.Items)
     if (T.K == ptx::TopLevel::Kind::Var &&
         T.Var->Role == ptx::VarRole::Module &&
@@ -302,10 +307,17 @@ void Builder::createSymbols() {
   for (size_t I = 1; I < B.Proc.size(); ++I)
     KernelSym(B.Proc[I]);
   if (Sm90) {
+    // sh_info counts the bank-0 section symbols written after the globals;
+    // with all of them written early (bound references) it is the first
+    // global's index (measured).
+    bool Late = false;
     for (KernelCode &K : B.Proc)
-      if (!SectionSym.count(K.Bank0Sec))
+      if (!SectionSym.count(K.Bank0Sec)) {
         addSectionSym(K.Bank0Sec);
-    B.NumLocals = unsigned(C.Symbols.size());
+        Late = true;
+      }
+    if (Late)
+      B.NumLocals = unsigned(C.Symbols.size());
   }
   for (KernelCode &K : B.Proc)
     FuncSym[K.L->F->Name] = K.Sym;
@@ -373,16 +385,25 @@ void Builder::addDataRelocs() {
   for (const KernelCode &K : B.Proc)
     if (K.Bank0Sec)
       for (size_t I = K.L->BoundRefs.size(); I-- > 0;) {
-        const auto &[V, Slot] = K.L->BoundRefs[I];
-        auto It = VarSym.find(V->Name);
-        if (It == VarSym.end())
-          continue;
-        Reloc Rl;
-        Rl.Offset = Slot;
-        Rl.Sym = It->second;
-        Rl.Type = V->ElemType == ptx::Type::TexRef ? rcuda::TexHeaderIndex
-                                                   : rcuda::SurfHeaderIndex;
-        PendingRelocs.push_back({K.Bank0Sec, Rl});
+        // A pair slot (sm_75..89): the sampler's, then the texture's; a
+        // sampler's own slot (sm_90): R_CUDA_SAMP_HEADER_INDEX_0.
+        const BoundRef &B = K.L->BoundRefs[I];
+        auto Add = [&](const ptx::Variable *V, uint32_t Type) {
+          auto It = VarSym.find(V->Name);
+          if (It == VarSym.end())
+            return;
+          Reloc Rl;
+          Rl.Offset = B.Slot;
+          Rl.Sym = It->second;
+          Rl.Type = Type;
+          PendingRelocs.push_back({K.Bank0Sec, Rl});
+        };
+        if (B.Sampler)
+          Add(B.Sampler, rcuda::SampHeaderIndex);
+        Add(B.V, B.V->ElemType == ptx::Type::TexRef ? rcuda::TexHeaderIndex
+                 : B.V->ElemType == ptx::Type::SamplerRef
+                     ? rcuda::SampHeaderIndex0
+                     : rcuda::SurfHeaderIndex);
       }
   // Code relocations (global variable and function addresses in
   // instruction words), in instruction order per function.
