@@ -194,7 +194,8 @@ std::optional<uint32_t> paramSource(ISel &S, const Operand &R) {
 std::optional<uint32_t> codegen::boundReferenceSlot(ISel &S,
                                                    const ptx::Variable *V) {
   const object::KernelLayout *K = S.request().Kernel;
-  if (!K || !V || V->Role != ptx::VarRole::Module)
+  if (!K || !V ||
+      (V->Role != ptx::VarRole::Module && V->Role != ptx::VarRole::KernelParam))
     return std::nullopt;
   // A texture without its own slot reads its last (texture, sampler)
   // pair's (sm_75..89 texmode_independent, measured).

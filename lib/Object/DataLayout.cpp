@@ -48,6 +48,14 @@ uint32_t ParamSlot::kparamFlags() const {
 }
 
 static uint8_t kparamSpace(const ptx::Variable &P) {
+  // .texref/.surfref/.samplerref parameters (measured: 6 texture,
+  // 7 surface; the sampler's 8 by the same numbering, cubin-writer.md).
+  if (P.ElemType == ptx::Type::TexRef)
+    return 6;
+  if (P.ElemType == ptx::Type::SurfRef)
+    return 7;
+  if (P.ElemType == ptx::Type::SamplerRef)
+    return 8;
   if (!P.IsPtr)
     return 0;
   switch (P.PtrSpace) {
@@ -120,7 +128,9 @@ struct Reach {
     if (O.Func)
       visitFunc(O.Func);
     auto Bound = [](const ptx::Operand &E) {
-      return E.Var && E.Var->Role == ptx::VarRole::Module &&
+      return E.Var &&
+             (E.Var->Role == ptx::VarRole::Module ||
+              E.Var->Role == ptx::VarRole::KernelParam) &&
              ptx::isOpaque(E.Var->ElemType);
     };
     if (O.K == ptx::Operand::Kind::Address && O.Elems.size() > 2 &&
@@ -296,9 +306,16 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
       ParamSlot S;
       S.V = P;
       Off = uint32_t(alignTo(Base + Off, P->alignment())) - Base;
+      S.Space = kparamSpace(*P);
+      if (ptx::isOpaque(P->ElemType)) {
+        // A reference parameter has no bytes in the block: a bank-0 slot
+        // after it (KernelLayout::BoundRefs), offset 0xffff in KPARAM_INFO.
+        S.Offset = 0xffff;
+        K.Params.push_back(S);
+        continue;
+      }
       S.Offset = Off;
       S.Size = uint32_t(P->sizeInBytes());
-      S.Space = kparamSpace(*P);
       S.LogAlign = P->IsPtr && P->PtrAlign ? llvm::Log2_32(P->PtrAlign) : 0;
       Off += S.Size;
       K.Params.push_back(S);

@@ -244,8 +244,10 @@ std::vector<uint8_t> ptxas::object::buildKernelInfo(const BuildState &B,
         R.push_back(InfoRecord::sval(EIAttr::KPARAM_INFO_V2,
                                      {0, Ord | It->Offset << 16, W}));
       } else {
+        // A reference parameter's first word is its symbol (measured).
+        uint32_t Index = B.ParamRefSyms.lookup(It->V);
         R.push_back(InfoRecord::sval(EIAttr::KPARAM_INFO,
-                                     {0, Ord | It->Offset << 16,
+                                     {Index, Ord | It->Offset << 16,
                                       It->kparamFlags()}));
       }
     }

@@ -71,6 +71,9 @@ struct BuildState {
   /// Bound samplers (texmode_independent) with their symbol indices, in
   /// symbol order: SAMPLER_INIT records (buildModuleInfo).
   std::vector<std::pair<const ptx::Variable *, unsigned>> SamplerSyms;
+  /// .texref/.surfref/.samplerref kernel parameters: their LOCAL symbols
+  /// (KPARAM_INFO's index word, the slot relocations).
+  llvm::DenseMap<const ptx::Variable *, unsigned> ParamRefSyms;
 };
 
 std::vector<uint8_t> buildTkInfoNote(llvm::StringRef Options,

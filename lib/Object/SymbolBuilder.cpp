@@ -27,6 +27,13 @@ static uint8_t bindOf(ptx::Linkage L) {
   }
 }
 
+/// The symbol type of a texture, sampler or surface reference.
+static uint8_t refSymType(ptx::Type T) {
+  return T == ptx::Type::TexRef       ? stt::CudaTexture
+         : T == ptx::Type::SamplerRef ? stt::CudaSampler
+                                      : stt::CudaSurface;
+}
+
 void Builder::createSymbols() {
   bool Sm90 = B.Arch.Version >= 90;
   addSectionSym(TkInfo);
@@ -157,6 +164,16 @@ void Builder::createSymbols() {
       F.Size = K.Text.size();
       K.Sym = addSym(F);
     }
+    // Reference parameters: LOCAL symbols of their CUDA types in the
+    // kernel's .text, in parameter order (measured).
+    for (const ptx::Variable *P : K.L->F->Params)
+      if (ptx::isOpaque(P->ElemType)) {
+        Symbol S;
+        S.Name = P->Name.str();
+        S.Type = refSymType(P->ElemType);
+        S.Shndx = uint16_t(K.TextSec);
+        B.ParamRefSyms[P] = addSym(S);
+      }
     // sm_90: a bank 0 with bound-reference relocations gets its symbol
     // here too (measured), the others at the end.
     if (!Sm90 || !K.L->BoundRefs.empty())
@@ -207,14 +224,12 @@ void Builder::createSymbols() {
   // their CUDA types, the first processed kernel's in first-use order, then
   // the module's others in declaration order (measured on ptxas 13.0).
   auto RefSym = [&](const ptx::Variable *V) {
-    if (VarSym.count(V->Name))
+    if (V->Role != ptx::VarRole::Module || VarSym.count(V->Name))
       return;
     Symbol S;
     S.Name = V->Name.str();
     S.Bind = stb::Global;
-    S.Type = V->ElemType == ptx::Type::TexRef       ? stt::CudaTexture
-             : V->ElemType == ptx::Type::SamplerRef ? stt::CudaSampler
-                                                    : stt::CudaSurface;
+    S.Type = refSymType(V->ElemType);
     VarSym[V->Name] = addSym(S);
     if (S.Type == stt::CudaSampler)
       B.SamplerSyms.push_back({V, VarSym[V->Name]});
@@ -389,12 +404,15 @@ void Builder::addDataRelocs() {
         // sampler's own slot (sm_90): R_CUDA_SAMP_HEADER_INDEX_0.
         const BoundRef &B = K.L->BoundRefs[I];
         auto Add = [&](const ptx::Variable *V, uint32_t Type) {
+          unsigned Sym = this->B.ParamRefSyms.lookup(V);
           auto It = VarSym.find(V->Name);
-          if (It == VarSym.end())
+          if (!Sym && V->Role == ptx::VarRole::Module && It != VarSym.end())
+            Sym = It->second;
+          if (!Sym)
             return;
           Reloc Rl;
           Rl.Offset = B.Slot;
-          Rl.Sym = It->second;
+          Rl.Sym = Sym;
           Rl.Type = Type;
           PendingRelocs.push_back({K.Bank0Sec, Rl});
         };

@@ -57,7 +57,7 @@ struct LayoutOptions {
 /// One kernel parameter in constant bank 0.
 struct ParamSlot {
   const ptx::Variable *V = nullptr;
-  uint32_t Offset = 0; ///< inside the parameter block
+  uint32_t Offset = 0; ///< inside the parameter block (0xffff: a reference)
   uint32_t Size = 0;
   uint8_t Space = 0;    ///< KPARAM pointee space: 0, 1 local, 2 shared, 4 global/const, 5 generic
   uint8_t LogAlign = 0; ///< log2 of `.ptr ... .align N`, 0 when absent
@@ -95,7 +95,7 @@ struct KernelLayout {
   /// Called functions without a body (vprintf, malloc, extern .func).
   std::vector<const ptx::Function *> ExternCallees;
   /// Bound texture, sampler and surface references (module .texref/
-  /// .samplerref/.surfref variables) the kernel or its callees use, in
+  /// .samplerref/.surfref variables and such kernel parameters) the kernel or its callees use, in
   /// first-use order, with the byte offset of each one's 4-byte bank-0 slot
   /// (after the parameters). On sm_75..89 a bound sampler has no slot of
   /// its own: each (texture, sampler) pair of texmode_independent's
