@@ -253,6 +253,14 @@ bool handleSource(ISel &S, const Operand &Ref, llvm::SMLoc Loc,
   return false;
 }
 
+} // namespace
+
+bool codegen::referenceWord(ISel &S, const Operand &Ref, llvm::SMLoc Loc,
+                            std::optional<uint32_t> &Off, MOperand &Reg) {
+  return handleSource(S, Ref, Loc, Off, Reg);
+}
+
+namespace {
 /// The handle word in a new uniform register.
 MOperand uniformWord(ISel &S, const std::optional<uint32_t> &Off,
                      const MOperand &Reg) {
@@ -622,7 +630,7 @@ SelResult selectTxq(ISel &S, const ptx::Instruction &I) {
   unsigned Mask = I.hasMod(".width") ? 1 : I.hasMod(".height") ? 2
                   : I.hasMod(".depth") ? 4 : 0;
   if (!Mask)
-    return S.unsupported(I, "txq attributes read from the descriptor table");
+    return selectDescriptorQuery(S, I);
   if (I.Ops.size() < 2 || I.Ops[1].K != Operand::Kind::Address)
     return S.unsupported(I, "this address form");
   const Operand &Addr = I.Ops[1];

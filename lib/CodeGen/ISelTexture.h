@@ -75,6 +75,17 @@ std::optional<uint32_t> boundReferenceSlot(ISel &S, const ptx::Variable *V);
 std::optional<uint32_t> boundPairSlot(ISel &S, const ptx::Variable *T,
                                       const ptx::Variable *Smp);
 
+/// Where the handle word of reference \p Ref comes from: a bank-0 byte
+/// offset \p Off (a kernel parameter it was loaded from, a bound or
+/// parameter reference's slot) or the register \p Reg. Reports and returns
+/// false when neither.
+bool referenceWord(ISel &S, const ptx::Operand &Ref, llvm::SMLoc Loc,
+                   std::optional<uint32_t> &Off, MOperand &Reg);
+
+/// txq and suq attributes other than width/height/depth: a load from the
+/// driver's descriptor table (ISelTextureQuery.cpp).
+SelResult selectDescriptorQuery(ISel &S, const ptx::Instruction &I);
+
 /// tex, tex.base, tex.level, tex.grad, tld4, txq (ISelTexture.cpp).
 SelResult selectTexture(ISel &S, const ptx::Instruction &I);
 

@@ -479,6 +479,7 @@ bool ptxas::object::layoutModule(const ptx::Module &M,
                                  const LayoutOptions &Opts, ModuleLayout &Out,
                                  DiagEngine &Diags) {
   bool Ok = true;
+  Out.TexModeIndependent = M.TexModeIndependent;
   FuncIndex Index;
   indexFunctions(M, Index);
   ModuleShared MS = moduleShared(M);

@@ -164,6 +164,21 @@ void Builder::createSymbols() {
       F.Size = K.Text.size();
       K.Sym = addSym(F);
     }
+    // The descriptor-table sizes txq/suq attributes read (code relocations
+    // R_CUDA_ABS32_32): WEAK UND OBJECTs of 4 bytes, the driver's, in
+    // first-use order (measured).
+    for (const FunctionCode::Reloc &R : K.TextRelocs) {
+      llvm::StringRef N(R.Symbol);
+      if (!N.starts_with(".nv.") || !N.ends_with("DescSize") ||
+          VarSym.count(N))
+        continue;
+      Symbol S;
+      S.Name = N.str();
+      S.Bind = stb::Weak;
+      S.Type = stt::Object;
+      S.Size = 4;
+      VarSym[N] = addSym(S);
+    }
     // Reference parameters: LOCAL symbols of their CUDA types in the
     // kernel's .text, in parameter order (measured).
     for (const ptx::Variable *P : K.L->F->Params)

@@ -142,6 +142,9 @@ struct ModuleLayout {
   /// Some function's address is taken somewhere in the module (an operand
   /// or a data initializer), whether or not anything reaches it.
   bool AnyAddressTaken = false;
+  /// `.target ..., texmode_independent`: txq reads the independent
+  /// texture and sampler descriptor tables.
+  bool TexModeIndependent = false;
 };
 
 /// The order in which ptxas 13.0 processes the kernels in whole-program
