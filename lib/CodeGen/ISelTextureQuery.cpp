@@ -59,7 +59,7 @@ const TableFacts Tables[] = {
 /// independent one (texture or sampler, by Sampler), or the surface one.
 struct Attr {
   const char *Mod;
-  int Unified;     ///< -1: not a texture attribute in unified mode
+  int Unified;
   int Independent; ///< in the independent texture or sampler descriptor
   bool Sampler;    ///< independent mode: a sampler attribute
 };
@@ -70,7 +70,7 @@ const Attr TexAttrs[] = {
     {".addr_mode_1", 0x10, 0x04, true},
     {".addr_mode_2", 0x14, 0x08, true},
     {".filter_mode", 0x18, 0x0c, true},
-    {".force_unnormalized_coords", -1, 0x10, true},
+    {".force_unnormalized_coords", 0x00, 0x10, true},
     {".normalized_coords", 0x1c, 0x0c, false},
     {".channel_data_type", 0x20, 0x10, false},
     {".channel_order", 0x24, 0x14, false},
@@ -115,8 +115,6 @@ SelResult codegen::selectDescriptorQuery(ISel &S, const ptx::Instruction &I) {
         T = A.Sampler ? Table::Sampler : Table::IndependentTex;
         Field = uint32_t(A.Independent);
       } else {
-        if (A.Unified < 0)
-          break;
         T = Table::UnifiedTex;
         Field = uint32_t(A.Unified);
       }
@@ -131,6 +129,11 @@ SelResult codegen::selectDescriptorQuery(ISel &S, const ptx::Instruction &I) {
     Ref = Addr.Elems[0];
   else if (Addr.Var && Addr.Var->Space == ptx::StateSpace::Reg)
     Ref.K = Operand::Kind::Reg;
+  // ptxas: force_unnormalized_coords of a .texref is an error (objects
+  // only, unified mode).
+  if (!Indep && I.hasMod(".force_unnormalized_coords") && Ref.Var &&
+      ptx::isOpaque(Ref.Var->ElemType))
+    return S.error(I, "Argument 1 of instruction 'txq': .samplerref expected");
   std::optional<uint32_t> Off;
   MOperand Reg;
   if (!referenceWord(S, Ref, I.Loc, Off, Reg))
@@ -148,10 +151,17 @@ SelResult codegen::selectDescriptorQuery(ISel &S, const ptx::Instruction &I) {
     H = gpr(W);
   }
   if (!S.isSm90()) {
-    // The low 20 bits are the header index (the rest: sampler, flags).
+    // sm_75..89: a texture's header index is the low 20 bits of its word;
+    // a sampler's the low 12 of an object's, the top 12 of a slot's (where
+    // it sits beside a texture's, measured).
+    bool Slot = Ref.Var && ptx::isOpaque(Ref.Var->ElemType);
     unsigned W = S.tmp();
-    S.emit("LOP3.LUT",
-           {def(gpr(W)), H, uImm(0xfffff), RZ(), uImm(0xc0), notPT()});
+    if (T == Table::Sampler && Slot)
+      S.emit("SHF.R.U32.HI", {def(gpr(W)), RZ(), uImm(0x14), H});
+    else
+      S.emit("LOP3.LUT", {def(gpr(W)), H,
+                          uImm(T == Table::Sampler ? 0xfff : 0xfffff), RZ(),
+                          uImm(0xc0), notPT()});
     H = gpr(W);
   }
   unsigned A = S.tmp();

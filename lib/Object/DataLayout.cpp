@@ -377,9 +377,11 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
       AddSlot(V, Samp);
       continue;
     }
+    // A sampler used alone (txq) has a slot of its own (its index in the
+    // word's top 12 bits, relocated like a pair's sampler, measured).
     bool Paired = llvm::any_of(
         R.BoundRefs, [&](const auto &P) { return P.first == V && P.second; });
-    if (!Paired && V->ElemType != ptx::Type::SamplerRef)
+    if (!Paired || V->ElemType == ptx::Type::SamplerRef)
       AddSlot(V, nullptr);
   }
   // Static shared: declaration order with alignment padding (§6.1), module

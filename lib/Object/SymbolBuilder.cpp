@@ -435,7 +435,8 @@ void Builder::addDataRelocs() {
           Add(B.Sampler, rcuda::SampHeaderIndex);
         Add(B.V, B.V->ElemType == ptx::Type::TexRef ? rcuda::TexHeaderIndex
                  : B.V->ElemType == ptx::Type::SamplerRef
-                     ? rcuda::SampHeaderIndex0
+                     ? (this->B.Arch.Version >= 90 ? rcuda::SampHeaderIndex0
+                                                   : rcuda::SampHeaderIndex)
                      : rcuda::SurfHeaderIndex);
       }
   // Code relocations (global variable and function addresses in
