@@ -39,8 +39,7 @@
 // suq's channel_data_type, channel_order, array_size and memory_layout
 // read ptxas's surface descriptor table (c[0x0][0x80] on sm_75-89,
 // c[0x0][0x100] on sm_90, + handle * .nv.surfrefDescSize, a relocated
-// weak symbol) with LDG.E.CONSTANT; the cubin writer has no such symbol
-// yet, so they are diagnosed.
+// weak symbol) with LDG.E.CONSTANT (ISelTextureQuery.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "ISelHopperUniform.h"
@@ -399,8 +398,7 @@ static SelResult selectSuq(ISel &S, const ptx::Instruction &I) {
   unsigned Mask = I.hasMod(".width") ? 1 : I.hasMod(".height") ? 2
                   : I.hasMod(".depth") ? 4 : 0;
   if (!Mask)
-    return S.unsupported(I, "the surface descriptor table "
-                            "(.nv.surfrefDescSize)");
+    return selectDescriptorQuery(S, I);
   const Operand &A = I.Ops[1];
   Operand HOp = A;
   if (A.K == Operand::Kind::Address && A.Elems.size() == 1)

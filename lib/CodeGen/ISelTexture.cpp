@@ -201,11 +201,29 @@ std::optional<uint32_t> paramSource(ISel &S, const Operand &R) {
 std::optional<uint32_t> codegen::boundReferenceSlot(ISel &S,
                                                    const ptx::Variable *V) {
   const object::KernelLayout *K = S.request().Kernel;
-  if (!K || !V || V->Role != ptx::VarRole::Module)
+  if (!K || !V ||
+      (V->Role != ptx::VarRole::Module && V->Role != ptx::VarRole::KernelParam))
     return std::nullopt;
-  for (const auto &[R, Slot] : K->BoundRefs)
-    if (R == V)
-      return Slot;
+  // A texture without its own slot reads its last (texture, sampler)
+  // pair's (sm_75..89 texmode_independent, measured).
+  std::optional<uint32_t> Pair;
+  for (const object::BoundRef &B : K->BoundRefs) {
+    if (B.V == V && !B.Sampler)
+      return B.Slot;
+    if (B.V == V)
+      Pair = B.Slot;
+  }
+  return Pair;
+}
+
+std::optional<uint32_t> codegen::boundPairSlot(ISel &S, const ptx::Variable *T,
+                                               const ptx::Variable *Smp) {
+  const object::KernelLayout *K = S.request().Kernel;
+  if (!K || !T || !Smp)
+    return std::nullopt;
+  for (const object::BoundRef &B : K->BoundRefs)
+    if (B.V == T && B.Sampler == Smp)
+      return B.Slot;
   return std::nullopt;
 }
 
@@ -242,6 +260,14 @@ bool handleSource(ISel &S, const Operand &Ref, llvm::SMLoc Loc,
   return false;
 }
 
+} // namespace
+
+bool codegen::referenceWord(ISel &S, const Operand &Ref, llvm::SMLoc Loc,
+                            std::optional<uint32_t> &Off, MOperand &Reg) {
+  return handleSource(S, Ref, Loc, Off, Reg);
+}
+
+namespace {
 /// The handle word in a new uniform register.
 MOperand uniformWord(ISel &S, const std::optional<uint32_t> &Off,
                      const MOperand &Reg) {
@@ -258,6 +284,14 @@ std::optional<TexHandle> codegen::referenceHandle(ISel &S, const Operand &Ref,
                                                   llvm::SMLoc Loc,
                                                   const Operand *Sampler) {
   TexHandle H;
+  if (Sampler && !S.isSm90() && Ref.Var && Sampler->Var)
+    if (std::optional<uint32_t> P = boundPairSlot(S, Ref.Var, Sampler->Var)) {
+      // Bound texture and sampler: their pair's slot, one word holding
+      // both header indices (the driver writes both relocations).
+      H.K = TexHandle::Kind::Bank;
+      H.Word = *P / 4;
+      return H;
+    }
   std::optional<uint32_t> Off, SOff;
   MOperand Reg, SReg;
   if (!handleSource(S, Ref, Loc, Off, Reg) ||
@@ -696,7 +730,7 @@ SelResult selectTxq(ISel &S, const ptx::Instruction &I) {
   unsigned Mask = I.hasMod(".width") ? 1 : I.hasMod(".height") ? 2
                   : I.hasMod(".depth") ? 4 : 0;
   if (!Mask)
-    return S.unsupported(I, "txq attributes read from the descriptor table");
+    return selectDescriptorQuery(S, I);
   if (I.Ops.size() < 2 || I.Ops[1].K != Operand::Kind::Address)
     return S.unsupported(I, "this address form");
   const Operand &Addr = I.Ops[1];

@@ -54,9 +54,9 @@ struct TexHandle {
 /// register), or a module `.global .texref/.surfref` variable (its bank-0
 /// slot, KernelLayout::BoundRefs, which the cubin writer relocates). Emits
 /// the instructions that make the handle (ULDC/R2UR/UMOV/ULOP3) at the
-/// current point. Reports "not yet supported" and returns nullopt for
-/// bound samplers and `.texref/.samplerref/.surfref` kernel parameters
-/// (their slots, symbols and attributes are not written yet).
+/// current point. A bound texture with a bound sampler reads their slots
+/// (sm_90) or their pair's (sm_75..89). Reports "not yet supported" and
+/// returns nullopt for `.texref/.samplerref/.surfref` kernel parameters.
 /// Uniform on sm_90 is a UR pair: URn+1 zero, or the sampler's word.
 /// With \p Sampler (texmode_independent's `[t, s, {coords}]`), the handle
 /// is always Uniform: on sm_75..89 one UR merging the texture's header index
@@ -91,6 +91,22 @@ struct GradQuad {
   std::optional<MOperand> Resident; ///< the PTX `|p` (def), if any
 };
 void emitGradQuad(ISel &S, const GradQuad &Q);
+
+/// sm_75..89: the bank-0 byte offset of the slot of bound texture \p T
+/// with bound sampler \p Smp (texmode_independent); nullopt without one.
+std::optional<uint32_t> boundPairSlot(ISel &S, const ptx::Variable *T,
+                                      const ptx::Variable *Smp);
+
+/// Where the handle word of reference \p Ref comes from: a bank-0 byte
+/// offset \p Off (a kernel parameter it was loaded from, a bound or
+/// parameter reference's slot) or the register \p Reg. Reports and returns
+/// false when neither.
+bool referenceWord(ISel &S, const ptx::Operand &Ref, llvm::SMLoc Loc,
+                   std::optional<uint32_t> &Off, MOperand &Reg);
+
+/// txq and suq attributes other than width/height/depth: a load from the
+/// driver's descriptor table (ISelTextureQuery.cpp).
+SelResult selectDescriptorQuery(ISel &S, const ptx::Instruction &I);
 
 /// tex, tex.base, tex.level, tex.grad, tld4, txq (ISelTexture.cpp).
 SelResult selectTexture(ISel &S, const ptx::Instruction &I);

@@ -48,6 +48,14 @@ uint32_t ParamSlot::kparamFlags() const {
 }
 
 static uint8_t kparamSpace(const ptx::Variable &P) {
+  // .texref/.surfref/.samplerref parameters (measured: 6 texture,
+  // 7 surface; the sampler's 8 by the same numbering, cubin-writer.md).
+  if (P.ElemType == ptx::Type::TexRef)
+    return 6;
+  if (P.ElemType == ptx::Type::SurfRef)
+    return 7;
+  if (P.ElemType == ptx::Type::SamplerRef)
+    return 8;
   if (!P.IsPtr)
     return 0;
   switch (P.PtrSpace) {
@@ -88,9 +96,13 @@ struct Reach {
   llvm::SetVector<const ptx::Function *> Funcs;
   llvm::SetVector<const ptx::Variable *> Shared;
   llvm::SetVector<const ptx::Function *> Externs;
-  /// Module .texref/.samplerref/.surfref variables, in first-use order.
-  llvm::SetVector<const ptx::Variable *> BoundRefs;
+  /// Module .texref/.samplerref/.surfref variables, in first-use order:
+  /// (reference, null), or (texture, sampler) for texmode_independent's
+  /// `[t, s, {...}]` with both bound.
+  llvm::SetVector<std::pair<const ptx::Variable *, const ptx::Variable *>>
+      BoundRefs;
   bool IndirectCall = false;
+  bool Query = false; ///< a txq or suq (KernelLayout::UsesQuery)
   /// An indirect call, or an operand that yields a function address (a
   /// function name, or a variable whose initializer holds one), anywhere in
   /// the kernel or the functions it reaches: such kernels come first in
@@ -115,9 +127,22 @@ struct Reach {
   void visitOperand(const ptx::Operand &O) {
     if (O.Func)
       visitFunc(O.Func);
-    if (O.Var && O.Var->Role == ptx::VarRole::Module &&
-        ptx::isOpaque(O.Var->ElemType))
-      BoundRefs.insert(O.Var);
+    auto Bound = [](const ptx::Operand &E) {
+      return E.Var &&
+             (E.Var->Role == ptx::VarRole::Module ||
+              E.Var->Role == ptx::VarRole::KernelParam) &&
+             ptx::isOpaque(E.Var->ElemType);
+    };
+    if (O.K == ptx::Operand::Kind::Address && O.Elems.size() > 2 &&
+        Bound(O.Elems[0]) && Bound(O.Elems[1]) &&
+        O.Elems[1].Var->ElemType == ptx::Type::SamplerRef) {
+      BoundRefs.insert({O.Elems[0].Var, O.Elems[1].Var});
+      for (size_t I = 2; I < O.Elems.size(); ++I)
+        visitOperand(O.Elems[I]);
+      return;
+    }
+    if (Bound(O))
+      BoundRefs.insert({O.Var, nullptr});
     if (O.Var && O.Var->Space == ptx::StateSpace::Shared &&
         O.Var->Role == ptx::VarRole::Module)
       Shared.insert(O.Var);
@@ -143,6 +168,8 @@ struct Reach {
         Shared.insert(S.Var);
       if (S.K != ptx::Stmt::Kind::Instr || !S.I)
         continue;
+      if (S.I->Mnemonic.starts_with("txq") || S.I->Mnemonic.starts_with("suq"))
+        Query = true;
       if (S.I->Mnemonic == "call" && !IndirectCall)
         for (const ptx::Operand &O : S.I->Ops) {
           if (O.K == ptx::Operand::Kind::List)
@@ -279,9 +306,16 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
       ParamSlot S;
       S.V = P;
       Off = uint32_t(alignTo(Base + Off, P->alignment())) - Base;
+      S.Space = kparamSpace(*P);
+      if (ptx::isOpaque(P->ElemType)) {
+        // A reference parameter has no bytes in the block: a bank-0 slot
+        // after it (KernelLayout::BoundRefs), offset 0xffff in KPARAM_INFO.
+        S.Offset = 0xffff;
+        K.Params.push_back(S);
+        continue;
+      }
       S.Offset = Off;
       S.Size = uint32_t(P->sizeInBytes());
-      S.Space = kparamSpace(*P);
       S.LogAlign = P->IsPtr && P->PtrAlign ? llvm::Log2_32(P->PtrAlign) : 0;
       Off += S.Size;
       K.Params.push_back(S);
@@ -316,17 +350,39 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
   K.Subfunctions.assign(R.Funcs.begin(), R.Funcs.end());
   K.ExternCallees.assign(R.Externs.begin(), R.Externs.end());
   K.UsesFunctionAddresses = R.FuncAddress;
+  K.UsesQuery = R.Query;
   // Bound references: a 4-byte slot each after the parameters, in
   // first-use order (measured, ptxas 13.0 sm_75..90a; the relocation
-  // R_CUDA_TEX/SURF_HEADER_INDEX at the slot gives the driver's index).
-  // Samplers (texmode_independent) share the texture's slot on sm_75..89
-  // and are not laid out yet (code generation refuses them).
-  for (const ptx::Variable *V : R.BoundRefs) {
-    if (V->ElemType == ptx::Type::SamplerRef)
-      continue;
+  // R_CUDA_TEX/SURF/SAMP_HEADER_INDEX at the slot gives the driver's
+  // index). sm_90: a texture and its sampler have a slot each. sm_75..89:
+  // one slot per (texture, sampler) pair, which the handle word reads
+  // whole; a texture of such a pair used alone (txq) gets no slot of its
+  // own (it reads its last pair's, measured).
+  auto AddSlot = [&](const ptx::Variable *V, const ptx::Variable *Samp) {
+    for (const BoundRef &B : K.BoundRefs)
+      if (B.V == V && B.Sampler == Samp)
+        return;
     uint32_t Slot = uint32_t(alignTo(K.Bank0Size, 4));
-    K.BoundRefs.push_back({V, Slot});
+    K.BoundRefs.push_back({V, Slot, Samp});
     K.Bank0Size = Slot + 4;
+  };
+  for (const auto &[V, Samp] : R.BoundRefs) {
+    if (Sm90) {
+      AddSlot(V, nullptr);
+      if (Samp)
+        AddSlot(Samp, nullptr);
+      continue;
+    }
+    if (Samp) {
+      AddSlot(V, Samp);
+      continue;
+    }
+    // A sampler used alone (txq) has a slot of its own (its index in the
+    // word's top 12 bits, relocated like a pair's sampler, measured).
+    bool Paired = llvm::any_of(
+        R.BoundRefs, [&](const auto &P) { return P.first == V && P.second; });
+    if (!Paired || V->ElemType == ptx::Type::SamplerRef)
+      AddSlot(V, nullptr);
   }
   // Static shared: declaration order with alignment padding (§6.1), module
   // variables first, then the kernel's and its callees' own.
@@ -425,6 +481,7 @@ bool ptxas::object::layoutModule(const ptx::Module &M,
                                  const LayoutOptions &Opts, ModuleLayout &Out,
                                  DiagEngine &Diags) {
   bool Ok = true;
+  Out.TexModeIndependent = M.TexModeIndependent;
   FuncIndex Index;
   indexFunctions(M, Index);
   ModuleShared MS = moduleShared(M);

@@ -13,6 +13,7 @@
 #include "MetadataBuilder.h"
 #include "ptxas-alt/Object/NvInfo.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Endian.h"
 
 using namespace ptxas;
@@ -97,6 +98,50 @@ std::vector<uint8_t> ptxas::object::buildCompat(ptx::SmTarget Arch,
   return D;
 }
 
+/// The settings of a bound sampler's initializer as SAMPLER_INIT packs
+/// them: a byte each for addr_mode_0..2 and filter_mode, 0xff where not
+/// given (measured, ptxas 13.0: wrap 0, mirror 1, clamp_ogl 2,
+/// clamp_to_edge 3, clamp_to_border 4; nearest 0, linear 1).
+static uint32_t samplerSettings(const ptx::Variable &V) {
+  uint8_t B[4] = {0xff, 0xff, 0xff, 0xff};
+  for (const ptx::OpaqueMember &M : V.OpaqueInits) {
+    int Field = llvm::StringSwitch<int>(M.Name)
+                    .Case("addr_mode_0", 0)
+                    .Case("addr_mode_1", 1)
+                    .Case("addr_mode_2", 2)
+                    .Case("filter_mode", 3)
+                    .Default(-1);
+    if (Field < 0)
+      continue;
+    B[Field] = uint8_t(llvm::StringSwitch<unsigned>(M.Value)
+                           .Cases("wrap", "nearest", 0)
+                           .Cases("mirror", "linear", 1)
+                           .Case("clamp_ogl", 2)
+                           .Case("clamp_to_edge", 3)
+                           .Case("clamp_to_border", 4)
+                           .Default(0xff));
+  }
+  return endian::read32le(B);
+}
+
+/// Each bound sampler's SAMPLER_INIT, after a SAMPLER_FORCE_UNNORMALIZED
+/// when its initializer sets force_unnormalized_coords, in reverse symbol
+/// order, right after the first record (measured, one kernel, sm_75..90a).
+static void insertSamplerRecords(const BuildState &B,
+                                 std::vector<InfoRecord> &R) {
+  std::vector<InfoRecord> S;
+  for (auto It = B.SamplerSyms.rbegin(); It != B.SamplerSyms.rend(); ++It) {
+    const auto &[V, Sym] = *It;
+    for (const ptx::OpaqueMember &M : V->OpaqueInits)
+      if (M.Name == "force_unnormalized_coords")
+        S.push_back(InfoRecord::sval(EIAttr::SAMPLER_FORCE_UNNORMALIZED,
+                                     {Sym, M.Value == "1" ? 1u : 0u}));
+    S.push_back(
+        InfoRecord::sval(EIAttr::SAMPLER_INIT, {Sym, samplerSettings(*V)}));
+  }
+  R.insert(R.begin() + std::min<size_t>(1, R.size()), S.begin(), S.end());
+}
+
 std::vector<uint8_t> ptxas::object::buildModuleInfo(const BuildState &B,
                                                     const ptx::Module &M) {
   std::vector<InfoRecord> R;
@@ -113,6 +158,7 @@ std::vector<uint8_t> ptxas::object::buildModuleInfo(const BuildState &B,
       R.push_back(InfoRecord::sval(EIAttr::FRAME_SIZE, {K->Sym, K->FrameSize}));
     }
     std::vector<uint8_t> D;
+    insertSamplerRecords(B, R);
     encodeInfo(R, D);
     return D;
   }
@@ -128,6 +174,7 @@ std::vector<uint8_t> ptxas::object::buildModuleInfo(const BuildState &B,
     if (M.TexModeIndependent && B.V13)
       R.push_back(InfoRecord::nval(EIAttr::TEXMODE_INDEPENDENT));
     std::vector<uint8_t> D;
+    insertSamplerRecords(B, R);
     encodeInfo(R, D);
     return D;
   }
@@ -143,12 +190,14 @@ std::vector<uint8_t> ptxas::object::buildModuleInfo(const BuildState &B,
     if (B.Debug)
       R.push_back(InfoRecord::nval(EIAttr::GEN_ERRBAR_AT_EXIT));
   }
+  // texmode_independent: before the minimum stacks (measured, sm_90a).
+  if (M.TexModeIndependent && B.V13)
+    R.push_back(InfoRecord::nval(EIAttr::TEXMODE_INDEPENDENT));
   for (auto It = ByDesc.rbegin(); It != ByDesc.rend(); ++It)
     R.push_back(InfoRecord::sval(EIAttr::MIN_STACK_SIZE,
                                  {(*It)->Sym, (*It)->MinStackSize}));
-  if (M.TexModeIndependent && B.V13)
-    R.push_back(InfoRecord::nval(EIAttr::TEXMODE_INDEPENDENT));
   std::vector<uint8_t> D;
+  insertSamplerRecords(B, R);
   encodeInfo(R, D);
   return D;
 }
@@ -195,8 +244,10 @@ std::vector<uint8_t> ptxas::object::buildKernelInfo(const BuildState &B,
         R.push_back(InfoRecord::sval(EIAttr::KPARAM_INFO_V2,
                                      {0, Ord | It->Offset << 16, W}));
       } else {
+        // A reference parameter's first word is its symbol (measured).
+        uint32_t Index = B.ParamRefSyms.lookup(It->V);
         R.push_back(InfoRecord::sval(EIAttr::KPARAM_INFO,
-                                     {0, Ord | It->Offset << 16,
+                                     {Index, Ord | It->Offset << 16,
                                       It->kparamFlags()}));
       }
     }
@@ -233,8 +284,8 @@ std::vector<uint8_t> ptxas::object::buildKernelInfo(const BuildState &B,
   // Kernels using bound references: the bindless banks (0; sm_75..89 the
   // kinds used, surface first; sm_90 both, measured).
   bool UsesTex = false, UsesSurf = false;
-  for (const auto &[V, Slot] : L.BoundRefs)
-    (V->ElemType == ptx::Type::SurfRef ? UsesSurf : UsesTex) = true;
+  for (const BoundRef &BR : L.BoundRefs)
+    (BR.V->ElemType == ptx::Type::SurfRef ? UsesSurf : UsesTex) = true;
   auto Bindless = [&](bool Sm90Order) {
     if (L.BoundRefs.empty())
       return;

@@ -68,6 +68,12 @@ struct BuildState {
   llvm::DenseMap<const ptx::Function *, unsigned> ExternSym;
   unsigned Symtab = 0;
   unsigned NumLocals = 0;
+  /// Bound samplers (texmode_independent) with their symbol indices, in
+  /// symbol order: SAMPLER_INIT records (buildModuleInfo).
+  std::vector<std::pair<const ptx::Variable *, unsigned>> SamplerSyms;
+  /// .texref/.surfref/.samplerref kernel parameters: their LOCAL symbols
+  /// (KPARAM_INFO's index word, the slot relocations).
+  llvm::DenseMap<const ptx::Variable *, unsigned> ParamRefSyms;
 };
 
 std::vector<uint8_t> buildTkInfoNote(llvm::StringRef Options,
@@ -75,11 +81,12 @@ std::vector<uint8_t> buildTkInfoNote(llvm::StringRef Options,
 std::vector<uint8_t> buildCuInfoNote(unsigned PtxTargetSm);
 std::vector<uint8_t> buildCompat(ptx::SmTarget Arch, unsigned IsaClass);
 /// ptxas writes no .nv.call graph (and states each kernel's maximum stack
-/// in .nv.info instead) for a module of one kernel that uses bound texture
-/// or surface references (measured on sm_75..90a; a module of two such
-/// kernels keeps its call graph).
+/// in .nv.info instead) for a module of one kernel that has a txq or suq,
+/// of a bound reference or of an object (measured on sm_75..90a: a kernel
+/// whose bound references only tex/tld4/suld/sust keeps it; a module of
+/// two such kernels keeps its call graph).
 inline bool withoutCallgraph(const BuildState &B) {
-  return !B.Rel && B.Proc.size() == 1 && !B.Proc[0].L->BoundRefs.empty();
+  return !B.Rel && B.Proc.size() == 1 && B.Proc[0].L->UsesQuery;
 }
 std::vector<uint8_t> buildModuleInfo(const BuildState &B, const ptx::Module &M);
 std::vector<uint8_t> buildKernelInfo(const BuildState &B, const KernelCode &K);

@@ -27,6 +27,13 @@ static uint8_t bindOf(ptx::Linkage L) {
   }
 }
 
+/// The symbol type of a texture, sampler or surface reference.
+static uint8_t refSymType(ptx::Type T) {
+  return T == ptx::Type::TexRef       ? stt::CudaTexture
+         : T == ptx::Type::SamplerRef ? stt::CudaSampler
+                                      : stt::CudaSurface;
+}
+
 void Builder::createSymbols() {
   bool Sm90 = B.Arch.Version >= 90;
   addSectionSym(TkInfo);
@@ -157,6 +164,31 @@ void Builder::createSymbols() {
       F.Size = K.Text.size();
       K.Sym = addSym(F);
     }
+    // The descriptor-table sizes txq/suq attributes read (code relocations
+    // R_CUDA_ABS32_32): WEAK UND OBJECTs of 4 bytes, the driver's, in
+    // first-use order (measured).
+    for (const FunctionCode::Reloc &R : K.TextRelocs) {
+      llvm::StringRef N(R.Symbol);
+      if (!N.starts_with(".nv.") || !N.ends_with("DescSize") ||
+          VarSym.count(N))
+        continue;
+      Symbol S;
+      S.Name = N.str();
+      S.Bind = stb::Weak;
+      S.Type = stt::Object;
+      S.Size = 4;
+      VarSym[N] = addSym(S);
+    }
+    // Reference parameters: LOCAL symbols of their CUDA types in the
+    // kernel's .text, in parameter order (measured).
+    for (const ptx::Variable *P : K.L->F->Params)
+      if (ptx::isOpaque(P->ElemType)) {
+        Symbol S;
+        S.Name = P->Name.str();
+        S.Type = refSymType(P->ElemType);
+        S.Shndx = uint16_t(K.TextSec);
+        B.ParamRefSyms[P] = addSym(S);
+      }
     // sm_90: a bank 0 with bound-reference relocations gets its symbol
     // here too (measured), the others at the end.
     if (!Sm90 || !K.L->BoundRefs.empty())
@@ -207,19 +239,22 @@ void Builder::createSymbols() {
   // their CUDA types, the first processed kernel's in first-use order, then
   // the module's others in declaration order (measured on ptxas 13.0).
   auto RefSym = [&](const ptx::Variable *V) {
-    if (VarSym.count(V->Name))
+    if (V->Role != ptx::VarRole::Module || VarSym.count(V->Name))
       return;
     Symbol S;
     S.Name = V->Name.str();
     S.Bind = stb::Global;
-    S.Type = V->ElemType == ptx::Type::TexRef       ? stt::CudaTexture
-             : V->ElemType == ptx::Type::SamplerRef ? stt::CudaSampler
-                                                    : stt::CudaSurface;
+    S.Type = refSymType(V->ElemType);
     VarSym[V->Name] = addSym(S);
+    if (S.Type == stt::CudaSampler)
+      B.SamplerSyms.push_back({V, VarSym[V->Name]});
   };
   if (!B.Proc.empty())
-    for (const auto &[V, Slot] : B.Proc[0].L->BoundRefs)
-      RefSym(V);
+    for (const BoundRef &R : B.Proc[0].L->BoundRefs) {
+      RefSym(R.V);
+      if (R.Sampler)
+        RefSym(R.Sampler);
+    }
   for (const ptx::TopLevel &T : M.Items)
     if (T.K == ptx::TopLevel::Kind::Var &&
         T.Var->Role == ptx::VarRole::Module &&
@@ -302,10 +337,17 @@ void Builder::createSymbols() {
   for (size_t I = 1; I < B.Proc.size(); ++I)
     KernelSym(B.Proc[I]);
   if (Sm90) {
+    // sh_info counts the bank-0 section symbols written after the globals;
+    // with all of them written early (bound references) it is the first
+    // global's index (measured).
+    bool Late = false;
     for (KernelCode &K : B.Proc)
-      if (!SectionSym.count(K.Bank0Sec))
+      if (!SectionSym.count(K.Bank0Sec)) {
         addSectionSym(K.Bank0Sec);
-    B.NumLocals = unsigned(C.Symbols.size());
+        Late = true;
+      }
+    if (Late)
+      B.NumLocals = unsigned(C.Symbols.size());
   }
   for (KernelCode &K : B.Proc)
     FuncSym[K.L->F->Name] = K.Sym;
@@ -373,16 +415,29 @@ void Builder::addDataRelocs() {
   for (const KernelCode &K : B.Proc)
     if (K.Bank0Sec)
       for (size_t I = K.L->BoundRefs.size(); I-- > 0;) {
-        const auto &[V, Slot] = K.L->BoundRefs[I];
-        auto It = VarSym.find(V->Name);
-        if (It == VarSym.end())
-          continue;
-        Reloc Rl;
-        Rl.Offset = Slot;
-        Rl.Sym = It->second;
-        Rl.Type = V->ElemType == ptx::Type::TexRef ? rcuda::TexHeaderIndex
-                                                   : rcuda::SurfHeaderIndex;
-        PendingRelocs.push_back({K.Bank0Sec, Rl});
+        // A pair slot (sm_75..89): the sampler's, then the texture's; a
+        // sampler's own slot (sm_90): R_CUDA_SAMP_HEADER_INDEX_0.
+        const BoundRef &B = K.L->BoundRefs[I];
+        auto Add = [&](const ptx::Variable *V, uint32_t Type) {
+          unsigned Sym = this->B.ParamRefSyms.lookup(V);
+          auto It = VarSym.find(V->Name);
+          if (!Sym && V->Role == ptx::VarRole::Module && It != VarSym.end())
+            Sym = It->second;
+          if (!Sym)
+            return;
+          Reloc Rl;
+          Rl.Offset = B.Slot;
+          Rl.Sym = Sym;
+          Rl.Type = Type;
+          PendingRelocs.push_back({K.Bank0Sec, Rl});
+        };
+        if (B.Sampler)
+          Add(B.Sampler, rcuda::SampHeaderIndex);
+        Add(B.V, B.V->ElemType == ptx::Type::TexRef ? rcuda::TexHeaderIndex
+                 : B.V->ElemType == ptx::Type::SamplerRef
+                     ? (this->B.Arch.Version >= 90 ? rcuda::SampHeaderIndex0
+                                                   : rcuda::SampHeaderIndex)
+                     : rcuda::SurfHeaderIndex);
       }
   // Code relocations (global variable and function addresses in
   // instruction words), in instruction order per function.

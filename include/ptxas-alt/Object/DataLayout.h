@@ -57,7 +57,7 @@ struct LayoutOptions {
 /// One kernel parameter in constant bank 0.
 struct ParamSlot {
   const ptx::Variable *V = nullptr;
-  uint32_t Offset = 0; ///< inside the parameter block
+  uint32_t Offset = 0; ///< inside the parameter block (0xffff: a reference)
   uint32_t Size = 0;
   uint8_t Space = 0;    ///< KPARAM pointee space: 0, 1 local, 2 shared, 4 global/const, 5 generic
   uint8_t LogAlign = 0; ///< log2 of `.ptr ... .align N`, 0 when absent
@@ -74,6 +74,14 @@ struct VarPlacement {
   std::vector<ptx::InitReloc> Relocs; ///< offsets inside the variable
 };
 
+/// One bank-0 slot of a bound reference (KernelLayout::BoundRefs).
+struct BoundRef {
+  const ptx::Variable *V = nullptr; ///< the texture, sampler or surface
+  uint32_t Slot = 0;                ///< byte offset in bank 0
+  /// sm_75..89: the sampler of a (texture, sampler) pair slot.
+  const ptx::Variable *Sampler = nullptr;
+};
+
 struct KernelLayout {
   const ptx::Function *F = nullptr;
   std::vector<ParamSlot> Params;
@@ -86,10 +94,16 @@ struct KernelLayout {
   std::vector<const ptx::Function *> Subfunctions;
   /// Called functions without a body (vprintf, malloc, extern .func).
   std::vector<const ptx::Function *> ExternCallees;
-  /// Bound texture and surface references (module .texref/.surfref
-  /// variables) the kernel or its callees use, in first-use order, with the
-  /// byte offset of each one's 4-byte bank-0 slot (after the parameters).
-  std::vector<std::pair<const ptx::Variable *, uint32_t>> BoundRefs;
+  /// Bound texture, sampler and surface references (module .texref/
+  /// .samplerref/.surfref variables and such kernel parameters) the kernel or its callees use, in
+  /// first-use order, with the byte offset of each one's 4-byte bank-0 slot
+  /// (after the parameters). On sm_75..89 a bound sampler has no slot of
+  /// its own: each (texture, sampler) pair of texmode_independent's
+  /// `[t, s, {...}]` has one, which both relocations write (Sampler set).
+  std::vector<BoundRef> BoundRefs;
+  /// Has a txq or suq (itself or in a function it calls): see
+  /// withoutCallgraph.
+  bool UsesQuery = false;
   /// Makes an indirect call or uses a function address (itself or through
   /// a function it calls); see kernelProcessingOrder.
   bool UsesFunctionAddresses = false;
@@ -128,6 +142,9 @@ struct ModuleLayout {
   /// Some function's address is taken somewhere in the module (an operand
   /// or a data initializer), whether or not anything reaches it.
   bool AnyAddressTaken = false;
+  /// `.target ..., texmode_independent`: txq reads the independent
+  /// texture and sampler descriptor tables.
+  bool TexModeIndependent = false;
 };
 
 /// The order in which ptxas 13.0 processes the kernels in whole-program
