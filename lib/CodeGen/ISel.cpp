@@ -174,13 +174,8 @@ void ISel::countDefinitions() {
     if (O.K == Operand::Kind::Vector || O.K == Operand::Kind::List)
       for (const Operand &E : O.Elems)
         Count(E);
-    if (O.PairVar) {
-      Operand P;
-      P.K = Operand::Kind::Reg;
-      P.Var = O.PairVar;
-      P.Index = O.PairIndex;
-      Count(P);
-    }
+    if (O.PairVar)
+      Count(pairOperand(O));
   };
   for (const ptx::Stmt &S : Req.F->Body)
     if (S.K == ptx::Stmt::Kind::Instr && !S.I->Ops.empty()) {
@@ -239,6 +234,22 @@ MOperand ISel::use(const Operand &O) {
 }
 
 MOperand ISel::defOf(const Operand &O) { return def(use(O)); }
+
+Operand codegen::pairOperand(const Operand &D) {
+  Operand P;
+  P.K = Operand::Kind::Reg;
+  P.Var = D.PairVar;
+  P.Index = D.PairIndex;
+  P.Name = D.PairName;
+  P.Loc = D.Loc;
+  return P;
+}
+
+std::optional<MOperand> ISel::pairDefOf(const Operand &D) {
+  if (!D.PairVar)
+    return std::nullopt;
+  return defOf(pairOperand(D));
+}
 
 MOperand ISel::materialize(const MOperand &O) {
   unsigned T = tmp();

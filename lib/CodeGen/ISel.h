@@ -37,6 +37,9 @@ namespace ptxas::codegen {
 
 enum class SelResult { NotMine, Done, Error };
 
+/// The register operand `p` of `d|p` (Kind Reg, without a pair itself).
+ptx::Operand pairOperand(const ptx::Operand &D);
+
 class ISel {
 public:
   ISel(MFunction &MF, const object::CodeRequest &Req,
@@ -84,6 +87,9 @@ public:
   MOperand use(const ptx::Operand &O);
   /// Register operand for a PTX register operand, written.
   MOperand defOf(const ptx::Operand &O);
+  /// The second destination of `d|p` (setp, tex, shfl, ...) written, or
+  /// nullopt when \p D has none.
+  std::optional<MOperand> pairDefOf(const ptx::Operand &D);
   /// A PTX source as a register operand: registers as they are,
   /// immediates and special registers materialised into a temporary.
   MOperand srcReg(const ptx::Operand &O, ptx::Type T);

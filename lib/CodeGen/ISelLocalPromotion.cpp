@@ -199,13 +199,8 @@ void Analysis::markUses(const Operand &O) {
   }
   for (const Operand &E : O.Elems)
     markUses(E);
-  if (O.PairVar) {
-    Operand P;
-    P.K = Operand::Kind::Reg;
-    P.Var = O.PairVar;
-    P.Index = O.PairIndex;
-    markUses(P);
-  }
+  if (O.PairVar)
+    markUses(pairOperand(O));
 }
 
 bool Analysis::validAccess(const ptx::Instruction &I, const ptx::Variable *V,

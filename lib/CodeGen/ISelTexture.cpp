@@ -497,16 +497,7 @@ enum class Kind { Tex, Fetch, Gather, Grad };
 /// resident). The fetch's predicate operand is the opposite: ptxas
 /// reads `p` as !P (`SEL R, RZ, 0x1, P` for selp 1, 0, p).
 std::optional<MOperand> residentDef(ISel &S, const ptx::Instruction &I) {
-  const Operand &Dst = I.Ops[0];
-  if (!Dst.PairVar)
-    return std::nullopt;
-  Operand P;
-  P.K = Operand::Kind::Reg;
-  P.Var = Dst.PairVar;
-  P.Index = Dst.PairIndex;
-  P.Name = Dst.PairName;
-  P.Loc = Dst.Loc;
-  return S.defOf(P);
+  return S.pairDefOf(I.Ops[0]);
 }
 
 /// tex.grad on a 3d/cube/acube texture, sm_75..89 (emitGradQuad).
@@ -733,12 +724,7 @@ SelResult selectTxq(ISel &S, const ptx::Instruction &I) {
     return selectDescriptorQuery(S, I);
   if (I.Ops.size() < 2 || I.Ops[1].K != Operand::Kind::Address)
     return S.unsupported(I, "this address form");
-  const Operand &Addr = I.Ops[1];
-  Operand Ref = Addr;
-  if (!Addr.Elems.empty())
-    Ref = Addr.Elems[0];
-  else if (Addr.Var && Addr.Var->Space == ptx::StateSpace::Reg)
-    Ref.K = Operand::Kind::Reg;
+  Operand Ref = textureReference(I.Ops[1]);
   std::optional<TexHandle> H = referenceHandle(S, Ref, I.Loc);
   if (!H)
     return SelResult::Error;
@@ -757,6 +743,15 @@ SelResult selectTxq(ISel &S, const ptx::Instruction &I) {
 }
 
 } // namespace
+
+Operand codegen::textureReference(const Operand &Addr) {
+  Operand Ref = Addr;
+  if (!Addr.Elems.empty())
+    Ref = Addr.Elems[0];
+  else if (Addr.Var && Addr.Var->Space == ptx::StateSpace::Reg)
+    Ref.K = Operand::Kind::Reg;
+  return Ref;
+}
 
 SelResult codegen::selectTexture(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;

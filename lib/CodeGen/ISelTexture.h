@@ -104,6 +104,10 @@ std::optional<uint32_t> boundPairSlot(ISel &S, const ptx::Variable *T,
 bool referenceWord(ISel &S, const ptx::Operand &Ref, llvm::SMLoc Loc,
                    std::optional<uint32_t> &Off, MOperand &Reg);
 
+/// The handle operand of a txq/suq address `[ref]` or `[ref, {...}]`: the
+/// reference variable, or a .reg holding a texture/surface object.
+ptx::Operand textureReference(const ptx::Operand &Addr);
+
 /// txq and suq attributes other than width/height/depth: a load from the
 /// driver's descriptor table (ISelTextureQuery.cpp).
 SelResult selectDescriptorQuery(ISel &S, const ptx::Instruction &I);

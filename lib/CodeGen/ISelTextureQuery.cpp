@@ -123,12 +123,7 @@ SelResult codegen::selectDescriptorQuery(ISel &S, const ptx::Instruction &I) {
   }
   if (!Found || I.Ops.size() < 2 || I.Ops[1].K != Operand::Kind::Address)
     return S.unsupported(I);
-  const Operand &Addr = I.Ops[1];
-  Operand Ref = Addr;
-  if (!Addr.Elems.empty())
-    Ref = Addr.Elems[0];
-  else if (Addr.Var && Addr.Var->Space == ptx::StateSpace::Reg)
-    Ref.K = Operand::Kind::Reg;
+  Operand Ref = textureReference(I.Ops[1]);
   // ptxas: force_unnormalized_coords of a .texref is an error (objects
   // only, unified mode).
   if (!Indep && I.hasMod(".force_unnormalized_coords") && Ref.Var &&

@@ -55,17 +55,6 @@ static Mask memberMask(ISel &S, const Operand &O) {
   return R;
 }
 
-/// The second destination of `d|p`, if any.
-static std::optional<MOperand> pairDef(ISel &S, const Operand &D) {
-  if (!D.PairVar)
-    return std::nullopt;
-  Operand P;
-  P.K = Operand::Kind::Reg;
-  P.Var = D.PairVar;
-  P.Index = D.PairIndex;
-  P.Name = D.PairName;
-  return S.defOf(P);
-}
 
 static MOperand notPT() {
   MOperand P = PT();
@@ -107,7 +96,7 @@ static SelResult selectShfl(ISel &S, const ptx::Instruction &I) {
     C = S.materialize(C);
   if (Sync)
     emitWarpSync(S, memberMask(S, I.Ops[4]).M, /*Auto=*/true);
-  std::optional<MOperand> P = pairDef(S, I.Ops[0]);
+  std::optional<MOperand> P = S.pairDefOf(I.Ops[0]);
   MOperand D = S.defOf(I.Ops[0]);
   S.emit(Mode, {P ? *P : PT(), D, A, B, C});
   return SelResult::Done;
@@ -204,7 +193,7 @@ static SelResult selectMatch(ISel &S, const ptx::Instruction &I) {
   }
   if (!I.hasMod(".all"))
     return S.unsupported(I);
-  std::optional<MOperand> P = pairDef(S, I.Ops[0]);
+  std::optional<MOperand> P = S.pairDefOf(I.Ops[0]);
   if (M.All && !S.isSm75()) {
     S.emit(Wide ? "MATCH.ALL.U64" : "MATCH.ALL", {P ? *P : PT(), D, A});
     return SelResult::Done;
@@ -305,9 +294,9 @@ static SelResult selectElect(ISel &S, const ptx::Instruction &I) {
   std::optional<MOperand> P;
   if (D.K == Operand::Kind::Sink) {
     if (D.PairVar)
-      P = pairDef(S, D);
+      P = S.pairDefOf(D);
   } else {
-    P = pairDef(S, D);
+    P = S.pairDefOf(D);
   }
   unsigned U = S.tmp(RegClass::UGPR);
   MOperand PD = P ? *P : def(vreg(S.tmp(RegClass::Pred), RegClass::Pred));
