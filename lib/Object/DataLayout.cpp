@@ -366,7 +366,10 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
     K.BoundRefs.push_back({V, Slot, Samp});
     K.Bank0Size = Slot + 4;
   };
-  for (const auto &[V, Samp] : R.BoundRefs) {
+  for (const auto &Ref : R.BoundRefs) {
+    // Not a structured binding: clang before 16 (the fuzzer build) cannot
+    // capture one in the lambda below.
+    const ptx::Variable *V = Ref.first, *Samp = Ref.second;
     if (Sm90) {
       AddSlot(V, nullptr);
       if (Samp)
