@@ -215,6 +215,10 @@ unsigned ISel::vregOf(const Operand &O) {
   if (It != Regs.end())
     return It->second;
   const ptx::Variable *V = O.Var;
+  if (!V) {
+    NonRegisterOperand = true;
+    return MF.newVReg(RegClass::GPR, 1, "");
+  }
   RegClass RC = V->isPredicate() ? RegClass::Pred : RegClass::GPR;
   unsigned Size = V->isPredicate() ? 1 : regWords(V->ElemType);
   std::string Name = O.Name.str();
@@ -490,6 +494,9 @@ bool ISel::selectOne(const ptx::Instruction &I) {
   }
   if (R == SelResult::NotMine)
     unsupported(I);
+  if (std::exchange(NonRegisterOperand, false) && R == SelResult::Done)
+    R = unsupported(I, "an immediate or symbol operand where a register is "
+                       "expected");
   if (R != SelResult::Done)
     return false;
   if (I.Guard) {

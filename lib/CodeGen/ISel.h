@@ -164,6 +164,11 @@ private:
   void countDefinitions();
   int DescUR = -1;
   bool Failed = false;
+  /// Set when a selector asked for the register of an operand that is not
+  /// one (an immediate or a symbol where the selector expected a register):
+  /// selectOne reports the instruction as not supported instead of
+  /// selecting it with a made-up register (compile-fuzzer finding).
+  bool NonRegisterOperand = false;
   /// The statement being selected: every emitted instruction records it.
   llvm::SMLoc CurSrc;
   /// Hidden registers holding `%r + imm` sums (stable addresses: keys of

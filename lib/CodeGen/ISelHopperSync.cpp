@@ -198,8 +198,9 @@ SelResult selectWait(ISel &S, const ptx::Instruction &I, bool Try) {
     Phase = newReg(S);
     S.emit("SHF.L.U32", {dst(Phase), Q, imm(0x1f), RZ()});
   } else {
-    // The phase bit is the top bit of the state's high word.
-    MOperand St = S.use(I.Ops[2]);
+    // The phase bit is the top bit of the state's high word (an immediate
+    // state, which ptxas accepts, in a register pair).
+    MOperand St = S.srcReg(I.Ops[2], ptx::Type::B64);
     Phase = word(St, 1);
   }
   MOperand P = S.defOf(I.Ops[0]);

@@ -97,6 +97,10 @@ SelResult vectorAtom(ISel &S, const ptx::Instruction &I, llvm::StringRef Op,
 SelResult atom128(ISel &S, const ptx::Instruction &I, llvm::StringRef Op,
                   Space Sp);
 SelResult selectCvta(ISel &S, const ptx::Instruction &I); // ISelMemoryWindow
+/// The generic address of a const-space address operand ([var+off] or
+/// [%rd+off]): the const window (c[0x0][0xd0] on sm_90) plus the bank
+/// offset, as cvta.const computes it.
+std::optional<MOperand> constGenericAddress(ISel &S, const ptx::Operand &A);
 SelResult selectIsspacep(ISel &S, const ptx::Instruction &I);
 SelResult selectIstypep(ISel &S, const ptx::Instruction &I);
 SelResult selectCacheCtl(ISel &S, const ptx::Instruction &I);

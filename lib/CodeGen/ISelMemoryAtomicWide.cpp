@@ -110,9 +110,27 @@ SelResult mem::atom128(ISel &S, const ptx::Instruction &I, llvm::StringRef Op,
                        Space Sp) {
   bool Cas = Op == "cas";
   if (!S.isSm90() || I.Mnemonic != "atom" || (!Cas && Op != "exch") ||
-      (Sp != Space::Global && Sp != Space::Generic))
+      (Sp != Space::Global && Sp != Space::Generic && Sp != Space::Shared))
     return S.unsupported(I, "128-bit atomics");
   Order O = orderOf(I);
+  if (Sp == Space::Shared) {
+    // ATOMS.CAS.128 / ATOMS.EXCH.128 on the window offset (no ordering
+    // bits: the fences around it carry .acquire/.release, as ptxas).
+    std::optional<MOperand> Addr = windowAddr(S, I.Ops[1], Space::Shared);
+    if (!Addr)
+      return S.unsupported(I, "address");
+    bool Direct;
+    MOperand D = loadTarget(S, I.Ops[0], 4, Direct);
+    llvm::SmallVector<MOperand, 4> Ops{D, rzIfZero(*Addr),
+                                       gatherStore(S, I.Ops[2], Type::B128, 128, 4)};
+    if (Cas)
+      Ops.push_back(gatherStore(S, I.Ops[3], Type::B128, 128, 4));
+    releaseFence(S, O);
+    S.emit(Cas ? "ATOMS.CAS.128" : "ATOMS.EXCH.128", Ops);
+    acquireFence(S, O);
+    scatterLoad(S, I, D, 128, Direct);
+    return SelResult::Done;
+  }
   std::optional<MOperand> Addr = wideAddr(S, I.Ops[1], !Cas);
   if (!Addr)
     return S.unsupported(I, "address");

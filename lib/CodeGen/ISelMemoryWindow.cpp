@@ -51,6 +51,35 @@ static void addWindow(ISel &S, MOperand D, MOperand X, unsigned BaseOff,
   }
 }
 
+std::optional<MOperand> mem::constGenericAddress(ISel &S, const Operand &A) {
+  MOperand X;
+  if (baseIsReg(A)) {
+    if (ptx::typeBits(A.Var->ElemType) != 64)
+      return std::nullopt;
+    X = baseReg(S, A);
+  } else if (A.Var && A.Var->Space == StateSpace::Const) {
+    unsigned T = S.tmp(RegClass::GPR, 2);
+    if (!movSymbolAddress(S, A.Var, def(vreg(T, RegClass::GPR, 2))))
+      return std::nullopt;
+    X = vreg(T, RegClass::GPR, 2);
+  } else {
+    return std::nullopt;
+  }
+  unsigned G = S.tmp(RegClass::GPR, 2);
+  addWindow(S, vreg(G, RegClass::GPR, 2), X, S.isSm90() ? 0xd0 : 0x50, false);
+  if (!A.Value)
+    return vreg(G, RegClass::GPR, 2);
+  unsigned R = S.tmp(RegClass::GPR, 2), C = S.tmp(RegClass::Pred);
+  MOperand NotPT = PT();
+  NotPT.Not = true;
+  S.emit("IADD3", {def(vreg(R, RegClass::GPR, 1, 0)), def(vreg(C, RegClass::Pred)),
+                   vreg(G, RegClass::GPR, 1, 0), imm(A.Value, true), RZ()});
+  S.emit("IADD3.X", {def(vreg(R, RegClass::GPR, 1, 1), false),
+                     vreg(G, RegClass::GPR, 1, 1), imm(A.Value < 0 ? -1 : 0, true),
+                     RZ(), vreg(C, RegClass::Pred), NotPT});
+  return vreg(R, RegClass::GPR, 2);
+}
+
 SelResult mem::selectCvta(ISel &S, const ptx::Instruction &I) {
   bool To = I.hasMod(".to");
   Space Sp = spaceOf(I);

@@ -278,7 +278,11 @@ SelResult selectPrefetchTensorMap(ISel &S, const ptx::Instruction &I) {
     U.add(word(W, 0), uword(P, 0));
     U.add(word(W, 1), uword(P, 1));
   } else if (I.hasMod(".const")) {
-    return S.unsupported(I, "prefetch.const.tensormap");
+    std::optional<MOperand> G = mem::constGenericAddress(S, A);
+    if (!G)
+      return S.unsupported(I, "address");
+    U.add(word(*G, 0), uword(P, 0));
+    U.add(word(*G, 1), uword(P, 1));
   } else {
     std::optional<MOperand> M = mem::wideAddr(S, A, false);
     if (!M)

@@ -95,7 +95,9 @@ private:
   unsigned newVersion(unsigned Origin, unsigned Block, WordSet Written);
   unsigned undefReg(unsigned Origin);
   unsigned readVar(unsigned Origin, unsigned Block);
-  unsigned readVarRecursive(unsigned Origin, unsigned Block);
+  /// The value without reading a new phi's operands: sets \p NewPhi to
+  /// the phi that still needs them (addPhiOperands), if one was made.
+  unsigned lookupVar(unsigned Origin, unsigned Block, int &NewPhi);
   unsigned newPhi(unsigned Block, unsigned Origin);
   void addPhiOperands(unsigned Idx);
   void seal(unsigned Block);
@@ -138,43 +140,72 @@ unsigned SSABuilder::newPhi(unsigned Block, unsigned Origin) {
 }
 
 unsigned SSABuilder::readVar(unsigned Origin, unsigned Block) {
-  auto It = CurDef[Block].find(Origin);
-  if (It != CurDef[Block].end())
-    return It->second;
-  return readVarRecursive(Origin, Block);
+  int NewPhi = -1;
+  unsigned V = lookupVar(Origin, Block, NewPhi);
+  if (NewPhi >= 0)
+    addPhiOperands(unsigned(NewPhi));
+  return V;
 }
 
-unsigned SSABuilder::readVarRecursive(unsigned Origin, unsigned Block) {
+unsigned SSABuilder::lookupVar(unsigned Origin, unsigned Block, int &NewPhi) {
+  llvm::SmallVector<unsigned, 8> Chain;
   unsigned Val;
-  const auto &Preds = G.Pred[Block];
-  if (!Sealed[Block]) {
-    Val = newPhi(Block, Origin);
-    Incomplete[Block].push_back(PhiOf[Val]);
-  } else if (Preds.empty()) {
-    Val = Undef; // the entry (or an unreachable block): nothing reaches
-  } else if (Preds.size() == 1 && Block != 0 && Preds[0] < Block) {
-    Val = readVar(Origin, Preds[0]);
-  } else {
-    // A single predecessor at or after this block may close a cycle of
-    // single-predecessor blocks (an unreachable loop: `bra L2; LOOP: ...
-    // @p bra LOOP;`), which the plain recursion would follow forever (a
-    // compile-fuzzer stack overflow): the phi stops it and
-    // removeTrivialPhis folds it away.
-    // The entry block of a loop back to it also has the function's entry
-    // edge, which brings nothing.
-    Val = newPhi(Block, Origin);
+  for (;;) {
+    auto It = CurDef[Block].find(Origin);
+    if (It != CurDef[Block].end()) {
+      Val = It->second;
+      break;
+    }
+    const auto &Preds = G.Pred[Block];
+    if (!Sealed[Block]) {
+      Val = newPhi(Block, Origin);
+      Incomplete[Block].push_back(PhiOf[Val]);
+    } else if (Preds.empty()) {
+      Val = Undef; // the entry (or an unreachable block): nothing reaches
+    } else if (Preds.size() == 1 && Block != 0 && Preds[0] < Block) {
+      Chain.push_back(Block);
+      Block = Preds[0];
+      continue;
+    } else {
+      // A single predecessor at or after this block may close a cycle of
+      // single-predecessor blocks (an unreachable loop: `bra L2; LOOP: ...
+      // @p bra LOOP;`), which the chain walk would follow forever (a
+      // compile-fuzzer finding): the phi stops it and removeTrivialPhis
+      // folds it away. The entry block of a loop back to it also has the
+      // function's entry edge, which brings nothing.
+      Val = newPhi(Block, Origin);
+      NewPhi = int(PhiOf[Val]);
+    }
     CurDef[Block][Origin] = Val;
-    addPhiOperands(PhiOf[Val]);
+    break;
   }
-  CurDef[Block][Origin] = Val;
+  for (unsigned B : Chain)
+    CurDef[B][Origin] = Val;
   return Val;
 }
 
 void SSABuilder::addPhiOperands(unsigned Idx) {
-  unsigned Block = Phis[Idx].Block, Origin = Phis[Idx].Origin;
-  for (unsigned P : G.Pred[Block]) {
-    unsigned V = readVar(Origin, P);
-    Phis[Idx].Args.push_back({V, P});
+  // Depth-first over the phis whose operands are still to be read, with
+  // an explicit stack: the recursive formulation overflowed the stack on a
+  // chain of 100,000 joins (hostile input, issue 22). The visiting order is
+  // the recursion's, so versions and phis are created in the same order.
+  struct Frame {
+    unsigned Phi, Next;
+  };
+  llvm::SmallVector<Frame, 16> Stack{{Idx, 0}};
+  while (!Stack.empty()) {
+    unsigned PhiIdx = Stack.back().Phi;
+    const auto &Preds = G.Pred[Phis[PhiIdx].Block];
+    if (Stack.back().Next == Preds.size()) {
+      Stack.pop_back();
+      continue;
+    }
+    unsigned P = Preds[Stack.back().Next++];
+    int NewPhi = -1;
+    unsigned V = lookupVar(Phis[PhiIdx].Origin, P, NewPhi);
+    Phis[PhiIdx].Args.push_back({V, P});
+    if (NewPhi >= 0)
+      Stack.push_back({unsigned(NewPhi), 0});
   }
 }
 

@@ -321,6 +321,39 @@ bool Machine::execMem(const DecodedInstr &D, uint32_t G, bool &Handled) {
   bool F32 = D.has("F32"), F64 = D.has("F64"), Sg = D.has("S32") || D.has("S64");
   if (D.has("ARRIVE"))
     return unsupported(D);
+  if (D.has("128")) {
+    // ATOM(G/S).CAS.128 / EXCH.128 (sm_90): 16 bytes, the compare value and
+    // the new value in register quads; the old bytes to the destination.
+    if (!Cas && !D.has("EXCH"))
+      return unsupported(D);
+    unsigned DI = Mn == "ATOMS" ? 0 : 1;
+    auto quad = [&](const Operand &R, unsigned L, uint8_t *Out) {
+      for (unsigned K = 0; K < 4; ++K) {
+        uint32_t V = R.Reg + K >= 255 ? 0 : W->R[R.Reg + K][L];
+        std::memcpy(Out + 4 * K, &V, 4);
+      }
+    };
+    FOR_LANES(G, L) {
+      uint8_t *P = ptr(L, addr(L), 16);
+      if (!P)
+        return false;
+      uint8_t Old[16], V[16], Swp[16];
+      std::memcpy(Old, P, 16);
+      quad(O[MI + 1], L, V);
+      if (!Cas)
+        std::memcpy(P, V, 16);
+      else if (quad(O[MI + 2], L, Swp), std::memcmp(Old, V, 16) == 0)
+        std::memcpy(P, Swp, 16);
+      for (unsigned K = 0; K < 4; ++K) {
+        uint32_t W32;
+        std::memcpy(&W32, Old + 4 * K, 4);
+        setR(O[DI].Reg + K, L, W32);
+      }
+      if (DI == 1)
+        setP(O[0], L, true);
+    }
+    return true;
+  }
   // Packed floating-point atomics (F16x2..x8, BF16x2..x8, F32x2/x4):
   // element-wise add/min/max rounded to nearest, over 4, 8 or 16 bytes.
   static const struct { const char *Name; unsigned Kind, Elems; } Packed[] = {

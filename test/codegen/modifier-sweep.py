@@ -134,7 +134,7 @@ def spell_mma(form):
     r = fc.spell(plain, None)
     if r is None:
         return None
-    _, body, line = r
+    _, body, line = r[:3]
     p = fc.Probe()
     ops = []
     for n, t, role in frags:
@@ -167,7 +167,7 @@ def probes_for(forms, arch, pairs):
             r = spell_mma(g) if f['mnemonic'] == 'mma' else fc.spell(g, None)
             if r is None:
                 continue
-            instr, body, line = r
+            instr, body, line = r[:3]
             key = (instr, re.sub(r'%\w+', '%', line))
             if key in seen:
                 continue

@@ -16,5 +16,5 @@ cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1" \
   -DPTXAS_ALT_SANITIZE=ON -DPTXAS_ALT_BUILD_BENCH=OFF \
   -DPTXAS_ALT_TEST_SANITIZE_BUILD=OFF "-DPTXAS_ALT_SHARED_DIR=$shared"
-cmake --build "$build" -j "$jobs"
+cmake --build "$build" -j "$jobs" --target sanitize-label-deps
 ctest --test-dir "$build" -L sanitize --output-on-failure -j "$jobs"
