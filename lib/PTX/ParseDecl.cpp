@@ -579,7 +579,9 @@ InitValue *ParserImpl::parseInitValue(Type ElemType) {
           Mask = MV;
           InMask = true;
           consume();
-          if (llvm::countr_zero(Mask) % 8 != 0 ||
+          // (0 first: countr_zero(0) is 64, and a shift by 64 is undefined,
+          // a ptx-parse-fuzzer finding.)
+          if (Mask == 0 || llvm::countr_zero(Mask) % 8 != 0 ||
               (Mask >> llvm::countr_zero(Mask)) != 0xFF)
             error(Save.Loc, "mask() value " + S +
                                 " out of range (expected 0xFF shifted by "

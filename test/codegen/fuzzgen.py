@@ -490,6 +490,8 @@ class Gen(ScalarOps):
             forms = [f for f in self.MMA_FORMS if f[6] <= self.sm]
             shape, types, na, nb, ncd, kind, _ = self.pick(forms)
             types = types.format(a=self.pick('su'), b=self.pick('su'))
+            if 'e4m3' in types:
+                self.fp8 = True   # needs PTX ISA 8.4 (the module header)
             sat = '.satfinite' if types.startswith('s32') and self.maybe(0.3) else ''
             a = [self.src('r', 0) for _ in range(na)]
             b = [self.src('r', 0) for _ in range(nb)]
@@ -784,7 +786,8 @@ class Case:
         # The scratch slot of gmem() is the last 16 bytes of the slice.
         pre = [f'mul.wide.u32 %a6, %gid, {nw * 4};', 'add.u64 %scr, %a4, %a6;',
                f'add.u64 %scr, %scr, {nw * 4 - 16};']
-        head = [f'.version {"8.0" if g.sm >= 90 else "7.8"}', f'.target {self.arch}',
+        version = '8.4' if getattr(g, 'fp8', False) else '8.0' if g.sm >= 90 else '7.8'
+        head = [f'.version {version}', f'.target {self.arch}',
                 '.address_size 64', '']
         if g.func:
             head += [g.func[1], '']
