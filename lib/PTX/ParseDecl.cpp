@@ -613,7 +613,9 @@ InitValue *ParserImpl::parseInitValue(Type ElemType) {
       int64_t Off;
       if (!parseIntConstExpr(Off, "an address offset"))
         return nullptr;
-      V->Addend = Neg ? -Off : Off;
+      // Modulo 2^64 (as PTX evaluates constant expressions): negating
+      // INT64_MIN is undefined in int64_t (a ptx-parse-fuzzer finding).
+      V->Addend = Neg ? int64_t(0 - uint64_t(Off)) : Off;
     }
   } else {
     if (Generic)
