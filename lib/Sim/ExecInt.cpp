@@ -626,10 +626,16 @@ bool Machine::execInt(const DecodedInstr &D, uint32_t G, bool &Handled) {
     // modelled with P0 = "the lane's mask is the first lane's" (see
     // BRA.DIV), which the warp_groups specs check against ptxas's code.
     // TODO(issue 17): one polarity for both, with BRA.DIV adjusted.
+    // R2UR.OR ORs that into P: ptxas moves a 64-bit address and a 32-bit
+    // one with `R2UR P0, UR5, R40; R2UR.OR P0, UR8, R44; R2UR.OR P0, UR9,
+    // R45` (a bulk copy of per-thread addresses), so a lane is served only
+    // when all three of its values are the first lane's.
     if (O.size() == 3 && O[0].Kind == OpKind::P) {
-      bool Moves = O[1].Reg != 63;
-      FOR_LANES(G, L)
-        setP(O[0], L, (src(O[2], L, D) == src(O[2], L0, D)) != Moves);
+      bool Moves = O[1].Reg != 63, Or = D.has("OR");
+      FOR_LANES(G, L) {
+        bool Differs = (src(O[2], L, D) == src(O[2], L0, D)) != Moves;
+        setP(O[0], L, Differs || (Or && pred(O[0], L)));
+      }
     }
     return true;
   }

@@ -54,16 +54,24 @@ using llvm::StringRef;
 namespace {
 
 /// The integer reduction \p D names (ADD, MIN, MAX, AND, OR, XOR, INC,
-/// DEC) of the old value \p A and the operand \p B.
-uint64_t intReduce(const DecodedInstr &D, uint64_t A, uint64_t B, bool S32) {
+/// DEC) of the old value \p A and the operand \p B; \p SignedBits is 32
+/// or 64 for a signed MIN/MAX of that width (.S32, .S64), else 0.
+uint64_t intReduce(const DecodedInstr &D, uint64_t A, uint64_t B,
+                   unsigned SignedBits) {
+  auto Signed = [&](uint64_t V) {
+    return SignedBits == 32 ? int64_t(int32_t(V)) : int64_t(V);
+  };
+  auto Width = [&](uint64_t V) {
+    return SignedBits == 32 ? uint64_t(uint32_t(V)) : V;
+  };
   if (D.has("ADD"))
     return A + B;
   if (D.has("MIN"))
-    return S32 ? uint64_t(uint32_t(std::min(int32_t(A), int32_t(B))))
-               : std::min(A, B);
+    return SignedBits ? Width(uint64_t(std::min(Signed(A), Signed(B))))
+                      : std::min(A, B);
   if (D.has("MAX"))
-    return S32 ? uint64_t(uint32_t(std::max(int32_t(A), int32_t(B))))
-               : std::max(A, B);
+    return SignedBits ? Width(uint64_t(std::max(Signed(A), Signed(B))))
+                      : std::max(A, B);
   if (D.has("AND"))
     return A & B;
   if (D.has("OR"))
@@ -348,10 +356,10 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
       std::memmove(Dst, Src, N);
     } else {
       bool F32 = D.has("F32.RN") || D.has("F32.FTZ.RN"),
-           U64 = D.has("U64"), S32 = D.has("S32");
-      unsigned Sz = U64 ? 8 : 4;
-      if (D.has("F16.RN") || D.has("BF16.RN") || D.has("F64.RN") ||
-          D.has("S64"))
+           S64 = D.has("S64");
+      unsigned Sz = D.has("U64") || S64 ? 8 : 4;
+      unsigned SignedBits = S64 ? 64 : D.has("S32") ? 32 : 0;
+      if (D.has("F16.RN") || D.has("BF16.RN") || D.has("F64.RN"))
         return fail(D, "bulk reduction type not modelled");
       for (unsigned K = 0; K + Sz <= N; K += Sz) {
         uint64_t A = 0, B = 0;
@@ -367,7 +375,7 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
           std::memcpy(&Bits, &X, 4);
           R = Bits;
         } else {
-          R = intReduce(D, A, B, S32);
+          R = intReduce(D, A, B, SignedBits);
         }
         std::memcpy(Dst + K, &R, Sz);
       }
@@ -403,7 +411,8 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
       if (Red) {
         uint64_t Old = 0, B = V[0] | uint64_t(V[1]) << 32;
         std::memcpy(&Old, P, N);
-        uint64_t R = intReduce(D, Old, N == 4 ? uint32_t(B) : B, D.has("S32"));
+        uint64_t R = intReduce(D, Old, N == 4 ? uint32_t(B) : B,
+                               D.has("S32") ? 32 : D.has("S64") ? 64 : 0);
         std::memcpy(P, &R, N);
       } else {
         std::memcpy(P, V, N);

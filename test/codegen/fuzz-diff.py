@@ -163,6 +163,8 @@ def main():
                     help="ptxas-alt options, repeatable (default '-O3')")
     ap.add_argument('--size', type=int, default=0,
                     help='top-level statements per kernel (default random 12..40)')
+    ap.add_argument('--family', choices=sorted(fuzzgen.FAMILIES),
+                    help='favour one statement family (weight x12)')
     ap.add_argument('--keep', help='directory for failing cases')
     ap.add_argument('--no-minimize', action='store_true')
     ap.add_argument('--min-time', type=float, default=180, help='seconds per minimization')
@@ -195,7 +197,7 @@ def main():
 
     def one_case(job):
         arch, i, opts = job
-        case = fuzzgen.generate(a.seed, i, arch, a.size or None)
+        case = fuzzgen.generate(a.seed, i, arch, a.size or None, a.family)
         tag = f'{a.seed}-{i}-{arch}-{opts.replace(" ", "").replace("-", "")}'
         kind, detail = runner.check(case, case.text(), opts, tag)
         if kind not in ('ok', 'CHECKER', 'UNSTABLE') and a.keep:
@@ -212,10 +214,11 @@ def main():
                 # Not a failure: ptxas's cubin fails the checker as well, or
                 # ptxas -O0 and -O3 disagree on the case.
                 kinds[kind] = kinds.get(kind, 0) + 1
-                kind = 'ok'
                 if a.v:
-                    print(f'{kind.lower():8} seed {a.seed} case {i} {arch} {opts}: '
-                          f'{detail.splitlines()[0][:300]}', flush=True)
+                    first = ' | '.join(detail.splitlines()[:4])[:400]
+                    print(f'{kind.lower():8} seed {a.seed} case {i} {arch} {opts}: {first}',
+                          flush=True)
+                kind = 'ok'
             if kind == 'ok':
                 passed += 1
                 if a.v:

@@ -22,6 +22,7 @@ Python 3 standard library only.
 import random
 
 from fuzzgen_ops import ScalarOps
+from fuzzgen_hopper import HopperOps
 from fuzzgen_tensor import TensorOps
 
 THREADS = 64          # per CTA (two warps)
@@ -70,7 +71,7 @@ class Block:
         self.defs = defs          # [(kind, name)] registers first defined here
 
 
-class Gen(ScalarOps, TensorOps):
+class Gen(ScalarOps, TensorOps, HopperOps):
     THREADS = THREADS
 
     def __init__(self, seed, index, arch, opts=None):
@@ -474,9 +475,18 @@ class Gen(ScalarOps, TensorOps):
              self.gmem, lambda: self.call(uni=True) if self.func else self.simple(),
              self.uniform, self.atomic, self.misc, self.switch,
              lambda: self.call2(uni=True) if self.func2 else self.simple(), self.uloop,
-             self.tensor],
-            weights=[30, 3, 2, 1.2, 1.2, 2, 0.7, 1, 6, 1, 1.5, 0.7, 1, 1.5, 1.5])[0]
+             self.tensor, lambda: self.hopper() if self.sm >= 90 else self.simple()],
+            weights=self.weights())[0]
         return f()
+
+    WEIGHTS = [30, 3, 2, 1.2, 1.2, 2, 0.7, 1, 6, 1, 1.5, 0.7, 1, 1.5, 1.5, 1.5]
+
+    def weights(self):
+        w = list(self.WEIGHTS)
+        if getattr(self, 'family', None):
+            index, factor = self.family
+            w[index] *= factor
+        return w
 
     def uniform(self):
         """An operation on warp-uniform values only (kernel parameters,
@@ -728,7 +738,7 @@ class Case:
         head += ['.visible .entry fuzz_k(.param .u64 pi, .param .u64 pf, .param .u64 pd, '
                  '.param .u64 ps, .param .u64 po, .param .u32 ku, .param .u64 kv, '
                  '.param .f32 kf, .param .f64 kd)', '{']
-        decl = g.decls() + ['.reg .b64 %a<7>;', '.reg .b64 %scr;', '.reg .b64 %lmb;',
+        decl = g.decls() + g.hopper_decls() + ['.reg .b64 %a<7>;', '.reg .b64 %scr;', '.reg .b64 %lmb;',
                             '.reg .b32 %t0;', '.reg .b64 %t1;', '.reg .pred %tp;', '.reg .b32 %tidx;', '.reg .b32 %gid;',
                             '.reg .b32 %ntx;', '.reg .b32 %smb;', '.reg .b32 %smt;',
                             '.reg .b32 %smo;', f'.shared .align 16 .b8 fz_sm[{THREADS * 16}];',
@@ -755,8 +765,15 @@ class Case:
             f'param kd scalar f64 {self.gen.kvals[3]}', ''])
 
 
-def generate(seed, index, arch, nstmt=None):
+# Statement families a batch may favour (fuzz-diff.py --family): the
+# index of the family in Gen.statement's list and the factor its weight
+# gets, so that an hour of one family mostly runs that family's code.
+FAMILIES = {'tensor': (14, 12), 'hopper': (15, 12)}
+
+
+def generate(seed, index, arch, nstmt=None, family=None):
     g = Gen(seed, index, arch)
+    g.family = FAMILIES[family] if family else None
     if nstmt is None:
         nstmt = g.rng.randint(12, 40)
     return g.generate(nstmt)
