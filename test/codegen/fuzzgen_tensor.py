@@ -45,6 +45,18 @@ class TensorOps:
             b = [self.src('r', 0) for _ in range(nb)]
             cc = [self.src(kind, 0) for _ in range(ncd)]
             d = self.dsts(kind, ncd)
+            if 'e4m3' in types and self.sm >= 90:
+                # ptxas 13.0 emulates fp8 mma on sm_90 (F2FP unpack, HMMA,
+                # FADD of C) and reads a C register after writing a D word
+                # held in the same register (`{.., %f3, %f8}, .., {%f3, ..,
+                # %f3}`: D[3] from the new %f3; fuzz-diff seed 74008 case
+                # 24; with C[3] a copy of %f3 ptxas and we agree): a ptxas
+                # bug, so D and C stay apart here.
+                for k, x in enumerate(d):
+                    if x in cc:
+                        d[k] = self.new(kind)
+                        self.pending.append((kind, d[k]))
+                        self.defs.append((kind, d[k]))
             return [f'mma.sync.aligned.{shape}.row.col{sat}.{types} {{{", ".join(d)}}}, '
                     f'{{{", ".join(a)}}}, {{{", ".join(b)}}}, {{{", ".join(cc)}}};']
         if c == 1:
