@@ -85,6 +85,11 @@ uint64_t intReduce(const DecodedInstr &D, uint64_t A, uint64_t B,
   return A;
 }
 
+/// The width of a signed MIN/MAX for intReduce: .S64 64, .S32 32, else 0.
+unsigned signedBitsOf(const DecodedInstr &D) {
+  return D.has("S64") ? 64 : D.has("S32") ? 32 : 0;
+}
+
 struct MbarWord {
   uint32_t Expected = 0, Pending = 0;
   bool Phase = false;
@@ -355,10 +360,9 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
     if (!Red) {
       std::memmove(Dst, Src, N);
     } else {
-      bool F32 = D.has("F32.RN") || D.has("F32.FTZ.RN"),
-           S64 = D.has("S64");
-      unsigned Sz = D.has("U64") || S64 ? 8 : 4;
-      unsigned SignedBits = S64 ? 64 : D.has("S32") ? 32 : 0;
+      bool F32 = D.has("F32.RN") || D.has("F32.FTZ.RN");
+      unsigned SignedBits = signedBitsOf(D);
+      unsigned Sz = D.has("U64") || SignedBits == 64 ? 8 : 4;
       if (D.has("F16.RN") || D.has("BF16.RN") || D.has("F64.RN"))
         return fail(D, "bulk reduction type not modelled");
       for (unsigned K = 0; K + Sz <= N; K += Sz) {
@@ -411,8 +415,8 @@ bool Machine::execSync(const DecodedInstr &D, uint32_t G, bool &Handled) {
       if (Red) {
         uint64_t Old = 0, B = V[0] | uint64_t(V[1]) << 32;
         std::memcpy(&Old, P, N);
-        uint64_t R = intReduce(D, Old, N == 4 ? uint32_t(B) : B,
-                               D.has("S32") ? 32 : D.has("S64") ? 64 : 0);
+        uint64_t R =
+            intReduce(D, Old, N == 4 ? uint32_t(B) : B, signedBitsOf(D));
         std::memcpy(P, &R, N);
       } else {
         std::memcpy(P, V, N);

@@ -109,10 +109,12 @@ class HopperOps:
                       'fence.proxy.async.global;',
                       f'cp.reduce.async.bulk.global.shared::cta.bulk_group.{op}.{ty} '
                       f'[%scr], [%smt], 16;']
-        lines += ['cp.async.bulk.commit_group;',
-                  f'cp.async.bulk.wait_group{self.pick(["", ".read"])} 0;']
-        if lines[-1].endswith('.read 0;'):
-            lines.append('cp.async.bulk.wait_group 0;')
+        lines.append('cp.async.bulk.commit_group;')
+        if self.maybe():
+            # .read only waits until the source may be reused; the global
+            # writes are complete after the plain wait.
+            lines.append('cp.async.bulk.wait_group.read 0;')
+        lines.append('cp.async.bulk.wait_group 0;')
         lines += ['fence.proxy.async.global;',
                   f'ld.global.v4.u32 {{{", ".join(self.dsts("r", 4))}}}, [%scr];']
         return lines
