@@ -151,6 +151,22 @@ static void placeR2FrameBase(MFunction &MF) {
     Entry.insert(Entry.begin(), std::move(*Save));
 }
 
+/// A whole-program call (ISelControlCall.cpp) names the callee's parameter
+/// registers as implicit uses only so that liveness carries them into the
+/// callee. Once one of them is spilled it lives in its slot and the callee's
+/// own uses reload it: reloading it before the CALL as well would hold a
+/// (possibly four-word) temporary at the call, where everything live across
+/// it is already squeezed out of the callee's registers, and could leave no
+/// room for it at all. Such operands are dropped instead.
+template <typename IsSpilled>
+static void dropSpilledCallParams(MInstr &I, IsSpilled Spilled) {
+  if (I.Op.opc() != Opc::CALL || I.ABICall)
+    return;
+  llvm::erase_if(I.Implicit, [&](const MOperand &O) {
+    return O.isVirtualReg() && Spilled(O.Reg);
+  });
+}
+
 void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
   if (MF.FrameBaseInR2)
     placeR2FrameBase(MF);
@@ -192,6 +208,8 @@ void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
       if (I.Op.is(Opc::MOV) && I.Ops.size() == 2 && I.Ops[0].isVirtualReg() &&
           Remat.count(I.Ops[0].Reg))
         continue;
+      dropSpilledCallParams(
+          I, [&](unsigned V) { return Slot.count(V) || Remat.count(V); });
       auto Scan = [&](MOperand &O, bool IsGuard) {
         if (O.isVirtualReg() && Remat.count(O.Reg)) {
           unsigned V = O.Reg;
@@ -315,6 +333,7 @@ void codegen::spillPredicates(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
     std::vector<MInstr> Out;
     Out.reserve(B.Instrs.size());
     for (MInstr &I : B.Instrs) {
+      dropSpilledCallParams(I, [&](unsigned V) { return Home.count(V); });
       llvm::DenseMap<unsigned, unsigned> Temp;
       llvm::SmallVector<unsigned, 2> NeedLoad, NeedStore;
       auto Scan = [&](MOperand &O, bool IsGuard) {
