@@ -127,6 +127,8 @@ void ControlPass::accesses(const MInstr &I, llvm::SmallVectorImpl<Access> &Out) 
     sass::ReadRole Role = IsBranch && O.RC == RegClass::Pred
                               ? sass::ReadRole::BranchPred
                               : sass::ReadRole::Data;
+    if (std::optional<MOperand> D = descRegister(O))
+      Visit(*D, false, sass::ReadRole::Data);
     Visit(O, Def, Role);
   }
   // (WARPGROUP.DEPBAR's implicit operands only keep the registers of the

@@ -65,6 +65,8 @@ inline void forEachRegOf(const RegIndex &RI, const MInstr &I, FnT &&Fn) {
     Visit(I.Guard, false, false);
   bool Guarded = I.hasGuard();
   auto Uses = [&](const MOperand &O) {
+    if (std::optional<MOperand> D = descRegister(O))
+      Visit(*D, false, false);
     if (O.K == MOperand::Kind::Reg && O.IsDef) {
       // A partial or guarded def keeps (reads) the rest of the old value.
       bool Whole = O.Phys || O.Undef;

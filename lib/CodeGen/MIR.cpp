@@ -100,6 +100,12 @@ MOperand codegen::label(unsigned Block) {
   return O;
 }
 
+std::optional<MOperand> codegen::descRegister(const MOperand &O) {
+  if (O.K != MOperand::Kind::Mem || !O.Desc)
+    return std::nullopt;
+  return physReg(RegClass::UGPR, O.Bank, 2);
+}
+
 unsigned MFunction::newVReg(RegClass RC, unsigned Size, llvm::StringRef Name) {
   VRegInfo V;
   V.RC = RC;

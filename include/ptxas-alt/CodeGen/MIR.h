@@ -42,6 +42,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -141,6 +142,14 @@ MOperand fimm(double V, bool IsDouble = false);
 MOperand cbank(unsigned Bank, int64_t Off);
 MOperand text(llvm::StringRef T);
 MOperand label(unsigned Block);
+
+/// The uniform register pair a global access's `desc[URn]` names (Mem
+/// operands with Desc: the memory descriptor, UR4 loaded by the prologue
+/// and reloaded after every ABI call). It is printed from Bank, not held
+/// as a register, so passes that order instructions by their registers
+/// ask for it here: without it the scheduler hoisted stores above the
+/// reload after a vprintf call.
+std::optional<MOperand> descRegister(const MOperand &O);
 
 /// The identity of a machine instruction: a SASS opcode and its modifiers.
 /// It is resolved once, when the instruction is created, and is then one
