@@ -17,21 +17,24 @@ bin=${6:-$here/../../build/bin}
 mkdir -p "$log.keep"
 : > "$log.chunks"
 cpu_of_children() {
-  # `times` prints the shell's then its children's user/system times.
-  times | sed -n 2p | awk '{
+  # `times` prints the shell's, then its children's user and system
+  # times; it must run in this shell (not in a $(...) subshell).
+  times > "$log.times"
+  sed -n 2p "$log.times" | awk '{
     split($1, u, /[ms]/); split($2, s, /[ms]/);
     printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
 }
 echo "start $(date -u +%FT%TZ) family $family archs $archs seed $seed limit ${limit}s bin $bin" >> "$log"
 while :; do
-  used=$(cpu_of_children)
-  if [ "$used" -ge "$limit" ]; then break; fi
+  cpu_of_children > "$log.cpu"
+  if [ "$(cat "$log.cpu")" -ge "$limit" ]; then break; fi
   nice -n 10 python3 "$here/fuzz-diff.py" --bin "$bin" --family "$family" \
     --seed "$seed" --count 25 --archs "$archs" \
     --opts=-O3 --opts=-O0 '--opts=-O3 --maxrregcount 24' \
     --keep "$log.keep" -j 1 > "$log.seed" 2>&1
   grep -v '^ok ' "$log.seed" | grep -v ' runs, ' >> "$log.chunks"
-  echo "seed $seed: $(tail -1 "$log.seed") children_cpu $(cpu_of_children)" >> "$log"
+  cpu_of_children > "$log.cpu"
+  echo "seed $seed: $(tail -1 "$log.seed") children_cpu $(cat "$log.cpu")" >> "$log"
   seed=$((seed + 1))
 done
-echo "done $(date -u +%FT%TZ) children_cpu $(cpu_of_children)s" >> "$log"
+echo "done $(date -u +%FT%TZ) children_cpu $(cat "$log.cpu")s" >> "$log"
