@@ -200,7 +200,8 @@ bool isTerminator(const MOp &Op);
 void emitABIEntry(ISel &S);
 void emitABIReturn(ISel &S);
 /// Bytes the function's ABI calls need at the bottom of its frame (stack
-/// arguments, results returned in memory); 0 in whole-program mode.
+/// arguments, results returned in memory); in whole-program mode only
+/// sm_90's tex.grad routines have stack arguments.
 uint32_t abiOutgoingArea(ISel &S);
 /// Entry and return of a .func selected into its caller (whole program,
 /// ISelControlCall.cpp): its .reg parameters come from, and its .reg

@@ -66,6 +66,25 @@ SelResult selectABIIndirectCall(ISel &S, const ptx::Instruction &I,
                                 const ptx::Operand *Rets,
                                 const ptx::Operand *Args);
 
+/// A parameter of a system call that code generation makes on its own
+/// (sm_90's tex.grad, ISelTextureGrad.cpp): \p Words words aligned to
+/// \p Align bytes, from \p Value (RZ past its end).
+struct SysCallParam {
+  unsigned Words = 1;
+  unsigned Align = 4;
+  llvm::SmallVector<MOperand, 4> Value;
+};
+/// Calls system routine \p Symbol (through bank 4) with \p Params under
+/// the ABI; \p Results gets the \p RetWords result words (R4..) in new
+/// virtual registers. Whole-program mode only.
+SelResult emitSysCall(ISel &S, const ptx::Instruction &I,
+                      llvm::StringRef Symbol,
+                      llvm::ArrayRef<SysCallParam> Params, unsigned RetWords,
+                      llvm::SmallVectorImpl<MOperand> &Results);
+/// The bytes at the bottom of the caller's frame that a system call with
+/// \p Params needs for its stack arguments.
+uint32_t sysCallArea(llvm::ArrayRef<SysCallParam> Params);
+
 } // namespace ptxas::codegen
 
 #endif

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "CallABI.h"
 #include "ISelCall.h"
+#include "ISelTexture.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -71,6 +72,23 @@ static bool isVarArgs(const ptx::Variable *V) {
   return V->Space == ptx::StateSpace::Param && V->sizeInBytes() == 0;
 }
 
+/// Places the next parameter, of \p Words words aligned to \p Align bytes:
+/// in registers from \p Next when it fits below R16, else on the stack.
+static void placeParam(ABILayout &L, unsigned &Next, unsigned Words,
+                       unsigned Align) {
+  ABISlot Sl;
+  Sl.Words = Words;
+  unsigned At = unsigned(llvm::alignTo(Next, Align / 4));
+  if (At + Words <= abi::ArgRegLimit) {
+    Sl.Reg = At;
+    Next = At + Words;
+  } else {
+    Sl.StackOff = uint32_t(llvm::alignTo(L.StackBytes, Align));
+    L.StackBytes = Sl.StackOff + 4 * Words;
+  }
+  L.Params.push_back(Sl);
+}
+
 static std::string abiLayout(llvm::ArrayRef<const ptx::Variable *> Params,
                              llvm::ArrayRef<const ptx::Variable *> Rets,
                              ABILayout &L, uint64_t VarArgBytes = 0) {
@@ -97,26 +115,34 @@ static std::string abiLayout(llvm::ArrayRef<const ptx::Variable *> Params,
     ABISlot Sl;
     Sl.Words = abiWords(V);
     unsigned Align = std::max(4u, V->alignment());
-    if (isVarArgs(V)) {
+    if (!isVarArgs(V)) {
+      placeParam(L, Next, Sl.Words, Align);
+      continue;
+    }
+    {
       if (V != Params.back())
         return "a variadic parameter array before other parameters";
       Sl.Words = unsigned((VarArgBytes + 3) / 4);
       Sl.StackOff = uint32_t(llvm::alignTo(L.StackBytes, Align));
       L.StackBytes = Sl.StackOff + 4 * Sl.Words;
       L.Params.push_back(Sl);
-      continue;
     }
-    unsigned At = unsigned(llvm::alignTo(Next, Align / 4));
-    if (At + Sl.Words <= abi::ArgRegLimit) {
-      Sl.Reg = At;
-      Next = At + Sl.Words;
-    } else {
-      Sl.StackOff = uint32_t(llvm::alignTo(L.StackBytes, Align));
-      L.StackBytes = Sl.StackOff + 4 * Sl.Words;
-    }
-    L.Params.push_back(Sl);
   }
   return "";
+}
+
+/// The placement of a system call's parameters (code generation's own
+/// calls, SysCallParam) and of a result of \p RetWords words.
+static ABILayout sysCallLayout(llvm::ArrayRef<SysCallParam> Params,
+                               unsigned RetWords) {
+  ABILayout L;
+  L.Ret.Words = RetWords;
+  if (RetWords)
+    L.Ret.Reg = abi::FirstArgReg;
+  unsigned Next = abi::FirstArgReg;
+  for (const SysCallParam &P : Params)
+    placeParam(L, Next, P.Words, std::max(4u, P.Align));
+  return L;
 }
 
 /// A [R1+Off] local address.
@@ -245,11 +271,14 @@ static uint64_t varArgBytes(const ptx::Function &F, const Operand *Args) {
   return A.K == Operand::Kind::Symbol && A.Var ? A.Var->sizeInBytes() : 0;
 }
 
+static SelResult emitCallSequence(ISel &S, const ptx::Instruction &I,
+                                  const ABICallee &C, const ABILayout &L,
+                                  llvm::ArrayRef<RegWords> ArgWords,
+                                  std::optional<unsigned> &SavedSP);
+
 static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
                              const ABICallee &C, const Operand *Rets,
                              const Operand *Args) {
-  const object::CodeRequest &Req = S.request();
-  MFunction &MF = S.mf();
   const ptx::Function *F = C.Sig;
   llvm::StringRef What = C.Pointer ? llvm::StringRef("a function pointer")
                                    : llvm::StringRef(F->Name);
@@ -267,21 +296,6 @@ static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
       !(Args->Elems.back().K == Operand::Kind::Symbol &&
         isFuncParam(S, Args->Elems.back().Var)))
     return S.unsupported(I, "this variadic call argument");
-  // In a function that moves R1 (alloca), R1 may lie below the frame's
-  // argument area: such a call gets a fresh area below R1, 16-byte
-  // aligned, and R1 comes back from a copy after it.
-  std::optional<unsigned> SavedSP;
-  if (L.area() && MF.FrameBase >= 0) {
-    SavedSP = S.tmp();
-    MOperand SP = physReg(RegClass::GPR, 1);
-    MOperand NotPT = PT();
-    NotPT.Not = true;
-    S.emit("MOV", {def(vreg(*SavedSP, RegClass::GPR)), SP});
-    S.emit("IADD3", {def(SP), SP, imm(-int64_t(llvm::alignTo(L.area(), 16)), true), RZ()});
-    S.emit("LOP3.LUT", {def(SP), SP, imm(0xfffffff0), RZ(), imm(0xc0), NotPT});
-  } else if (L.area() > MF.OutArgBytes)
-    return S.error(I, "internal error: the frame has no room for the "
-                      "stack arguments of this call");
   // The value operand of each argument / the result: a .param variable
   // (its chunk registers) or a register.
   auto ValueOf = [&](const Operand &A, const ptx::Variable *P,
@@ -299,15 +313,88 @@ static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
     }
     return false;
   };
-  llvm::SmallVector<MOperand, 16> Uses;
+  llvm::SmallVector<RegWords, 8> ArgWords;
   for (size_t K = 0; K != NArgs; ++K) {
     const ptx::Variable *V;
     std::optional<RegWords> Reg;
     if (!ValueOf(Args->Elems[K], F->Params[K], V, Reg))
       return S.unsupported(I, "this call argument");
+    RegWords &Ws = ArgWords.emplace_back();
+    for (unsigned J = 0; J != L.Params[K].Words; ++J)
+      Ws.push_back(valueWordOf(S, V, Reg ? &*Reg : nullptr, J));
+  }
+  std::optional<unsigned> SavedSP;
+  if (SelResult R = emitCallSequence(S, I, C, L, ArgWords, SavedSP);
+      R != SelResult::Done)
+    return R;
+  if (NRets) {
+    const ptx::Variable *V;
+    std::optional<RegWords> Reg;
+    if (Rets->Elems[0].K != Operand::Kind::Symbol &&
+        Rets->Elems[0].K != Operand::Kind::Reg)
+      return S.unsupported(I, "this call result");
+    if (!ValueOf(Rets->Elems[0], F->Returns[0], V, Reg))
+      return S.unsupported(I, "this call result");
+    for (unsigned J = 0; J != L.Ret.Words; ++J) {
+      if (L.RetInMemory) {
+        unsigned T = S.tmp();
+        S.emit("LDL", {def(vreg(T, RegClass::GPR)),
+                       stackSlot(L.retBufOffset() + 4 * J)});
+        setValueWord(S, V, Reg ? &*Reg : nullptr, J, L.Ret.Words,
+                     vreg(T, RegClass::GPR));
+      } else {
+        setValueWord(S, V, Reg ? &*Reg : nullptr, J, L.Ret.Words,
+                     physReg(RegClass::GPR, abi::FirstArgReg + J));
+      }
+    }
+  }
+  if (SavedSP)
+    S.emit("MOV", {def(physReg(RegClass::GPR, 1)), vreg(*SavedSP, RegClass::GPR)});
+  return SelResult::Done;
+}
+
+/// The call itself: the arguments (\p ArgWords, one list per parameter of
+/// \p L) into their registers and stack slots, the callee's address, the
+/// LEPC..CALL block and the descriptor's reload after it. \p SavedSP gets
+/// the copy of R1 to restore once the results are read (alloca).
+static SelResult emitCallSequence(ISel &S, const ptx::Instruction &I,
+                                  const ABICallee &C, const ABILayout &L,
+                                  llvm::ArrayRef<RegWords> ArgWords,
+                                  std::optional<unsigned> &SavedSP) {
+  const object::CodeRequest &Req = S.request();
+  MFunction &MF = S.mf();
+  // In a function that moves R1 (alloca), R1 may lie below the frame's
+  // argument area: such a call gets a fresh area below R1, 16-byte
+  // aligned, and R1 comes back from a copy after it.
+  if (L.area() && MF.FrameBase >= 0) {
+    SavedSP = S.tmp();
+    MOperand SP = physReg(RegClass::GPR, 1);
+    MOperand NotPT = PT();
+    NotPT.Not = true;
+    S.emit("MOV", {def(vreg(*SavedSP, RegClass::GPR)), SP});
+    S.emit("IADD3", {def(SP), SP, imm(-int64_t(llvm::alignTo(L.area(), 16)), true), RZ()});
+    S.emit("LOP3.LUT", {def(SP), SP, imm(0xfffffff0), RZ(), imm(0xc0), NotPT});
+  } else if (L.area() > MF.OutArgBytes)
+    return S.error(I, "internal error: the frame has no room for the "
+                      "stack arguments of this call");
+  llvm::SmallVector<MOperand, 16> Uses;
+  for (size_t K = 0; K != ArgWords.size(); ++K) {
     const ABISlot &Sl = L.Params[K];
     for (unsigned J = 0; J != Sl.Words; ++J) {
-      MOperand W = valueWordOf(S, V, Reg ? &*Reg : nullptr, J);
+      MOperand W = J < ArgWords[K].size() ? ArgWords[K][J] : RZ();
+      uint32_t Off = Sl.StackOff + 4 * J;
+      if (!Sl.Reg && Off % 16 == 0 && J + 4 <= Sl.Words) {
+        // Four words at a 16-byte slot: one STL.128 of a quad, as ptxas
+        // stores the dPdy of its tex.grad calls.
+        unsigned T = S.tmp(RegClass::GPR, 4);
+        for (unsigned Q = 0; Q != 4; ++Q)
+          S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, Q), Q == 0),
+                         J + Q < ArgWords[K].size() ? ArgWords[K][J + Q]
+                                                    : RZ()});
+        S.emit("STL.128", {stackSlot(Off), vreg(T, RegClass::GPR, 4)});
+        J += 3;
+        continue;
+      }
       if (Sl.Reg) {
         MOperand D = physReg(RegClass::GPR, Sl.Reg + J);
         D.IsDef = true;
@@ -404,30 +491,41 @@ static SelResult emitABICall(ISel &S, const ptx::Instruction &I,
     D.IsDef = true;
     S.emit("ULDC.64", {D, cbank(0, S.isSm90() ? 0x208 : 0x118)});
   }
-  if (NRets) {
-    const ptx::Variable *V;
-    std::optional<RegWords> Reg;
-    if (Rets->Elems[0].K != Operand::Kind::Symbol &&
-        Rets->Elems[0].K != Operand::Kind::Reg)
-      return S.unsupported(I, "this call result");
-    if (!ValueOf(Rets->Elems[0], F->Returns[0], V, Reg))
-      return S.unsupported(I, "this call result");
-    for (unsigned J = 0; J != L.Ret.Words; ++J) {
-      if (L.RetInMemory) {
-        unsigned T = S.tmp();
-        S.emit("LDL", {def(vreg(T, RegClass::GPR)),
-                       stackSlot(L.retBufOffset() + 4 * J)});
-        setValueWord(S, V, Reg ? &*Reg : nullptr, J, L.Ret.Words,
-                     vreg(T, RegClass::GPR));
-      } else {
-        setValueWord(S, V, Reg ? &*Reg : nullptr, J, L.Ret.Words,
-                     physReg(RegClass::GPR, abi::FirstArgReg + J));
-      }
-    }
+  return SelResult::Done;
+}
+
+SelResult codegen::emitSysCall(ISel &S, const ptx::Instruction &I,
+                               llvm::StringRef Symbol,
+                               llvm::ArrayRef<SysCallParam> Params,
+                               unsigned RetWords,
+                               llvm::SmallVectorImpl<MOperand> &Results) {
+  if (!S.request().Addrs)
+    return S.unsupported(I, "this system call in -c mode");
+  if (RetWords > abi::MaxReturnWords)
+    return S.unsupported(I, "a system call result returned in memory");
+  ABILayout L = sysCallLayout(Params, RetWords);
+  llvm::SmallVector<RegWords, 8> ArgWords;
+  for (const SysCallParam &P : Params)
+    ArgWords.emplace_back(P.Value.begin(), P.Value.end());
+  ABICallee C;
+  C.Symbol = Symbol;
+  std::optional<unsigned> SavedSP;
+  if (SelResult R = emitCallSequence(S, I, C, L, ArgWords, SavedSP);
+      R != SelResult::Done)
+    return R;
+  for (unsigned J = 0; J != RetWords; ++J) {
+    unsigned T = S.tmp();
+    S.emit("MOV", {def(vreg(T, RegClass::GPR)),
+                   physReg(RegClass::GPR, abi::FirstArgReg + J)});
+    Results.push_back(vreg(T, RegClass::GPR));
   }
   if (SavedSP)
     S.emit("MOV", {def(physReg(RegClass::GPR, 1)), vreg(*SavedSP, RegClass::GPR)});
   return SelResult::Done;
+}
+
+uint32_t codegen::sysCallArea(llvm::ArrayRef<SysCallParam> Params) {
+  return sysCallLayout(Params, 0).area();
 }
 
 SelResult codegen::selectABICall(ISel &S, const ptx::Instruction &I,
@@ -463,12 +561,16 @@ SelResult codegen::selectABIIndirectCall(ISel &S, const ptx::Instruction &I,
 /// on its own, all of them.
 uint32_t codegen::abiOutgoingArea(ISel &S) {
   const object::CodeRequest &Req = S.request();
-  if (Req.Addrs)
-    return 0; // whole program: only system calls, all in registers
   uint32_t Area = 0;
   auto Scan = [&](const ptx::Function &Fn) {
     for (const ptx::Stmt &St : Fn.Body) {
-      if (St.K != ptx::Stmt::Kind::Instr || St.I->Mnemonic != "call")
+      if (St.K != ptx::Stmt::Kind::Instr)
+        continue;
+      // Whole program: the PTX's system calls pass everything in
+      // registers; sm_90's tex.grad routines take stack arguments.
+      if (S.isSm90())
+        Area = std::max(Area, gradSysCallArea(*St.I));
+      if (Req.Addrs || St.I->Mnemonic != "call")
         continue;
       const ptx::Instruction &I = *St.I;
       const ptx::Function *Sig = nullptr;

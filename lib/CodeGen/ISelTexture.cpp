@@ -534,6 +534,47 @@ SelResult selectGradQuad(ISel &S, const ptx::Instruction &I,
   return SelResult::Done;
 }
 
+/// tex.grad on a 3d/cube/acube texture, sm_90 (emitGradSysCall): the
+/// operands' words as the PTX writes them.
+SelResult selectGradSysCall(ISel &S, const ptx::Instruction &I,
+                            const Operand *Sampler, const Operand *DX,
+                            const Operand *DY, const Operand *Offset,
+                            const Operand *DC) {
+  std::optional<object::TexGradSysCall> Shape = object::TexGradSysCall::of(I);
+  if (!Shape)
+    return S.unsupported(I, "these 3D or cube gradient types on sm_90");
+  const Operand &Addr = I.Ops[1];
+  // ptxas passes a bound reference as its bank-0 slot with a tag word
+  // (0x2000 by its HFMA2); not modelled, nor separate samplers.
+  if (Sampler || Addr.Elems[0].K != Operand::Kind::Reg)
+    return S.unsupported(I, "3D and cube gradients of a bound texture or "
+                            "with a sampler on sm_90");
+  if (!DX || !DY)
+    return S.error(I, "tex.grad needs two gradient vectors");
+  GradSysCall G;
+  G.Shape = *Shape;
+  G.Handle = S.use(Addr.Elems[0]);
+  if (G.Handle.Width != 2)
+    return S.unsupported(I, "a 32-bit texture handle");
+  Type CT = I.Types.size() > 1 ? I.Types[1] : Type::F32;
+  // Four words per vector, `_` and missing elements RZ.
+  auto Words = [&](const Operand &V, Type T,
+                   llvm::SmallVectorImpl<MOperand> &Out) {
+    for (const Operand *E : elems(V))
+      if (Out.size() < 4)
+        Out.push_back(E->K == Operand::Kind::Sink ? RZ() : word32(S, *E, T));
+    Out.resize(4, RZ());
+  };
+  Words(Addr.Elems.back(), CT, G.Co);
+  Words(*DX, Type::F32, G.DX);
+  Words(*DY, Type::F32, G.DY);
+  if (Offset)
+    Words(*Offset, Type::S32, G.Offset);
+  if (DC)
+    G.DepthRef = word32(S, *DC, Type::F32);
+  return emitGradSysCall(S, I, G);
+}
+
 SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
   Geom G = geomOf(I);
   if (G == Geom::None)
@@ -548,12 +589,9 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
            : (IntCoords || GF.MS) ? Kind::Fetch
                                   : Kind::Tex;
   // 3D/cube gradients: no TXD form; ptxas emulates them per quad with
-  // TEX.NDV on sm_75..89 (ISelTextureGrad.cpp) and calls the driver's
-  // __cuda_syscall_tex_grad_* on sm_90.
+  // TEX.NDV on sm_75..89 and calls the driver's __cuda_syscall_tex_grad_*
+  // on sm_90 (ISelTextureGrad.cpp).
   bool Quad = K == Kind::Grad && GF.Coords == 3;
-  if (Quad && S.isSm90())
-    return S.unsupported(I, "3D and cube gradients on sm_90 (ptxas calls "
-                            "__cuda_syscall_tex_grad_*)");
   if (K == Kind::Fetch && GF.Cube)
     return S.unsupported(I, "integer cube coordinates");
   const Operand &Addr = I.Ops[1];
@@ -577,6 +615,8 @@ SelResult selectFetch(ISel &S, const ptx::Instruction &I, bool Gather) {
     else
       DC = &I.Ops[Next];
   }
+  if (Quad && S.isSm90())
+    return selectGradSysCall(S, I, Sampler, DX, DY, Offset, DC);
   std::optional<TexHandle> H =
       referenceHandle(S, Addr.Elems[0], I.Loc, Sampler);
   if (!H)

@@ -14,6 +14,7 @@
 #define PTXAS_ALT_LIB_CODEGEN_ISELTEXTURE_H
 
 #include "ISel.h"
+#include "ptxas-alt/Object/TexGradSysCall.h"
 
 #include <optional>
 
@@ -91,6 +92,22 @@ struct GradQuad {
   std::optional<MOperand> Resident; ///< the PTX `|p` (def), if any
 };
 void emitGradQuad(ISel &S, const GradQuad &Q);
+
+/// sm_90's tex.grad on 3d, cube and acube textures: a call of the driver's
+/// routine (ISelTextureGrad.cpp, object/TexGradSysCall.h).
+struct GradSysCall {
+  object::TexGradSysCall Shape;
+  MOperand Handle; ///< the texture object (64 bits)
+  /// The PTX vectors' words as written: coordinates ([layer,] x, y, z, _),
+  /// dPdx, dPdy and the offsets (RZ for `_` and missing ones).
+  llvm::SmallVector<MOperand, 4> Co, DX, DY, Offset;
+  std::optional<MOperand> DepthRef;
+};
+SelResult emitGradSysCall(ISel &S, const ptx::Instruction &I,
+                          const GradSysCall &G);
+/// The stack bytes at the bottom of the frame that \p I's call needs on
+/// sm_90 (0 if \p I is no such tex.grad).
+uint32_t gradSysCallArea(const ptx::Instruction &I);
 
 /// sm_75..89: the bank-0 byte offset of the slot of bound texture \p T
 /// with bound sampler \p Smp (texmode_independent); nullopt without one.

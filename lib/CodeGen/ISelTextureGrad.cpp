@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ISelTexture.h"
+#include "ISelCall.h"
 #include "ISelIntegerCommon.h"
 
 using namespace ptxas;
@@ -131,4 +132,90 @@ void codegen::emitGradQuad(ISel &S, const GradQuad &Q) {
   }
   if (Q.Resident)
     S.emit("ISETP.EQ.AND", {*Q.Resident, PT(), gpr(PW), RZ(), PT()});
+}
+
+// sm_90 (ptxas 13.0, read from its code for every result and coordinate
+// type, |p, offsets and depth compare): no per-quad emulation but a call
+// of the driver's routine (TexGradSysCall.h) under the ABI of CallABI.h,
+//
+//   R4:R5 the texture object      R6 the depth reference (cube, acube)
+//   R8..R11 the coordinate vector as written (acube: the layer, unclamped)
+//   R12..R15 dPdx                 [R1] dPdy (STL.128), [R1+0x10] offsets
+//   LDC.64 R2, c[0x4][slot] ; LEPC R20 ; CALL.ABS.NOINC R2
+//
+// and the results come back in R4 (|p: nonzero when resident; ptxas tests
+// it with ISETP.NE.U32) and R5..R8, x y z w whatever the mask (f16 and
+// f16x2: two halves a word in R5, R6). That is the ABI's placement of the
+// parameter list (.b64 handle, [.f32 ref,] then four .v4 .b32 vectors
+// aligned to 16), which emitSysCall applies.
+
+namespace {
+
+/// The routine's parameters; their values from \p G, when given.
+llvm::SmallVector<SysCallParam, 6>
+gradParams(const object::TexGradSysCall &C, const GradSysCall *G) {
+  llvm::SmallVector<SysCallParam, 6> P;
+  auto Add = [&](unsigned Words, unsigned Align,
+                 llvm::ArrayRef<MOperand> Value) {
+    SysCallParam &Q = P.emplace_back();
+    Q.Words = Words;
+    Q.Align = Align;
+    if (G)
+      Q.Value.assign(Value.begin(), Value.end());
+  };
+  llvm::SmallVector<MOperand, 2> Handle, Ref;
+  if (G) {
+    for (unsigned J = 0; J != 2; ++J) {
+      MOperand W = G->Handle;
+      W.Sub = uint8_t(W.Sub + J);
+      W.Width = 1;
+      Handle.push_back(W);
+    }
+    if (G->DepthRef)
+      Ref.push_back(*G->DepthRef);
+  }
+  Add(2, 8, Handle);
+  if (C.DepthCompare)
+    Add(1, 4, Ref);
+  Add(4, 16, G ? llvm::ArrayRef(G->Co) : llvm::ArrayRef<MOperand>());
+  Add(4, 16, G ? llvm::ArrayRef(G->DX) : llvm::ArrayRef<MOperand>());
+  Add(4, 16, G ? llvm::ArrayRef(G->DY) : llvm::ArrayRef<MOperand>());
+  if (C.Offset)
+    Add(4, 16, G ? llvm::ArrayRef(G->Offset) : llvm::ArrayRef<MOperand>());
+  return P;
+}
+
+} // namespace
+
+uint32_t codegen::gradSysCallArea(const ptx::Instruction &I) {
+  std::optional<object::TexGradSysCall> C = object::TexGradSysCall::of(I);
+  return C ? sysCallArea(gradParams(*C, nullptr)) : 0;
+}
+
+SelResult codegen::emitGradSysCall(ISel &S, const ptx::Instruction &I,
+                                   const GradSysCall &G) {
+  const object::TexGradSysCall &C = G.Shape;
+  bool F16 = C.Result == ptx::Type::F16;
+  // R4 (the resident word) and the four components, or their two words.
+  unsigned RetWords = 1 + (F16 ? 2 : 4);
+  llvm::SmallVector<MOperand, 5> R;
+  if (SelResult Res =
+          emitSysCall(S, I, C.name(), gradParams(C, &G), RetWords, R);
+      Res != SelResult::Done)
+    return Res;
+  const ptx::Operand &D = I.Ops[0];
+  bool X2 = I.Types[0] == ptx::Type::F16x2;
+  for (unsigned K = 0; K < D.Elems.size() && K < 4; ++K) {
+    const ptx::Operand &E = D.Elems[K];
+    if (E.K == ptx::Operand::Kind::Sink)
+      continue;
+    if (F16 && !X2)
+      S.emit("PRMT", {S.defOf(E), R[1 + K / 2],
+                      uImm(K % 2 ? 0x7732 : 0x7710), RZ()});
+    else
+      S.emit("MOV", {S.defOf(E), R[1 + K]});
+  }
+  if (std::optional<MOperand> P = S.pairDefOf(D))
+    S.emit("ISETP.NE.U32.AND", {*P, PT(), R[0], RZ(), PT()});
+  return SelResult::Done;
 }

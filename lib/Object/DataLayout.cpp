@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ptxas-alt/Object/DataLayout.h"
+#include "ptxas-alt/Object/TexGradSysCall.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -109,7 +110,29 @@ struct Reach {
   /// ptxas's processing order (KernelLayout::UsesFunctionAddresses).
   bool FuncAddress = false;
 
-  explicit Reach(const FuncIndex &I) : Index(I) {}
+  /// sm_90: the tex.grad routines (TexGradSysCall.h) the code calls, after
+  /// Externs in ptxas's EXTERNS; their declarations live in \p Decls.
+  llvm::SetVector<const ptx::Function *> SysCalls;
+  ModuleLayout *Decls = nullptr;
+
+  explicit Reach(const FuncIndex &I, ModuleLayout *GradSysCalls = nullptr)
+      : Index(I), Decls(GradSysCalls) {}
+
+  void visitTexGrad(const ptx::Instruction &I) {
+    std::optional<TexGradSysCall> C = TexGradSysCall::of(I);
+    if (!C)
+      return;
+    std::string Name = C->name();
+    for (const ptx::Function &F : Decls->SysCallDecls)
+      if (F.Name == Name) {
+        SysCalls.insert(&F);
+        return;
+      }
+    ptx::Function &F = Decls->SysCallDecls.emplace_back();
+    F.Name = Decls->SysCallNames.emplace_back(std::move(Name));
+    F.Link = ptx::Linkage::Extern;
+    SysCalls.insert(&F);
+  }
 
   bool yieldsFunctionAddress(const ptx::Operand &O) const {
     if (O.Func && !O.Func->IsEntry)
@@ -170,6 +193,8 @@ struct Reach {
         continue;
       if (S.I->Mnemonic.starts_with("txq") || S.I->Mnemonic.starts_with("suq"))
         Query = true;
+      if (Decls)
+        visitTexGrad(*S.I);
       if (S.I->Mnemonic == "call" && !IndirectCall)
         for (const ptx::Operand &O : S.I->Ops) {
           if (O.K == ptx::Operand::Kind::List)
@@ -292,7 +317,8 @@ static ModuleShared moduleShared(const ptx::Module &M) {
 static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
                          const ModuleShared &MS,
                          const ptx::Function &F, const LayoutOptions &Opts,
-                         KernelLayout &K, DiagEngine &Diags) {
+                         KernelLayout &K, ModuleLayout &Out,
+                         DiagEngine &Diags) {
   K.F = &F;
   bool Sm90 = Opts.Arch.Version >= 90;
   // ptxas aligns each parameter's bank-0 address, not its offset in the
@@ -345,10 +371,12 @@ static bool layoutKernel(const ptx::Module &M, const FuncIndex &Index,
   K.MaxThreads = LB.MaxThreads;
   K.LimitNotes = std::move(LB.Notes);
 
-  Reach R(Index);
+  Reach R(Index, Sm90 ? &Out : nullptr);
   R.visitBody(F);
   K.Subfunctions.assign(R.Funcs.begin(), R.Funcs.end());
   K.ExternCallees.assign(R.Externs.begin(), R.Externs.end());
+  K.ExternCallees.insert(K.ExternCallees.end(), R.SysCalls.begin(),
+                         R.SysCalls.end());
   K.UsesFunctionAddresses = R.FuncAddress;
   K.UsesQuery = R.Query;
   // Bound references: a 4-byte slot each after the parameters, in
@@ -491,7 +519,8 @@ bool ptxas::object::layoutModule(const ptx::Module &M,
   for (const ptx::Function *F : M.functions())
     if (F->IsEntry && F->HasBody) {
       Out.Kernels.emplace_back();
-      Ok &= layoutKernel(M, Index, MS, *F, Opts, Out.Kernels.back(), Diags);
+      Ok &= layoutKernel(M, Index, MS, *F, Opts, Out.Kernels.back(), Out,
+                        Diags);
     }
 
   Out.FunctionIds = functionIds(M, Index);

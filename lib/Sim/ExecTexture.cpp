@@ -111,19 +111,10 @@ void Machine::implicitLod(const DecodedInstr &D, uint32_t G,
     const TexSampler *Sm = Mem.Tex.sampler(H);
     if (!Hd || !Sm)
       continue; // the fetch itself reports it
-    const TexResource &R = Hd->R;
     double Cf[3] = {0, 0, 0};
     for (unsigned K = 0; K < TL.Axes && K < 3; ++K)
       Cf[K] = asF(C[K]);
-    uint32_t Dm[3] = {R.Width, R.height(), R.depth()};
-    if (TL.Cube) {
-      unsigned Face;
-      TexSampling::cubeFace(Cf[0], Cf[1], Cf[2], Face, Cf[0], Cf[1]);
-      T[L][0] = Cf[0] * R.Width, T[L][1] = Cf[1] * R.Width;
-      continue;
-    }
-    for (unsigned K = 0; K < TL.Axes && K < 3; ++K)
-      T[L][K] = Cf[K] * (Sm->Normalized ? Dm[K] : 1);
+    TexSampling::texelPosition(Hd->R, *Sm, TL.Cube, TL.Axes, Cf, T[L]);
   }
   // Coarse derivatives: lane 1 - lane 0 and lane 2 - lane 0 of each quad,
   // for all four lanes (an assumption); lod log2 of the longer one
@@ -139,7 +130,7 @@ void Machine::implicitLod(const DecodedInstr &D, uint32_t G,
         Sq += (T[Nb][K] - T[Q][K]) * (T[Nb][K] - T[Q][K]);
       Rho = std::max(Rho, std::sqrt(Sq));
     }
-    Lod[L] = Rho > 0 ? std::log2(Rho) : -1000;
+    Lod[L] = TexSampling::lodOf(Rho);
   }
 }
 

@@ -149,6 +149,9 @@ public:
   std::string SysOut;
   /// Runs the system call at \p Target for \p Lanes (SysCall.cpp).
   bool sysCall(uint64_t Target, uint32_t Lanes, const DecodedInstr &D);
+  /// Lane \p L's call of sm_90's tex.grad routine number \p Index
+  /// (TexGradSysCall::fromIndex; SysCallTexGrad.cpp).
+  bool texGradSysCall(unsigned Index, unsigned L, const DecodedInstr &D);
   std::string readCString(unsigned L, uint64_t A, const DecodedInstr &D);
   std::string formatVPrintf(unsigned L, const std::string &Fmt, uint64_t Buf,
                             const DecodedInstr &D);

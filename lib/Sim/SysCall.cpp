@@ -11,10 +11,13 @@
 // lane, with the ABI both compilers use: arguments in R4.., the result in
 // R4(:R5), the return address in R20:R21. Printed text is appended to
 // Machine::SysOut (one line per call as the format gives it), so that two
-// cubins can be compared on what they print.
+// cubins can be compared on what they print. sm_90's tex.grad routines
+// follow them (SysCallTexGrad.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "Machine.h"
+
+#include "ptxas-alt/Object/TexGradSysCall.h"
 
 #include "fmt/format.h"
 
@@ -30,6 +33,10 @@ uint64_t sim::sysCallAddress(llvm::StringRef Name) {
   for (unsigned K = 0; K != std::size(SysCallNames); ++K)
     if (Name == SysCallNames[K])
       return SysCallBase + 16 * K;
+  // sm_90's tex.grad routines after them (SysCallTexGrad.cpp).
+  if (std::optional<object::TexGradSysCall> C =
+          object::TexGradSysCall::parse(Name))
+    return SysCallBase + 16 * (std::size(SysCallNames) + C->index());
   return 0;
 }
 
@@ -113,8 +120,20 @@ std::string Machine::formatVPrintf(unsigned L, const std::string &Fmt,
 
 bool Machine::sysCall(uint64_t Target, uint32_t Lanes, const DecodedInstr &D) {
   unsigned K = unsigned((Target - SysCallBase) / 16);
-  if (K >= std::size(SysCallNames) || (Target - SysCallBase) % 16)
+  unsigned NNamed = unsigned(std::size(SysCallNames));
+  if (K >= NNamed + object::TexGradSysCall::Count ||
+      (Target - SysCallBase) % 16)
     return fail(D, "call of an unknown system address");
+  if (K >= NNamed) {
+    for (unsigned L = 0; L != 32; ++L) {
+      if (!(Lanes >> L & 1))
+        continue;
+      if (!texGradSysCall(K - NNamed, L, D))
+        return false;
+      W->PC[L] = W->R[20][L];
+    }
+    return true;
+  }
   llvm::StringRef Name = SysCallNames[K];
   auto R64 = [&](unsigned R, unsigned L) {
     return uint64_t(W->R[R][L]) | uint64_t(W->R[R + 1][L]) << 32;

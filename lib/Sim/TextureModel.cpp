@@ -340,4 +340,21 @@ void TexSampling::cubeFace(double X, double Y, double Z, unsigned &Face,
   T = M == 0 ? 0.5 : (Tc / M + 1) / 2;
 }
 
+
+void TexSampling::texelPosition(const TexResource &R, const TexSampler &S,
+                                bool Cube, unsigned Axes, const double *C,
+                                double T[3]) {
+  T[0] = T[1] = T[2] = 0;
+  if (Cube) {
+    unsigned Face;
+    cubeFace(C[0], C[1], C[2], Face, T[0], T[1]);
+    T[0] *= R.Width;
+    T[1] *= R.Width;
+    return;
+  }
+  uint32_t Dm[3] = {R.Width, R.height(), R.depth()};
+  for (unsigned K = 0; K < Axes && K < 3; ++K)
+    T[K] = C[K] * (S.Normalized ? Dm[K] : 1);
+}
+
 } // namespace ptxas::sim

@@ -19,6 +19,7 @@
 #include "ptxas-alt/Sim/Texture.h"
 
 #include <array>
+#include <cmath>
 #include <string>
 
 namespace ptxas::sim {
@@ -47,6 +48,15 @@ public:
   /// Cube coordinates to a face (0..5) and its normalized (s, t).
   static void cubeFace(double X, double Y, double Z, unsigned &Face,
                        double &S, double &T);
+  /// Where coordinates C[0..Axes) fall in texels of level 0, for the
+  /// derivatives of an implicit lod: scaled by the size when normalized; a
+  /// cube's (x, y, z) on its own face, in face texels.
+  static void texelPosition(const TexResource &R, const TexSampler &S,
+                            bool Cube, unsigned Axes, const double *C,
+                            double T[3]);
+  /// The lod of derivatives whose longer one is \p Rho texels (isotropic,
+  /// as TXD): log2, a very low value for none.
+  static double lodOf(double Rho) { return Rho > 0 ? std::log2(Rho) : -1000; }
   /// Depth compare of Ref with texel value V: 1 or 0.
   double compare(double Ref, double V) const;
   /// Set instead of a depth compare per texel (TEX.DC).

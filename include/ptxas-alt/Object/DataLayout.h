@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -92,7 +93,9 @@ struct KernelLayout {
   /// Defined .funcs reachable from the kernel (copied into its .text in
   /// whole-program mode), in first-reference order.
   std::vector<const ptx::Function *> Subfunctions;
-  /// Called functions without a body (vprintf, malloc, extern .func).
+  /// Called functions without a body (vprintf, malloc, extern .func), in
+  /// first-call order, then sm_90's tex.grad routines in first-use order
+  /// (ptxas's EXTERNS order).
   std::vector<const ptx::Function *> ExternCallees;
   /// Bound texture, sampler and surface references (module .texref/
   /// .samplerref/.surfref variables and such kernel parameters) the kernel or its callees use, in
@@ -145,6 +148,11 @@ struct ModuleLayout {
   /// `.target ..., texmode_independent`: txq reads the independent
   /// texture and sampler descriptor tables.
   bool TexModeIndependent = false;
+  /// Declarations of the driver routines code calls without a PTX
+  /// declaration (sm_90's tex.grad on 3d/cube/acube, TexGradSysCall.h),
+  /// one per name; KernelLayout::ExternCallees points at them.
+  std::deque<std::string> SysCallNames;
+  std::deque<ptx::Function> SysCallDecls;
 };
 
 /// The order in which ptxas 13.0 processes the kernels in whole-program
