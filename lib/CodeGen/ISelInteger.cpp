@@ -21,12 +21,11 @@ using namespace ptxas::codegen::intsel;
 using ptx::Operand;
 using ptx::Type;
 
-/// Saturating signed 32-bit add of \p A and \p B (a - b for \p Sub) into
-/// \p D: on overflow (the operands' signs agree for an add, differ for a
-/// subtraction, and the sum's differs from a's) the result is
-/// 0x7fffffff or 0x80000000 by the sign of a.
-static void satAdd(ISel &S, const MOperand &D, const MOperand &A,
-                   const MOperand &B, bool Sub) {
+// On overflow (the operands' signs agree for an add, differ for a
+// subtraction, and the sum's differs from a's) the result is 0x7fffffff
+// or 0x80000000 by the sign of a.
+void intsel::satAdd(ISel &S, const MOperand &D, const MOperand &A,
+                    const MOperand &B, bool Sub) {
   MOperand Sum = newReg(S), X = newReg(S), M = newReg(S), V = newReg(S);
   S.emit("IADD3", {dst(Sum), A, Sub ? negR(B) : B, RZ()});
   // add: (a ^ s) & (b ^ s); sub: (a ^ b) & (a ^ s); sign bit = overflow.

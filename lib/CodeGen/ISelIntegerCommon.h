@@ -100,6 +100,11 @@ void setResult(ISel &S, const MOperand &D, const MOperand &V, ptx::Type T);
 MOperand resultReg(ISel &S, const MOperand &D, ptx::Type T);
 void finishResult(ISel &S, const MOperand &D, const MOperand &R, ptx::Type T);
 
+/// Saturating signed 32-bit add of \p A and \p B (a - b for \p Sub) into
+/// \p D (add.sat.s32; the sm_90 4-bit mma .satfinite).
+void satAdd(ISel &S, const MOperand &D, const MOperand &A, const MOperand &B,
+            bool Sub);
+
 /// The PTX .cc carry flag of the current function (one predicate), kept
 /// as ptxas keeps it: the SASS carry of the last .cc instruction (after
 /// sub.cc the carry of a + ~b + 1, i.e. not-borrow); addc adds it, subc

@@ -14,7 +14,9 @@
 //   mma tf32 m16n8k4/k8             HMMA.1684/.1688 .F32.TF32
 //   mma s8/u8 m8n8k16/m16n8k16/k32  IMMA.8816/.16816/.16832 .<A>.<B>[.SAT]
 //   mma s4/u4 m8n8k32/m16n8k32/k64  IMMA.8832/.16832/.16864 (sm_75..89;
-//                                   sm_90 has no 4-bit IMMA: not yet)
+//                                   sm_90 has no 4-bit IMMA: nibbles
+//                                   unpacked into bytes, two 8-bit IMMAs,
+//                                   see int4OnHopper)
 //   mma f64 m8n8k4                  DMMA.884 (sm_80-89), DMMA.8x8x4 (sm_90)
 //   mma f64 m16n8k4/k8/k16 (sm_90)  DMMA.16x8x4/.16x8x8/.16x8x16
 //     .rz/.rm/.rp                   .RZ/.RM/.RP on every DMMA
@@ -260,6 +262,61 @@ SelResult fp8OnHopper(ISel &S, const ptx::Instruction &I, Type TA, Type TB,
   return SelResult::Done;
 }
 
+/// sm_90's 4-bit mma (m8n8k32, m16n8k32, m16n8k64): no 4-bit IMMA. ptxas
+/// calls an out-of-line helper that unpacks the even and the odd nibbles
+/// of every A/B word into bytes (sign- or zero-extended), runs the 8-bit
+/// IMMA of half the K (.8816, .16816, .16832) on each half from zero and
+/// adds C + P + Q (.satfinite: the exact sum clamped, by the signs). We
+/// inline an equivalent with a shorter unpacking: each nibble is left in
+/// the high half of its byte (x & 0xf0f0f0f0 for the odd ones, (x << 4) &
+/// 0xf0f0f0f0 for the even ones), a byte that reads as 16 times the nibble
+/// for either signedness, so the two chained IMMAs give 256 times the
+/// exact product sum (at most 64 * 15 * 15 * 256, no overflow), which is
+/// shifted back and added to C (add.sat's sequence for .satfinite).
+SelResult int4OnHopper(ISel &S, const ptx::Instruction &I, Type TA, Type TB,
+                       const char *K, unsigned WA, unsigned WB,
+                       unsigned WC) {
+  MOperand A = fragment(S, I.Ops[1], WA), B = fragment(S, I.Ops[2], WB);
+  MOperand C = fragment(S, I.Ops[3], WC);
+  auto Nibbles = [&](const MOperand &Src, unsigned Words, bool Odd) {
+    MOperand R = newReg(S, Words);
+    for (unsigned W = 0; W != Words; ++W) {
+      MOperand In = word(Src, W);
+      if (!Odd) {
+        MOperand T = newReg(S);
+        S.emit("IMAD.SHL.U32", {dst(T), In, uImm(0x10), RZ()});
+        In = T;
+      }
+      S.emit("LOP3.LUT", {defWord(R, W, W == 0), In, uImm(0xf0f0f0f0), RZ(),
+                          uImm(0xc0), notPT()});
+    }
+    return R;
+  };
+  MOperand AEven = Nibbles(A, WA, false), BEven = Nibbles(B, WB, false);
+  MOperand AOdd = Nibbles(A, WA, true), BOdd = Nibbles(B, WB, true);
+  auto Layout = [](MOperand X, const char *L) {
+    X.Text = L;
+    return X;
+  };
+  // 8-bit types of the same signedness.
+  std::string Op = std::string("IMMA.") + K + "." +
+                   (TA == Type::S4 ? "S8" : "U8") + "." +
+                   (TB == Type::S4 ? "S8" : "U8");
+  MOperand P = newReg(S, WC), Q = newReg(S, WC), D = newReg(S, WC);
+  S.emit(Op, {dst(P), Layout(AEven, ".ROW"), Layout(BEven, ".COL"), RZ()});
+  S.emit(Op, {dst(Q), Layout(AOdd, ".ROW"), Layout(BOdd, ".COL"), P});
+  for (unsigned W = 0; W != WC; ++W) {
+    MOperand Sum = newReg(S);
+    S.emit("SHF.R.S32.HI", {dst(Sum), RZ(), uImm(8), word(Q, W)});
+    if (I.hasMod(".satfinite"))
+      satAdd(S, defWord(D, W, W == 0), word(C, W), Sum, false);
+    else
+      S.emit("IADD3", {defWord(D, W, W == 0), word(C, W), Sum, RZ()});
+  }
+  mem::scatterLoad(S, I, D, 32, false);
+  return SelResult::Done;
+}
+
 /// b1 mma .popc as BMMA.<K>.<AND|XOR>.POPC. sm_90 has only .AND: ptxas
 /// computes .xor as popc(a & ~b) + popc(~a & b) (two BMMA.AND from zero
 /// added to C; it calls an out-of-line helper for it, which we inline).
@@ -350,19 +407,21 @@ SelResult selectMma(ISel &S, const ptx::Instruction &I) {
     if (I.hasMod(".satfinite"))
       Op += ".SAT";
   } else if (TA == Type::S4 || TA == Type::U4) {
-    // sm_90 has no 4-bit IMMA (ptxas expands it into long integer code).
-    if (TD != Type::S32 || TC != Type::S32 || S.isSm90())
+    if (TD != Type::S32 || TC != Type::S32)
       return S.unsupported(I);
-    const char *K = nullptr;
+    // K8: the 8-bit IMMA of half the K (sm_90).
+    const char *K = nullptr, *K8 = nullptr;
     if (Shape(".m16n8k64"))
-      K = "16864", WA = 4, WB = 2;
+      K = "16864", K8 = "16832", WA = 4, WB = 2;
     else if (Shape(".m16n8k32"))
-      K = "16832", WA = 2, WB = 1;
+      K = "16832", K8 = "16816", WA = 2, WB = 1;
     else if (Shape(".m8n8k32"))
-      K = "8832", WA = 1, WB = 1;
+      K = "8832", K8 = "8816", WA = 1, WB = 1;
     if (!K || (S.isSm75() && llvm::StringRef(K) != "8832"))
       return S.unsupported(I);
     WC = K[0] == '8' ? 2 : 4;
+    if (S.isSm90())
+      return int4OnHopper(S, I, TA, TB, K8, WA, WB, WC);
     Op = std::string("IMMA.") + K + "." + typeText(TA) + "." + typeText(TB);
     if (I.hasMod(".satfinite"))
       Op += ".SAT";

@@ -400,8 +400,9 @@ const Row Rows[] = {
     {0x20, Sched::TENSOR, Sched::FMA, ReadRole::Data, 0, 0, 1, 9},
     {0x1e, Sched::TENSOR, Sched::FMA, ReadRole::Data, 0, 0, 1, 28},
     {0x30, Sched::TENSOR, Sched::IMAD, ReadRole::Data, 0, 0, 0, 13},
-    {0x2e, Sched::TENSOR, Sched::MEM, ReadRole::Data, 0, 0, 0, 12},
-    {0x10, Sched::TENSOR, Sched::MEM, ReadRole::Data, 0, 0, 0, 23},
+    // sm_90 was 23 (the corpus had no IMMA result stored directly): 12,
+    // ptxas's IMMA.8816 -> STG in its 4-bit mma helpers (mma_int4 spec).
+    {0x3e, Sched::TENSOR, Sched::MEM, ReadRole::Data, 0, 0, 0, 12},
     {0x30, Sched::TENSOR, Sched::MEM, ReadRole::Data, 0, 0, 1, 23},
     {0x0e, Sched::TENSOR, Sched::MEM, ReadRole::Data, 0, 0, 1, 27},
     {0x2e, Sched::TENSOR, Sched::MEM, ReadRole::Data, 0, 1, 1, 12},

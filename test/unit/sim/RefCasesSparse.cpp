@@ -25,9 +25,10 @@
 // 2j + 1's to 16 + 4 (i / 2)) fits this split of the 8-bit metadata
 // against the 16-bit one, and that code passes the fp8 reference.
 //
-// mma.m8n8k4 .f16 (the quad-pair form) is checked against the ISA's maps
-// on ptxas's sm_75 HMMA.884 code (and ours) and on its sm_80+ out-of-line
-// helpers (shuffles and FFMAs, which spell the maps out).
+// mma.m8n8k4 .f16 (the quad-pair form, all twelve layout and type sets)
+// is checked against the ISA's maps on ptxas's sm_75 HMMA.884 code and on
+// its sm_80+ out-of-line helpers (shuffles and FFMAs, which spell the maps
+// out), and on ours for every target.
 //
 // Float sums are exact here (3 mantissa bits per input) except for f16
 // accumulators and fp8, compared within a tolerance.
@@ -427,9 +428,18 @@ std::vector<Case> casesSparse() {
          checkQuadPair(C, 1, true, false, true, false, h(0), h(2), h(4));
          checkQuadPair(C, 2, false, false, false, false, h(4), h(6), h(0));
          checkQuadPair(C, 3, true, true, false, false, h(2), h(0), h(4));
+         checkQuadPair(C, 4, false, true, true, false, h(0), h(2), h(4));
+         checkQuadPair(C, 5, false, true, false, false, h(0), h(2), h(4));
+         checkQuadPair(C, 6, true, false, true, true, h(0), h(2), Cf);
+         checkQuadPair(C, 7, true, false, false, false, h(0), h(2), h(4));
+         checkQuadPair(C, 8, false, false, true, true, h(0), h(2), Cf);
+         checkQuadPair(C, 9, false, false, true, false, h(0), h(2), h(4));
+         checkQuadPair(C, 10, true, true, true, true, h(0), h(2), Cf);
+         checkQuadPair(C, 11, true, true, true, false, h(0), h(2), h(4));
        },
-       // sm_75: HMMA.884 (ours too); sm_80+: ptxas's out-of-line helpers.
-       "sm_75", true, nullptr, "sm_80"},
+       // sm_75: HMMA.884; sm_80+: ptxas's out-of-line helpers and our
+       // inline SHFL/FFMA lowering.
+       "sm_75", true},
   };
 }
 

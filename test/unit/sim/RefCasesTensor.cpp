@@ -313,10 +313,9 @@ std::vector<Case> casesTensor() {
            }
          C.expect("po", O);
        },
-       // ptxas's cubins only (sm_90's is ptxas's long integer expansion of
-       // the 4-bit shapes, which we do not select yet); ours equal ptxas's
-       // on sm_80..89 in codegen-diff-vs-ptxas.
-       "sm_80", false},
+       // Ours too: IMMA.8832/.16832/.16864 on sm_80..89; on sm_90 ptxas's
+       // out-of-line nibble unpacking into 8-bit IMMAs and our inline one.
+       "sm_80", true},
       {"mma_ldmatrix.mma_bf16_trans",
        [](const Ctx &C) {
          // ldmatrix .x4 of A (16x16 row-major) and .x2.trans of B (16x8,
