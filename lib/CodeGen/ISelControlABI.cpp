@@ -35,6 +35,7 @@ struct ABISlot {
   unsigned Reg = 0;
   uint32_t StackOff = 0;
   unsigned Words = 0;
+  unsigned Align = 4; ///< bytes
 };
 
 /// The placement of a call's arguments and result (CallABI.h).
@@ -78,6 +79,7 @@ static void placeParam(ABILayout &L, unsigned &Next, unsigned Words,
                        unsigned Align) {
   ABISlot Sl;
   Sl.Words = Words;
+  Sl.Align = Align;
   unsigned At = unsigned(llvm::alignTo(Next, Align / 4));
   if (At + Words <= abi::ArgRegLimit) {
     Sl.Reg = At;
@@ -383,9 +385,13 @@ static SelResult emitCallSequence(ISel &S, const ptx::Instruction &I,
     for (unsigned J = 0; J != Sl.Words; ++J) {
       MOperand W = J < ArgWords[K].size() ? ArgWords[K][J] : RZ();
       uint32_t Off = Sl.StackOff + 4 * J;
-      if (!Sl.Reg && Off % 16 == 0 && J + 4 <= Sl.Words) {
-        // Four words at a 16-byte slot: one STL.128 of a quad, as ptxas
-        // stores the dPdy of its tex.grad calls.
+      if (!Sl.Reg && Sl.Align >= 16 && MF.IsKernel && Off % 16 == 0 &&
+          J + 4 <= Sl.Words) {
+        // Four words of a 16-byte aligned parameter: one STL.128 of a
+        // quad, as ptxas stores the dPdy of its tex.grad calls. Only a
+        // kernel's R1 is known to be 16-byte aligned (a callee's frame is
+        // rounded to 8); the kernel's frame is then rounded to 16.
+        MF.FrameAlign = 16;
         unsigned T = S.tmp(RegClass::GPR, 4);
         for (unsigned Q = 0; Q != 4; ++Q)
           S.emit("MOV", {def(vreg(T, RegClass::GPR, 1, Q), Q == 0),

@@ -269,7 +269,7 @@ void codegen::spillRegisters(MFunction &MF, llvm::ArrayRef<unsigned> VRegs) {
 void codegen::finalizeFrame(MFunction &MF) {
   if (!MF.FrameSize || MF.Blocks.empty())
     return;
-  MF.FrameSize = (MF.FrameSize + 7) / 8 * 8;
+  MF.FrameSize = unsigned(llvm::alignTo(MF.FrameSize, MF.FrameAlign));
   MOperand SP = physReg(RegClass::GPR, 1);
   auto Adjust = [&](int64_t By) {
     MInstr Adj;

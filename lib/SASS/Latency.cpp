@@ -154,9 +154,10 @@ const Row Rows[] = {
     {0x30, Sched::ALU, Sched::SYNC, ReadRole::Data, 0, 0, 0, 4},
     {0x3e, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 0, 0, 7},
     {0x01, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 0, 0, 8},
-    // sm_75: 9, ptxas's LOP3 -> HMMA.884 C-pair high word (mma.m8n8k4).
+    // sm_75: 6, ptxas's LOP3 -> HMMA.884.F32.F32.STEP2 C-pair high word
+    // (mma.m8n8k4 .f32 C with a negated word, tensor/mma-m8n8k4-forms).
     {0x3e, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 7},
-    {0x01, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 9},
+    {0x01, Sched::ALU, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 6},
     {0x3e, Sched::ALU, Sched::UNIFORM, ReadRole::Data, 0, 0, 0, 4},
     {0x22, Sched::ALU, Sched::UNIFORM, ReadRole::Data, 1, 0, 0, 13},
     {0x30, Sched::ALU, Sched::UNIFORM, ReadRole::Guard, 1, 0, 0, 13},

@@ -312,6 +312,9 @@ struct MFunction {
   /// the return; FrameBase is then >= 0 but names no register.
   bool FrameBaseInR2 = false;
   uint32_t R2SaveSlot = 0;
+  /// The frame's size is rounded to this many bytes: 16 when it holds a
+  /// 16-byte store (STL.128 of a call's stack argument), else 8.
+  unsigned FrameAlign = 8;
 
   unsigned newVReg(RegClass RC, unsigned Size = 1, llvm::StringRef Name = "");
 };
