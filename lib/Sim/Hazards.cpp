@@ -58,6 +58,11 @@ struct Slot {
   /// For an unprotected variable-latency write: its queue (queueOf).
   uint16_t UQ = 0;
   uint16_t UElapsed = Ready; ///< cycles since that unprotected write
+  /// The guard (guardTag) of the newest write when it is a guarded
+  /// scoreboarded one (`@!P2 LDL R4`), 0 otherwise: a read under the same
+  /// guard, with the predicate unchanged since, reads that write and not
+  /// the older fixed-latency producer (a guard that is false runs neither).
+  uint8_t WGuard = 0;
   bool operator==(const Slot &) const = default;
 };
 
@@ -104,10 +109,20 @@ struct State {
       }
       if (B.RSB && B.RAge < A.RAge)
         A.RAge = B.RAge, Ch = true;
+      if (A.WGuard != B.WGuard)
+        A.WGuard = 0, Ch = true;
     }
     return Ch;
   }
 };
+
+/// An instruction's guard as a Slot::WGuard tag (0: unguarded).
+uint8_t guardTag(const DecodedInstr &D) {
+  if (D.I.Guard == 7 && !D.I.GuardNeg)
+    return 0;
+  return uint8_t(1 + D.I.Guard + (D.I.GuardNeg ? 8 : 0) +
+                 (D.I.F->UniformGuard ? 16 : 0));
+}
 
 /// Variable-latency results of one queue retire in order, so a later
 /// instruction of the queue that sets a scoreboard covers an earlier one
@@ -254,7 +269,8 @@ void Checker::step(unsigned Idx, State &St) {
                            "(producer at {:#x})",
                            Name, S.WSB, S.WProd * 16));
       }
-      if (S.Elapsed != Ready && S.Prod >= 0) {
+      bool ReadsGuardedWrite = S.WGuard && S.WGuard == guardTag(D);
+      if (S.Elapsed != Ready && S.Prod >= 0 && !ReadsGuardedWrite) {
         const DecodedInstr &P = F.Code[S.Prod];
         bool IsPred = U.File == RegFile::P || U.File == RegFile::UP;
         ReadRole Role = Branch && IsPred ? ReadRole::BranchPred
@@ -409,6 +425,7 @@ void Checker::step(unsigned Idx, State &St) {
         }
         if (Bit == Unprotected)
           S.UElapsed = 0;
+        S.WGuard = guardTag(D);
         S.WSB |= Bit;
         S.WAge = 0;
         S.WProd = int32_t(Idx);
@@ -418,7 +435,14 @@ void Checker::step(unsigned Idx, State &St) {
           S.WSB = 0;
         S.Elapsed = 0;
         S.Prod = int32_t(Idx);
+        S.WGuard = 0;
       }
+      // A new value of a predicate ends what its guard told about writes.
+      if (W.File == RegFile::P || W.File == RegFile::UP)
+        for (Slot &O : St.S)
+          if (O.WGuard && (O.WGuard - 1) % 8 == R &&
+              bool((O.WGuard - 1) & 16) == (W.File == RegFile::UP))
+            O.WGuard = 0;
     }
   // HAZ_DEBUG=<function>: print the pending state after each instruction.
   static const char *Debug = getenv("HAZ_DEBUG");

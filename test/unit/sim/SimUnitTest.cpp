@@ -153,6 +153,25 @@ TEST(SimHazards, ScoreboardsAndDepbar) {
                               "MOV R7, 0x1 ; {stall=1}",
                               "EXIT ; {stall=5 yield=1}"});
   EXPECT_EQ(violations(A, War), 1u);
+  // A guarded load over a fixed-latency result, read under the same guard
+  // (fuzz-diff seed 76081): the reader runs only when the load did, so it
+  // reads the load's value (waited for), not the IMAD's. Under another
+  // guard, or with the predicate rewritten in between, it may read the
+  // IMAD's, a few cycles after it (HFMA2.BF16_V2 needs 15).
+  auto Guarded = [&](const char *Mid, const char *Reader) {
+    return assemble(A, {"IMAD.WIDE.U32 R4, R2, R3, R6 ; {stall=1}",
+                        "@!P2 LDL R4, [R1+0x10] ; {stall=1 wb=0}", Mid,
+                        Reader, "EXIT ; {stall=5 yield=1}"});
+  };
+  EXPECT_EQ(violations(A, Guarded("NOP ; {stall=1}",
+                                  "@!P2 HFMA2.BF16_V2 R5, R4, R8, R9 ; {stall=1 wait=0x01}")),
+            0u);
+  EXPECT_EQ(violations(A, Guarded("NOP ; {stall=1}",
+                                  "@P1 HFMA2.BF16_V2 R5, R4, R8, R9 ; {stall=1 wait=0x01}")),
+            1u);
+  EXPECT_EQ(violations(A, Guarded("ISETP.NE.AND P2, PT, R2, RZ, PT ; {stall=1}",
+                                  "@!P2 HFMA2.BF16_V2 R5, R4, R8, R9 ; {stall=1 wait=0x01}")),
+            1u);
 }
 
 // Static cycle estimate (issue 20): the model of StaticCycles.h, worked
