@@ -405,8 +405,9 @@ void wrapRegions(MFunction &MF) {
       }
 }
 
-/// Deletes the automatic WARPSYNCs of converged code.
-void dropConvergedWarpSyncs(MFunction &MF) {
+/// Which blocks the warp enters converged; with \p Rewrite, also deletes
+/// the automatic WARPSYNCs of converged code.
+std::vector<bool> convergence(MFunction &MF, bool Rewrite) {
   BlockGraph G(MF);
   size_t N = MF.Blocks.size();
   // Where each barrier register was set: converged or not is decided by
@@ -518,10 +519,15 @@ void dropConvergedWarpSyncs(MFunction &MF) {
       }
     }
   }
-  for (unsigned B = 0; B != N; ++B)
-    if (Reach[B])
+  for (unsigned B = 0; B != N; ++B) {
+    if (Rewrite && Reach[B])
       Walk(B, In[B], true);
+    In[B] = In[B] && Reach[B];
+  }
+  return In;
 }
+
+void dropConvergedWarpSyncs(MFunction &MF) { convergence(MF, true); }
 
 /// Guarded PTX instructions that became several SASS instructions were put
 /// behind `@!p BRA skip` by selection. ptxas predicates such sequences
@@ -634,6 +640,10 @@ void constantMasks(MFunction &MF) {
 }
 
 } // namespace
+
+std::vector<bool> codegen::convergedBlocks(MFunction &MF) {
+  return convergence(MF, false);
+}
 
 std::string codegen::insertReconvergence(MFunction &MF) {
   if (MF.Blocks.empty())

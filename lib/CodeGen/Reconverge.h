@@ -36,6 +36,7 @@
 #include "ptxas-alt/CodeGen/MIR.h"
 
 #include <string>
+#include <vector>
 
 namespace ptxas::codegen {
 
@@ -44,6 +45,12 @@ class ISel;
 /// Wraps divergent regions in BSSY/BSYNC and drops automatic WARPSYNCs in
 /// converged code. Run on virtual registers (before register allocation).
 std::string insertReconvergence(MFunction &MF);
+
+/// Which blocks the warp enters converged (the analysis that drops
+/// automatic WARPSYNCs; after insertReconvergence, BSYNC makes the code
+/// after a region converged again). Uniform-register promotion writes
+/// uniform registers only there (UniformPromote.cpp).
+std::vector<bool> convergedBlocks(MFunction &MF);
 
 /// Expands the $RECSAVE/$RECRESTORE markers of recursive calls into stores
 /// and loads of the values live across them (RecursionSaves.cpp).

@@ -18,6 +18,8 @@
 #include "CallABI.h"
 #include "Liveness.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include "fmt/format.h"
 
 #include <algorithm>
@@ -46,12 +48,57 @@ static unsigned classCount(const MFunction &MF, RegClass RC) {
 
 /// One round of linear scan. Virtual registers that find no register are
 /// appended to \p Failed; operands are rewritten only when none failed.
+/// Uniform registers are one per warp, not per thread: while the warp is
+/// divergent, its groups run the paths of a region in any order, so a
+/// uniform value one group still needs must not share its register with
+/// one another group writes (fuzz-diff seed 77040: `UMOV UR0, 0x1` on one
+/// path of a switch overwrote the UR0 another path read later). A uniform
+/// value live anywhere in a divergent region (BSSY Bn .. BSYNC Bn) is
+/// made live over all of it, and its holes are filled.
+static void widenUniformIntervals(const MFunction &MF,
+                                  std::vector<Interval> &Iv) {
+  llvm::DenseMap<uint64_t, unsigned> Open; // barrier register -> BSSY
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 8> Regions;
+  auto Key = [](const MOperand &O) {
+    return uint64_t(O.Reg) << 1 | uint64_t(O.Phys);
+  };
+  unsigned Pos = 0;
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs) {
+      bool Bar = !I.Ops.empty() && I.Ops[0].K == MOperand::Kind::Reg;
+      if (Bar && I.Op.is(Opc::BSSY))
+        Open[Key(I.Ops[0])] = Pos;
+      if (Bar && I.Op.is(Opc::BSYNC))
+        if (auto It = Open.find(Key(I.Ops[0])); It != Open.end())
+          Regions.push_back({std::min(It->second, Pos),
+                             std::max(It->second, Pos)});
+      Pos += 2;
+    }
+  for (size_t V = 0; V != MF.VRegs.size() && V != Iv.size(); ++V) {
+    RegClass RC = MF.VRegs[V].RC;
+    if ((RC != RegClass::UGPR && RC != RegClass::UPred) || Iv[V].empty())
+      continue;
+    unsigned S = Iv[V].Start, E = Iv[V].End;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (auto [From, To] : Regions)
+        if (From <= E && S <= To && (From < S || To > E)) {
+          S = std::min(S, From);
+          E = std::max(E, To);
+          Changed = true;
+        }
+    }
+    Iv[V] = Interval::range(S, E);
+  }
+}
+
 static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
   for (VRegInfo &V : MF.VRegs)
     V.Phys = -1;
   RegIndex RI;
   RI.NumVRegs = unsigned(MF.VRegs.size());
   std::vector<Interval> Iv = computeIntervals(MF, RI);
+  widenUniformIntervals(MF, Iv);
 
   // Busy lists per class and register number: intervals of fixed uses and
   // of allocated virtual registers.

@@ -14,7 +14,9 @@
 //   MOV imm / MOV c[b][o] / S2R SR_CTAID.* (warp-invariant sources), or of
 //   IADD3 / LOP3.LUT / SHF / IMAD / LEA / MOV whose register sources are all
 //   uniform,
-// written unguarded with no other result. A PHI is never uniform: at a
+// written unguarded with no other result, in a block the warp enters
+// converged (Reconverge.h: a uniform register written by one group of a
+// divergent warp is the one every group reads). A PHI is never uniform: at a
 // join after divergence the threads of one warp may bring different
 // values. A definition dominates its reads, so every thread that reads a
 // promoted value ran its definition with the same inputs.
@@ -28,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
+#include "Reconverge.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -106,9 +109,12 @@ void codegen::promoteUniformValues(MFunction &MF) {
   // Candidates: their definitions, by register.
   std::vector<MInstr *> DefOf(NV, nullptr);
   std::vector<char> Uni(NV, 0);
-  for (MBlock &B : MF.Blocks)
-    for (MInstr &I : B.Instrs) {
-      if (I.hasGuard() || !I.Implicit.empty() || I.RelocType || I.Ops.empty() ||
+  // Only where the warp runs converged: a uniform register written by one
+  // group of a divergent warp is the register every group sees.
+  std::vector<bool> Converged = convergedBlocks(MF);
+  for (size_t BI = 0; BI != MF.Blocks.size(); ++BI)
+    for (MInstr &I : MF.Blocks[BI].Instrs) {
+      if (!Converged[BI] || I.hasGuard() || !I.Implicit.empty() || I.RelocType || I.Ops.empty() ||
           !isPlainGPR(I.Ops[0]) || !I.Ops[0].IsDef || !I.Ops[0].Undef ||
           MF.VRegs[I.Ops[0].Reg].Size != 1 || uniformOp(I).opc() == Opc::NONE)
         continue;
