@@ -109,7 +109,7 @@ struct State {
       }
       if (B.RSB && B.RAge < A.RAge)
         A.RAge = B.RAge, Ch = true;
-      if (A.WGuard != B.WGuard)
+      if (A.WGuard && A.WGuard != B.WGuard)
         A.WGuard = 0, Ch = true;
     }
     return Ch;
