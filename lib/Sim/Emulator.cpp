@@ -458,10 +458,10 @@ bool Machine::stepWarp(Cta &T, Warp &Wp, RunStats *Stats) {
   }
   // Branch-free over all 32 lanes: the compiler vectorizes these.
   // The group to run: the lowest address, lanes in a callee counted at
-  // their outermost call site (Warp::CallSite), ties to the lowest PC.
+  // their call site (Warp::CallSite), ties to the lowest PC.
   uint64_t Key = ~uint64_t(0);
   for (unsigned L = 0; L < 32; ++L) {
-    uint64_t Site = Wp.Depth[L] ? Wp.CallSite[L] : Wp.PC[L];
+    uint64_t Site = Wp.PC[L] < K.OwnBytes ? Wp.PC[L] : Wp.CallSite[L];
     uint64_t K = (Site << 32 | Wp.PC[L]);
     Key = std::min(Key, (Ready >> L & 1) ? K : ~uint64_t(0));
   }
@@ -770,21 +770,15 @@ bool Machine::execControl(const DecodedInstr &D, uint32_t M, uint32_t G,
       T = uint64_t(target());
     FOR_LANES(G, L) {
       Wp.PC[L] = uint32_t(RegRel ? T + src(D.Ops[0], L, D) : T);
-      if (!Wp.Depth[L])
+      if (D.addr() < K.OwnBytes)
         Wp.CallSite[L] = uint32_t(D.addr());
-      if (Wp.Depth[L] < 255)
-        ++Wp.Depth[L];
     }
     FOR_LANES(M & ~G, L) Wp.PC[L] += 16;
     Advance = false;
     return true;
   }
   if (Mn == "RET") {
-    FOR_LANES(G, L) {
-      Wp.PC[L] = W->R[D.Ops[0].Reg][L];
-      if (Wp.Depth[L])
-        --Wp.Depth[L];
-    }
+    FOR_LANES(G, L) Wp.PC[L] = W->R[D.Ops[0].Reg][L];
     FOR_LANES(M & ~G, L) Wp.PC[L] += 16;
     Advance = false;
     return true;

@@ -42,14 +42,13 @@ struct Warp {
   uint8_t UP = 0;
   uint32_t B[16][32];
   uint32_t PC[32];
-  /// Per lane: the address of the outermost CALL it is inside and its call
-  /// depth. Divergent groups run lowest address first (stepWarp), where a
-  /// lane in a callee counts at its outermost call site: the callee lies
-  /// above its callers, and a group that called it keeps running until it
+  /// Per lane: the address of the last CALL it made from the kernel's own
+  /// code (Function::OwnBytes). Divergent groups run lowest address first
+  /// (stepWarp), where a lane in a callee (placed after the kernel) counts
+  /// at that call site, so a group that called one keeps running until it
   /// returns rather than letting a group behind it lap it (ptxas's uniform
   /// loop counters around a divergent inner loop with a call rely on it).
   uint32_t CallSite[32] = {};
-  uint8_t Depth[32] = {};
   uint32_t Valid = 0;   ///< lanes that exist
   uint32_t Exited = 0;
   uint32_t Blocked = 0; ///< lanes waiting at BSYNC/WARPSYNC

@@ -9,6 +9,7 @@
 
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace llvm;
@@ -43,8 +44,12 @@ Expected<std::unique_ptr<Program>> loadProgram(StringRef Bytes) {
     F.Name = Name.str();
     F.Section = S;
     for (const object::Symbol &Sym : C.Symbols)
+    {
       if (Sym.Name == F.Name && (Sym.Other & 0x10))
         F.IsKernel = true;
+      if (Sym.Shndx == S && Sym.Type == object::stt::Func && Sym.Value > 0)
+        F.OwnBytes = std::min(F.OwnBytes, Sym.Value);
+    }
     if (unsigned IS = C.findSection((".nv.info." + Name).str()))
       F.Info = C.info(C.Sections[IS]);
     for (const object::InfoRecord &R : F.Info)

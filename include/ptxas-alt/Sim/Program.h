@@ -27,6 +27,9 @@ struct Function {
   std::string Name;
   unsigned Section = 0; ///< index of its .text section
   bool IsKernel = false;
+  /// Bytes of its section before the first other function symbol there
+  /// (a kernel's callees follow its code): the function's own code.
+  uint64_t OwnBytes = ~uint64_t(0);
   /// One entry per 16-byte word; Bad[i] when word i did not decode.
   std::vector<DecodedInstr> Code;
   std::vector<bool> Bad;
