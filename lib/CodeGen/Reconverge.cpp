@@ -188,6 +188,23 @@ struct Region {
   unsigned Sync = 0;   ///< the BSYNC block, once inserted
 };
 
+/// The .sync.aligned matrix instructions (mma, ldmatrix, stmatrix,
+/// movmatrix, wgmma) have no WARPSYNC of their own: every lane must run
+/// them together, so code before them is reconverged as before an
+/// automatic WARPSYNC (ptxas wraps such an if/else in BSSY/BSYNC; without
+/// it the emulator ran an IMMA with half the warp: fuzz-diff seed 78001).
+bool alignedMatrixOp(const MInstr &I) {
+  switch (I.Op.opc()) {
+  case Opc::HMMA: case Opc::IMMA: case Opc::DMMA: case Opc::BMMA:
+  case Opc::QMMA: case Opc::LDSM: case Opc::STSM: case Opc::MOVM:
+  case Opc::HGMMA: case Opc::IGMMA: case Opc::QGMMA: case Opc::BGMMA:
+  case Opc::WARPGROUP:
+    return true;
+  default:
+    return false;
+  }
+}
+
 /// Does code reachable from \p From contain a warp-synchronous instruction
 /// that wants converged lanes (not a barrier)?
 bool warpSyncReachable(const MFunction &MF, const BlockGraph &G, unsigned From) {
@@ -198,8 +215,9 @@ bool warpSyncReachable(const MFunction &MF, const BlockGraph &G, unsigned From) 
     unsigned B = Work.pop_back_val();
     const auto &Is = MF.Blocks[B].Instrs;
     for (size_t K = 0; K != Is.size(); ++K)
-      if (isAutoWarpSync(Is[K]) &&
-          !(K + 1 < Is.size() && Is[K + 1].Op.opc() == Opc::BAR))
+      if ((isAutoWarpSync(Is[K]) &&
+           !(K + 1 < Is.size() && Is[K + 1].Op.opc() == Opc::BAR)) ||
+          alignedMatrixOp(Is[K]))
         return true;
     for (unsigned S : G.Succ[B])
       if (!Seen.test(S)) {
