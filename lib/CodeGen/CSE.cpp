@@ -160,8 +160,10 @@ copyAliases(const MFunction &MF, const std::vector<char> &FeedsJoin,
 /// block after the definitions of a and b, or `MOV d, a; SHF d:1, .., d`):
 /// a and b are defined straight into the words of d and the copies go, as
 /// ptxas writes a shuffled or loaded pair into its destination. The first
-/// of the tuple's definitions starts its value.
-static void packIntoTuples(MFunction &MF, const std::vector<char> &FeedsJoin,
+/// of the tuple's definitions starts its value. Returns whether a single
+/// was packed whose definition is itself a copy (`FADD f; MOV r, f;
+/// MOV d, r`: r goes into d, and another round takes f).
+static bool packIntoTuples(MFunction &MF, const std::vector<char> &FeedsJoin,
                            const std::vector<char> &AsAddress) {
   struct Site {
     unsigned Block = ~0u, Index = 0, Op = 0, Defs = 0;
@@ -196,6 +198,7 @@ static void packIntoTuples(MFunction &MF, const std::vector<char> &FeedsJoin,
   };
   std::vector<Alias> Into(MF.VRegs.size(), Alias{~0u, 0});
   std::vector<char> Drop;
+  bool PackedCopy = false;
   for (unsigned B = 0; B != MF.Blocks.size(); ++B) {
     auto &Is = MF.Blocks[B].Instrs;
     // Per tuple and word: the instruction (index in the block) and operand
@@ -275,6 +278,7 @@ static void packIntoTuples(MFunction &MF, const std::vector<char> &FeedsJoin,
         }
         unsigned A = WD.Single;
         Into[A] = {D, W};
+        PackedCopy |= isWordCopy(Is[DefOf[A].Index]);
         MOperand &O = Is[DefOf[A].Index].Ops[DefOf[A].Op];
         O.Reg = D;
         O.Sub = W;
@@ -305,6 +309,7 @@ static void packIntoTuples(MFunction &MF, const std::vector<char> &FeedsJoin,
           O.Reg = Into[O.Reg].Reg;
         }
       });
+  return PackedCopy;
 }
 
 void codegen::eliminateCommonSubexpressions(MFunction &MF) {
@@ -346,7 +351,11 @@ void codegen::eliminateCommonSubexpressions(MFunction &MF) {
           FeedsJoin[O.Reg] = 1;
     }
   std::vector<char> AsAddress = readAsAddress(MF);
-  packIntoTuples(MF, FeedsJoin, AsAddress);
+  // (Chains of copies are one round per link; three cover PTX's
+  // `add.f32 f; mov.b32 r, f` before a vector store.)
+  for (unsigned Round = 0;
+       Round != 3 && packIntoTuples(MF, FeedsJoin, AsAddress); ++Round)
+    ;
   llvm::DenseMap<unsigned, Alias> Copies =
       copyAliases(MF, FeedsJoin, AsAddress);
   // Reverse post-order: a definition is seen before the reads it dominates,

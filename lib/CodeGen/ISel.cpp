@@ -429,6 +429,107 @@ ptx::Operand ISel::addendValue(const Operand &O) {
   return N;
 }
 
+/// Whether \p I may run before a guarded instruction without its guard:
+/// pure, and writing only temporaries of the same PTX instruction (virtual
+/// registers from \p FreshFrom on), which nothing outside it reads.
+static bool speculable(const MInstr &I, unsigned FreshFrom) {
+  if (I.hasGuard() || !I.Implicit.empty() || I.ABICall || I.RelocType ||
+      I.Op.info().Pseudo || I.Op.isTerminator() ||
+      !I.Op.hasFact(sass::opfact::Pure))
+    return false;
+  return llvm::all_of(I.Ops, [&](const MOperand &O) {
+    return !O.IsDef || (O.isVirtualReg() && O.Reg >= FreshFrom);
+  });
+}
+
+/// Whether \p I can carry a guard: no implicit operands, not convergent
+/// (a lane guarded off still takes part), not control flow.
+static bool guardable(const MInstr &I) {
+  using namespace sass::opfact;
+  if (I.hasGuard() || !I.Implicit.empty() || I.ABICall || I.RelocType ||
+      I.Op.info().Pseudo || I.Op.isTerminator() || I.Op.hasFact(Convergent) ||
+      I.Op.hasFact(Branch) || I.Op.hasFact(Call))
+    return false;
+  sass::Opc O = I.Op.opc();
+  bool Store = O == sass::Opc::STG || O == sass::Opc::STS ||
+               O == sass::Opc::STL || O == sass::Opc::ST;
+  return I.Op.hasFact(Pure) || I.Op.hasFact(Load) || Store;
+}
+
+/// A guarded PTX instruction whose selection is one guardable instruction
+/// X with unguarded-safe work around it -- address or value computations
+/// into temporaries before it (gathering a store's vector), and MOVs that
+/// distribute X's temporary tuple T to the PTX destinations after it (a
+/// vector load's scatter) -- is guarded on X alone instead of being
+/// branched around:
+///
+///   pre..; X -> T; MOV d_i, T.s_i    becomes
+///   pre..; MOV T.s_i, d_i; @P X -> T; MOV d_i, T.s_i
+///
+/// The guarded X keeps T's old words, which are now the destinations' old
+/// values, so the MOVs leave them unchanged where P is false; register
+/// coalescing then loads straight into the destinations, as ptxas does
+/// for Triton's `mov 0; @p ld.global.v4` (one CS2R pair and a guarded
+/// LDG.128 there; a branch around LDG and four MOVs here before). Returns
+/// the new instruction list, X guarded by \p Guard, or nothing when \p Body
+/// has another shape.
+static std::optional<std::vector<MInstr>>
+guardOneOf(std::vector<MInstr> &Body, unsigned FreshFrom,
+           const MOperand &Guard, bool GuardNeg) {
+  size_t X = 0;
+  while (X != Body.size() && speculable(Body[X], FreshFrom))
+    ++X;
+  if (X == Body.size() || !guardable(Body[X]))
+    return std::nullopt;
+  const MInstr &XI = Body[X];
+  const MOperand *T = nullptr;
+  for (const MOperand &O : XI.Ops) {
+    if (!O.IsDef)
+      continue;
+    if (O.RC == RegClass::Pred && O.Reg == Guard.Reg)
+      return std::nullopt;
+    if (O.isVirtualReg() && O.Reg >= FreshFrom) {
+      if (T)
+        return std::nullopt; // two temporaries: keep the branch
+      T = &O;
+    }
+  }
+  // The scatter: one MOV per word of T read at most once.
+  uint64_t Seen = 0;
+  for (size_t K = X + 1; K != Body.size(); ++K) {
+    const MInstr &M = Body[K];
+    if (!T || M.Op.opc() != sass::Opc::MOV || M.hasGuard() ||
+        M.Ops.size() != 2 || !M.Ops[0].IsDef || !M.Ops[0].isVirtualReg() ||
+        M.Ops[0].Width != 1 || M.Ops[1].K != MOperand::Kind::Reg ||
+        M.Ops[1].Phys || M.Ops[1].Reg != T->Reg || M.Ops[1].Width != 1 ||
+        M.Ops[1].Sub >= 64 || (Seen >> M.Ops[1].Sub & 1))
+      return std::nullopt;
+    Seen |= uint64_t(1) << M.Ops[1].Sub;
+  }
+  std::vector<MInstr> Out;
+  for (size_t K = 0; K != X; ++K)
+    Out.push_back(std::move(Body[K]));
+  bool First = true;
+  for (size_t K = X + 1; K != Body.size(); ++K) {
+    MInstr Fill = Body[K];
+    MOperand Old = Body[K].Ops[0];
+    Old.IsDef = false;
+    Old.Undef = false;
+    Fill.Ops[0] = def(Body[K].Ops[1], First);
+    Fill.Ops[1] = Old;
+    First = false;
+    Out.push_back(std::move(Fill));
+  }
+  MInstr &Guarded = Out.emplace_back(std::move(Body[X]));
+  Guarded.Guard = Guard;
+  Guarded.GuardNeg = GuardNeg;
+  for (MOperand &O : Guarded.Ops)
+    O.Undef = false; // the guarded def keeps the old value
+  for (size_t K = X + 1; K != Body.size(); ++K)
+    Out.push_back(std::move(Body[K]));
+  return Out;
+}
+
 bool ISel::selectOne(const ptx::Instruction &I) {
   // `%r + imm` sources are computed first (unguarded: the sum has no
   // effect of its own), so that no selector sees an addend.
@@ -486,6 +587,7 @@ bool ISel::selectOne(const ptx::Instruction &I) {
     newBlock();
   }
   unsigned Body = currentBlock();
+  unsigned FreshFrom = unsigned(MF.VRegs.size());
   SelResult R = SelResult::NotMine;
   for (Selector S : Families) {
     R = S(*this, I);
@@ -513,6 +615,16 @@ bool ISel::selectOne(const ptx::Instruction &I) {
       if (isTerminator(MF.Blocks[B0].Instrs.back().Op))
         newBlock();
       return true;
+    }
+    if (currentBlock() == Body && Guard.RC == RegClass::Pred) {
+      if (std::optional<std::vector<MInstr>> Flat =
+              guardOneOf(BB.Instrs, FreshFrom, Guard, I.GuardNegated)) {
+        MF.Blocks.pop_back();
+        MF.Blocks[B0].Instrs.pop_back(); // the BRA
+        for (MInstr &M : *Flat)
+          MF.Blocks[B0].Instrs.push_back(std::move(M));
+        return true;
+      }
     }
     if (!MF.Blocks.back().Instrs.empty() || MF.Blocks.back().IsBranchTarget)
       newBlock();
