@@ -195,10 +195,12 @@ std::string codegen::optimizeMachine(MFunction &MF, const CodeGenOptions &Opts) 
     return "";
   eliminateCommonSubexpressions(MF);
   combineInstructions(MF);
+  foldAddressOffsets(MF);
   foldConstantOperands(MF);
   canonicalizeMultiplies(MF);
   while (removeDeadCode(MF))
     ;
+  pairZeroMoves(MF);
   promoteUniformValues(MF);
   return "";
 }

@@ -39,6 +39,13 @@ void foldConstantOperands(MFunction &MF);
 void eliminateCommonSubexpressions(MFunction &MF);
 /// Local combining of address arithmetic (Peephole.cpp).
 void combineInstructions(MFunction &MF);
+/// Adjacent zero MOVs into the two words of an aligned pair become one
+/// CS2R (Peephole.cpp); after constant folding, which reads such words as
+/// RZ.
+void pairZeroMoves(MFunction &MF);
+/// Constant adds to an address register go into the memory
+/// instruction's offset field, in SSA form (FoldAddress.cpp).
+void foldAddressOffsets(MFunction &MF);
 /// List scheduling inside each block, before allocation (Schedule.cpp).
 void scheduleBlocks(MFunction &MF);
 /// Assigns physical registers (RegAlloc.cpp).

@@ -219,6 +219,46 @@ std::vector<unsigned> countReads(MFunction &MF) {
 }
 } // namespace
 
+namespace {
+/// `MOV v.k, 0x0` (or RZ): an unguarded zero into one word.
+bool isZeroMove(const MInstr &I) {
+  if (I.Op.opc() != Opc::MOV || !I.Op.is(Opc::MOV) || I.hasGuard() ||
+      !I.Implicit.empty() || I.RelocType || I.Ops.size() != 2 ||
+      !I.Ops[0].IsDef ||
+      !I.Ops[0].isVirtualReg() || I.Ops[0].RC != RegClass::GPR ||
+      I.Ops[0].Width != 1)
+    return false;
+  const MOperand &S = I.Ops[1];
+  return (S.K == MOperand::Kind::Imm && S.Imm == 0 && !S.Neg && !S.Not) ||
+         isZero(S);
+}
+
+/// Two words of an aligned pair set to zero by adjacent MOVs become one
+/// `CS2R v.k, SRZ` (k even), as ptxas zeroes 64-bit values and the
+/// accumulators of Triton's masked loads. Tuples are allocated aligned to
+/// their size, so word k of the tuple is an even register.
+} // namespace
+
+void codegen::pairZeroMoves(MFunction &MF) {
+  for (MBlock &B : MF.Blocks)
+    for (size_t K = 0; K + 1 < B.Instrs.size(); ++K) {
+      MInstr &Lo = B.Instrs[K];
+      const MInstr &Hi = B.Instrs[K + 1];
+      if (!isZeroMove(Lo) || !isZeroMove(Hi))
+        continue;
+      const MOperand &D0 = Lo.Ops[0], &D1 = Hi.Ops[0];
+      if (D0.Reg != D1.Reg || D0.Sub % 2 || D1.Sub != D0.Sub + 1 ||
+          MF.VRegs[D0.Reg].Size < 2)
+        continue;
+      MInstr New;
+      New.Op = MOp(Opc::CS2R);
+      New.Ops = {def(vreg(D0.Reg, RegClass::GPR, 2, D0.Sub), D0.Undef),
+                 text("SRZ")};
+      Lo = std::move(New);
+      B.Instrs.erase(B.Instrs.begin() + K + 1);
+    }
+}
+
 void codegen::combineInstructions(MFunction &MF) {
   std::vector<unsigned> Uses = countUses(MF);
   std::vector<unsigned> Reads = countReads(MF);
