@@ -259,7 +259,57 @@ void codegen::pairZeroMoves(MFunction &MF) {
     }
 }
 
+namespace {
+/// `SHF.L.U32 d, t, k, RZ` of a 16-bit half that PRMT extracted (how a
+/// bf16 of a packed pair becomes an f32): the shift by 16 or more of the
+/// zero-extended low half is the shift of the word itself, and the low
+/// half of the shifted high half is the word's high half, masked:
+///
+///   PRMT t, x, 0x7710, RZ;  SHF.L.U32 d, t, k, RZ    =>  SHF.L.U32 d, x, k, RZ
+///   PRMT t, x, 0x7732, RZ;  SHF.L.U32 d, t, 16, RZ   =>  LOP3.LUT d, x, 0xffff0000, RZ, 0xc0, !PT
+///
+/// as ptxas unpacks bf16x2 (in SSA form: x is the same everywhere; the
+/// PRMT dies in dead-code elimination when nothing else reads t).
+void combineHalfShifts(MFunction &MF) {
+  llvm::DenseMap<unsigned, const MInstr *> Prmt;
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs)
+      if (I.Op.is(Opc::PRMT) && !I.hasGuard() && I.Implicit.empty() &&
+          I.Ops.size() == 4 && isVReg(I.Ops[0], 1) && I.Ops[0].IsDef &&
+          MF.VRegs[I.Ops[0].Reg].Size == 1 &&
+          isWord(I.Ops[1], I.Ops[1].Reg, I.Ops[1].Sub) && isZero(I.Ops[3]) &&
+          I.Ops[2].K == MOperand::Kind::Imm &&
+          (I.Ops[2].Imm == 0x7710 || I.Ops[2].Imm == 0x7732))
+        Prmt[I.Ops[0].Reg] = &I;
+  if (Prmt.empty())
+    return;
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs) {
+      if (!I.Op.is(Opc::SHF, {Mod::L, Mod::U32}) || I.Ops.size() != 4 ||
+          !isVReg(I.Ops[1], 1) || I.Ops[2].K != MOperand::Kind::Imm ||
+          !isZero(I.Ops[3]))
+        continue;
+      auto It = Prmt.find(I.Ops[1].Reg);
+      if (It == Prmt.end())
+        continue;
+      const MOperand X = It->second->Ops[1];
+      int64_t K = I.Ops[2].Imm;
+      if (It->second->Ops[2].Imm == 0x7710 && K >= 16 && K < 32) {
+        I.Ops[1] = X;
+      } else if (It->second->Ops[2].Imm == 0x7732 && K == 16) {
+        MOperand NotPT = PT();
+        NotPT.Not = true;
+        MOperand D = I.Ops[0];
+        I.Op = MOp("LOP3.LUT"_op);
+        I.Ops = {D, X, imm(0xffff0000), RZ(), imm(0xc0), NotPT};
+      }
+    }
+}
+} // namespace
+
 void codegen::combineInstructions(MFunction &MF) {
+  if (MF.InSSA)
+    combineHalfShifts(MF);
   std::vector<unsigned> Uses = countUses(MF);
   std::vector<unsigned> Reads = countReads(MF);
   if (MF.InSSA)
