@@ -28,6 +28,10 @@
 // with LEA.HI.X.SX32 d.1, a, x.1, k, P when h is a's sign
 // (SHF.R.S32.HI h, RZ, 0x1f, a), when t only feeds the add.
 //
+// Also: bf16 halves shifted into f32s read the packed word
+// (combineHalfShifts), and MOVs that fill an aligned pair with zeros
+// become CS2R SRZ, as ptxas writes them (pairZeroMoves).
+//
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
 
@@ -220,43 +224,57 @@ std::vector<unsigned> countReads(MFunction &MF) {
 } // namespace
 
 namespace {
-/// `MOV v.k, 0x0` (or RZ): an unguarded zero into one word.
-bool isZeroMove(const MInstr &I) {
-  if (I.Op.opc() != Opc::MOV || !I.Op.is(Opc::MOV) || I.hasGuard() ||
-      !I.Implicit.empty() || I.RelocType || I.Ops.size() != 2 ||
-      !I.Ops[0].IsDef ||
-      !I.Ops[0].isVirtualReg() || I.Ops[0].RC != RegClass::GPR ||
-      I.Ops[0].Width != 1)
-    return false;
-  const MOperand &S = I.Ops[1];
-  return (S.K == MOperand::Kind::Imm && S.Imm == 0 && !S.Neg && !S.Not) ||
-         isZero(S);
+/// An unguarded, unmodified MOV into one word of a virtual register.
+bool isWordMove(const MInstr &I) {
+  return I.Op.is(Opc::MOV) && !I.hasGuard() && I.Implicit.empty() &&
+         !I.RelocType && I.Ops.size() == 2 && I.Ops[0].IsDef &&
+         I.Ops[0].isVirtualReg() && I.Ops[0].RC == RegClass::GPR &&
+         I.Ops[0].Width == 1 && !I.Ops[1].Neg && !I.Ops[1].Not &&
+         !I.Ops[1].Abs;
 }
 
-/// Two words of an aligned pair set to zero by adjacent MOVs become one
-/// `CS2R v.k, SRZ` (k even), as ptxas zeroes 64-bit values and the
-/// accumulators of Triton's masked loads. Tuples are allocated aligned to
-/// their size, so word k of the tuple is an even register.
-} // namespace
-
-void codegen::pairZeroMoves(MFunction &MF) {
+/// Adjacent MOVs into words k, k+1 (k even) of one tuple whose sources
+/// \p Pair accepts become the one instruction \p Make builds for the
+/// aligned pair (its definition operand given). Tuples are allocated
+/// aligned to their size, so word k is an even register.
+template <typename PairFn, typename MakeFn>
+void pairWordMoves(MFunction &MF, PairFn Pair, MakeFn Make) {
   for (MBlock &B : MF.Blocks)
     for (size_t K = 0; K + 1 < B.Instrs.size(); ++K) {
       MInstr &Lo = B.Instrs[K];
       const MInstr &Hi = B.Instrs[K + 1];
-      if (!isZeroMove(Lo) || !isZeroMove(Hi))
+      if (!isWordMove(Lo) || !isWordMove(Hi))
         continue;
       const MOperand &D0 = Lo.Ops[0], &D1 = Hi.Ops[0];
       if (D0.Reg != D1.Reg || D0.Sub % 2 || D1.Sub != D0.Sub + 1 ||
-          MF.VRegs[D0.Reg].Size < 2)
+          MF.VRegs[D0.Reg].Size < 2 || !Pair(Lo.Ops[1], Hi.Ops[1]))
         continue;
-      MInstr New;
-      New.Op = MOp(Opc::CS2R);
-      New.Ops = {def(vreg(D0.Reg, RegClass::GPR, 2, D0.Sub), D0.Undef),
-                 text("SRZ")};
+      MInstr New = Make(def(vreg(D0.Reg, RegClass::GPR, 2, D0.Sub), D0.Undef),
+                        Lo.Ops[1]);
       Lo = std::move(New);
       B.Instrs.erase(B.Instrs.begin() + K + 1);
     }
+}
+
+bool isZeroSource(const MOperand &S) {
+  return (S.K == MOperand::Kind::Imm && S.Imm == 0) || isZero(S);
+}
+} // namespace
+
+/// Zeroes of a pair: `CS2R v.k, SRZ`, as ptxas zeroes 64-bit values and
+/// the accumulators of Triton's masked loads.
+void codegen::pairZeroMoves(MFunction &MF) {
+  pairWordMoves(
+      MF,
+      [](const MOperand &A, const MOperand &B) {
+        return isZeroSource(A) && isZeroSource(B);
+      },
+      [](MOperand D, const MOperand &) {
+        MInstr I;
+        I.Op = MOp(Opc::CS2R);
+        I.Ops = {D, text("SRZ")};
+        return I;
+      });
 }
 
 namespace {
@@ -300,7 +318,7 @@ void combineHalfShifts(MFunction &MF) {
         MOperand NotPT = PT();
         NotPT.Not = true;
         MOperand D = I.Ops[0];
-        I.Op = MOp("LOP3.LUT"_op);
+        I.Op = MOp(Opc::LOP3, {Mod::LUT});
         I.Ops = {D, X, imm(0xffff0000), RZ(), imm(0xc0), NotPT};
       }
     }

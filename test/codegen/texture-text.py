@@ -53,7 +53,10 @@ def texlines(nvdisasm, cubin):
                        text=True)
     if p.returncode:
         return None
-    return [re.sub(r'\bU?R\d+\b', 'R', m.group(1)).replace('P0', 'P')
+    # Register and predicate numbers are the allocator's choice (a
+    # residency predicate is P1 where scheduling kept P0 busy); PT stays.
+    return [re.sub(r'\bU?P[0-6]\b', 'P',
+                   re.sub(r'\bU?R\d+\b', 'R', m.group(1)))
             for m in map(TEXRE.match, p.stdout.splitlines()) if m]
 
 
