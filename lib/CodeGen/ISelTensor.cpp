@@ -273,9 +273,13 @@ SelResult fp8OnHopper(ISel &S, const ptx::Instruction &I, Type TA, Type TB,
 /// for either signedness, so the two chained IMMAs give 256 times the
 /// exact product sum (at most 64 * 15 * 15 * 256, no overflow), which is
 /// shifted back and added to C (add.sat's sequence for .satfinite).
+/// mma.sp (\p Sparse, ISelTensorSparse.cpp) is the same with IMMA.SP: a
+/// 4-bit pair is one element of the 2:4 chunks, so the even and the odd
+/// nibbles of A are the sparse 8-bit A of half the K under the same
+/// metadata and selector (ptxas's helper passes both through unchanged).
 SelResult int4OnHopper(ISel &S, const ptx::Instruction &I, Type TA, Type TB,
-                       const char *K, unsigned WA, unsigned WB,
-                       unsigned WC) {
+                       const char *K, unsigned WA, unsigned WB, unsigned WC,
+                       bool Sparse) {
   MOperand A = fragment(S, I.Ops[1], WA), B = fragment(S, I.Ops[2], WB);
   MOperand C = fragment(S, I.Ops[3], WC);
   auto Nibbles = [&](const MOperand &Src, unsigned Words, bool Odd) {
@@ -299,12 +303,24 @@ SelResult int4OnHopper(ISel &S, const ptx::Instruction &I, Type TA, Type TB,
     return X;
   };
   // 8-bit types of the same signedness.
-  std::string Op = std::string("IMMA.") + K + "." +
+  std::string Op = std::string(Sparse ? "IMMA.SP." : "IMMA.") + K + "." +
                    (TA == Type::S4 ? "S8" : "U8") + "." +
                    (TB == Type::S4 ? "S8" : "U8");
   MOperand P = newReg(S, WC), Q = newReg(S, WC), D = newReg(S, WC);
-  S.emit(Op, {dst(P), Layout(AEven, ".ROW"), Layout(BEven, ".COL"), RZ()});
-  S.emit(Op, {dst(Q), Layout(AOdd, ".ROW"), Layout(BOdd, ".COL"), P});
+  llvm::SmallVector<MOperand, 6> Ops0 = {dst(P), Layout(AEven, ".ROW"),
+                                         Layout(BEven, ".COL"), RZ()};
+  llvm::SmallVector<MOperand, 6> Ops1 = {dst(Q), Layout(AOdd, ".ROW"),
+                                         Layout(BOdd, ".COL"), P};
+  if (Sparse) {
+    MOperand E = S.srcReg(I.Ops[4], Type::B32);
+    E.Width = 1;
+    for (auto *Ops : {&Ops0, &Ops1}) {
+      Ops->push_back(E);
+      Ops->push_back(uImm(I.Ops[5].Value));
+    }
+  }
+  S.emit(Op, Ops0);
+  S.emit(Op, Ops1);
   for (unsigned W = 0; W != WC; ++W) {
     MOperand Sum = newReg(S);
     S.emit("SHF.R.S32.HI", {dst(Sum), RZ(), uImm(8), word(Q, W)});
@@ -421,7 +437,7 @@ SelResult selectMma(ISel &S, const ptx::Instruction &I) {
       return S.unsupported(I);
     WC = K[0] == '8' ? 2 : 4;
     if (S.isSm90())
-      return int4OnHopper(S, I, TA, TB, K8, WA, WB, WC);
+      return int4OnHopper(S, I, TA, TB, K8, WA, WB, WC, false);
     Op = std::string("IMMA.") + K + "." + typeText(TA) + "." + typeText(TB);
     if (I.hasMod(".satfinite"))
       Op += ".SAT";
@@ -495,6 +511,13 @@ SelResult selectMma(ISel &S, const ptx::Instruction &I) {
 }
 
 } // namespace
+
+SelResult codegen::int4MmaOnHopper(ISel &S, const ptx::Instruction &I,
+                                   Type TA, Type TB, const char *K8,
+                                   unsigned WA, unsigned WB, unsigned WC,
+                                   bool Sparse) {
+  return int4OnHopper(S, I, TA, TB, K8, WA, WB, WC, Sparse);
+}
 
 SelResult codegen::selectTensor(ISel &S, const ptx::Instruction &I) {
   llvm::StringRef M = I.Mnemonic;

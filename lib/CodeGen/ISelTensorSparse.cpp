@@ -12,12 +12,16 @@
 //   f16/bf16 m16n8k16 / k32   HMMA.SP.16816 / .16832 .F16|.F32 [.BF16]
 //   tf32 m16n8k8 / k16        HMMA.SP.1688 / .16816 .F32.TF32
 //   s8/u8 m16n8k32 / k64      IMMA.SP.16832 / .16864 .<A>.<B>[.SAT]
-//   s4/u4 m16n8k64 / k128     IMMA.SP.16864 / .168128 (sm_80..89; sm_90
-//                             calls __cuda_sm_9x_mma_sub_byte_internal_
-//                             sparse_*, which unpacks to 8 bits: not yet)
-//   e4m3/e5m2 m16n8k64        QMMA.SP.16864.F32.<A>.<B> (sm_89; sm_90
-//                             unpacks to f16 and rebuilds the metadata
-//                             with shuffles: not yet)
+//   s4/u4 m16n8k64 / k128     IMMA.SP.16864 / .168128 (sm_80..89); sm_90
+//                             has no 4-bit IMMA: ptxas calls
+//                             __cuda_sm_9x_mma_sub_byte_internal_sparse_*
+//                             (nibbles to bytes, two IMMA.SP.16832 /
+//                             .16864 on the same metadata); we inline
+//                             ISelTensor.cpp's int4OnHopper with IMMA.SP
+//   e4m3/e5m2 m16n8k64 .f32   QMMA.SP.16864.F32.<A>.<B> (sm_89); sm_90
+//                             unpacks to f16, moves B and the metadata
+//                             between lanes and runs two HMMA.SP.16832.F32
+//                             (ISelTensorSparseSm90.cpp)
 //
 // A holds K/2 elements per row, laid out as the dense A of K/2; B, C and
 // D are the dense fragments of K.
@@ -88,14 +92,26 @@ SelResult codegen::selectMmaSparse(ISel &S, const ptx::Instruction &I) {
     Int = true;
   } else if (TA == Type::S4 || TA == Type::U4) {
     Big = Shape(".m16n8k128");
-    if ((!Big && !Shape(".m16n8k64")) || S.isSm90())
+    if (!Big && !Shape(".m16n8k64"))
       return S.unsupported(I);
+    if (S.isSm90()) {
+      // No 4-bit IMMA: the nibbles as bytes on two IMMA.SP of the 8-bit K
+      // (ISelTensor.cpp's int4OnHopper).
+      if (TD != Type::S32 || TC != Type::S32 ||
+          (TB != Type::S4 && TB != Type::U4))
+        return S.unsupported(I);
+      unsigned W = Big ? 4 : 2;
+      return int4MmaOnHopper(S, I, TA, TB, Big ? "16864" : "16832", W, W, 4,
+                             /*Sparse=*/true);
+    }
     Op = std::string("IMMA.SP.") + (Big ? "168128" : "16864");
     Int = true;
   } else if (TA == Type::E4M3 || TA == Type::E5M2) {
-    if (!Shape(".m16n8k64") || S.sm() < 89 || S.isSm90() ||
-        TD != Type::F32 || TC != Type::F32)
+    if (!Shape(".m16n8k64") || S.sm() < 89 || TD != Type::F32 ||
+        TC != Type::F32 || (TB != Type::E4M3 && TB != Type::E5M2))
       return S.unsupported(I);
+    if (S.isSm90())
+      return fp8SparseOnHopper(S, I, TA, TB);
     Big = true;
     Op = std::string("QMMA.SP.16864.F32.") + intText(TA) + "." + intText(TB);
   } else {

@@ -168,11 +168,14 @@ const Row Rows[] = {
     {0x3e, Sched::ALU, Sched::WARP, ReadRole::Data, 1, 0, 0, 13},
     {0x0f, Sched::BRANCH, Sched::ALU, ReadRole::Data, 0, 0, 0, 9},
     {0x30, Sched::BRANCH, Sched::ALU, ReadRole::Data, 0, 0, 0, 15},
-    {0x23, Sched::CONV, Sched::ALU, ReadRole::Data, 0, 0, 0, 4},
-    {0x10, Sched::CONV, Sched::ALU, ReadRole::Data, 0, 0, 0, 6},
+    // sm_90: 4, ptxas's F2FP.F16.<fp8>.UNPACK_B -> SEL of its fp8 mma.sp
+    // code (tensor/mma-sparse-sm90-vs-ptxas; the corpus had left 6).
+    {0x33, Sched::CONV, Sched::ALU, ReadRole::Data, 0, 0, 0, 4},
     {0x08, Sched::CONV, Sched::ALU, ReadRole::Data, 0, 0, 0, 10},
     {0x38, Sched::CONV, Sched::CONV, ReadRole::Data, 0, 0, 0, 4},
     {0x38, Sched::CONV, Sched::FP16, ReadRole::Data, 0, 0, 0, 5},
+    // sm_90: F2FP.F16.<fp8>.UNPACK_B -> IMAD.MOV of ptxas's fp8 mma.sp code.
+    {0x30, Sched::CONV, Sched::IMAD, ReadRole::Data, 0, 0, 0, 5},
     {0x3e, Sched::CONV, Sched::MEM, ReadRole::Data, 0, 0, 0, 5},
     // sm_90 F2FP.F16.<fp8>.UNPACK_B -> SHFL of ptxas's fp8 mma.sp code (5).
     {0x30, Sched::CONV, Sched::WARP, ReadRole::Data, 0, 0, 0, 5},
