@@ -59,8 +59,9 @@ struct ISel::WarpgroupState {
   struct InFlight {
     unsigned Block, Index; ///< the GMMA
     MOperand D;            ///< accumulator tuple
-    MOperand A;            ///< A fragment tuple (Reg) or none (Imm)
-    MOperand Meta;         ///< sparsity metadata (Reg) or none (Imm)
+    /// Registers it reads in the background (A's fragment, the sparsity
+    /// metadata), also those of the GMMAs it chains on.
+    llvm::SmallVector<MOperand, 2> Reads;
     ptx::Instruction Dist; ///< Ops[0]: the PTX registers D goes to
     int Group = -1;        ///< committed group number, -1 before commit
   };
@@ -142,10 +143,7 @@ void waitGroups(ISel &S, unsigned N, bool All) {
   // The GMMA reads A and writes D until here: both stay allocated.
   for (const auto &F : Done) {
     Bar.Implicit.push_back(F.D);
-    if (F.A.K == MOperand::Kind::Reg)
-      Bar.Implicit.push_back(F.A);
-    if (F.Meta.K == MOperand::Kind::Reg)
-      Bar.Implicit.push_back(F.Meta);
+    Bar.Implicit.append(F.Reads.begin(), F.Reads.end());
   }
   for (const auto &F : Done) {
     MOperand D = F.D;
@@ -317,9 +315,13 @@ SelResult wgmma::emitGmma(ISel &S, const ptx::Instruction &I, GmmaShape &G) {
     Regs.clear();
     Inputs();
   }
-  bool Dirty = !W.Fenced || llvm::any_of(Regs, [&](unsigned R) {
-                 return W.WrittenSinceFence.count(R);
-               });
+  auto Written = [&](unsigned R) { return W.WrittenSinceFence.count(R); };
+  bool Dirty = !W.Fenced || llvm::any_of(Regs, Written);
+  // Only an accumulator written since the fence (or no fence) makes ptxas
+  // wait for the GMMAs in flight and end a chain: new values of A's or the
+  // metadata registers are other registers than the ones in flight read
+  // (ptxas: C7519 alone, and the chain goes on).
+  bool DirtyAcc = !W.Fenced || (!NoC && llvm::any_of(DRegs, Written));
   if (Dirty)
     W.Arrives.push_back(
         {I.Loc, fmt::format("(C7519) warpgroup.arrive is injected in around "
@@ -337,16 +339,16 @@ SelResult wgmma::emitGmma(ISel &S, const ptx::Instruction &I, GmmaShape &G) {
     if (PR == DRegs && S.mf().VRegs[W.Pending[K].D.Reg].Size == Words)
       Chain = int(K);
   }
-  if (Chain >= 0 && (NoC || Dirty))
+  if (Chain >= 0 && (NoC || DirtyAcc))
     Chain = -1;
-  // ptxas waits for the GMMAs in flight before an arrive it injects (and
-  // says so at this GMMA); a GMMA on other registers of one in flight
-  // waits too.
+  // ptxas waits for the GMMAs in flight before an arrive it injects for
+  // the accumulator (and says so at this GMMA); a GMMA on other registers
+  // of one in flight waits too.
   if (!W.Pending.empty() &&
-      (Dirty || (Chain < 0 && llvm::any_of(DRegs, [&](unsigned R) {
+      (DirtyAcc || (Chain < 0 && llvm::any_of(DRegs, [&](unsigned R) {
                    return W.Busy.count(R);
                  })))) {
-    if (Dirty)
+    if (DirtyAcc)
       W.Waits.push_back(
           {I.Loc, fmt::format("(C7517) warpgroup.wait is injected in around "
                               "line {} by compiler to allow use of "
@@ -361,9 +363,14 @@ SelResult wgmma::emitGmma(ISel &S, const ptx::Instruction &I, GmmaShape &G) {
     AFrag = mmaFragment(S, AOp, 4);
     AFrag.Width = 4;
   }
+  // The metadata in a register of its own, defined once: the GMMA reads it
+  // until the wait, and a later write of the PTX register is another value.
   MOperand Meta = imm(0);
-  if (G.Meta)
-    Meta = S.srcReg(*G.Meta, Type::B32);
+  if (G.Meta) {
+    unsigned T = S.tmp(RegClass::GPR);
+    S.emit("MOV", {def(vreg(T, RegClass::GPR)), S.srcReg(*G.Meta, Type::B32)});
+    Meta = vreg(T, RegClass::GPR);
+  }
   // scale-d.
   MOperand UP;
   bool HaveUP = false;
@@ -377,6 +384,7 @@ SelResult wgmma::emitGmma(ISel &S, const ptx::Instruction &I, GmmaShape &G) {
     HaveUP = true;
   }
   // The accumulator tuple, gathered from the PTX registers.
+  llvm::SmallVector<MOperand, 2> ChainReads;
   MOperand C;
   MOperand D;
   if (NoC) {
@@ -385,6 +393,7 @@ SelResult wgmma::emitGmma(ISel &S, const ptx::Instruction &I, GmmaShape &G) {
   } else if (Chain >= 0) {
     C = W.Pending[Chain].D;
     D = def(C, false);
+    ChainReads = W.Pending[Chain].Reads;
     W.Pending.erase(W.Pending.begin() + Chain);
   } else {
     C = mmaFragment(S, DOp, Words);
@@ -450,8 +459,11 @@ SelResult wgmma::emitGmma(ISel &S, const ptx::Instruction &I, GmmaShape &G) {
   F.Block = S.currentBlock();
   F.Index = unsigned(S.mf().Blocks[F.Block].Instrs.size() - 1);
   F.D = vreg(D.Reg, RegClass::GPR, Words);
-  F.A = ARegs ? AFrag : imm(0);
-  F.Meta = G.Meta ? Meta : imm(0);
+  F.Reads = std::move(ChainReads);
+  if (ARegs)
+    F.Reads.push_back(AFrag);
+  if (G.Meta)
+    F.Reads.push_back(Meta);
   F.Dist.Mnemonic = "wgmma";
   F.Dist.Ops.push_back(DOp);
   F.Dist.Types.push_back(Type::B32);
