@@ -14,6 +14,8 @@
 //   wgmma.mma_async .e4m3/.e5m2 QGMMA.64xNx32.F32|F16.<A>.<B>
 //   wgmma.mma_async .s8/.u8     IGMMA.64xNx32.<A>.<B>[.SAT]
 //   wgmma.mma_async .b1         BGMMA.64xNx256.AND.POPC
+//   wgmma.mma_async.sp          HGMMA.SP/QGMMA.SP/IGMMA.SP
+//                               (ISelWarpgroupSparse.cpp)
 //   wgmma.commit_group          gsb0 on the group's last GMMA (a dummy
 //                               HGMMA.64x8x16.F16 RZ, gdesc[URZ], RZ, !UPT
 //                               when the group is empty)
@@ -29,8 +31,10 @@
 //
 // ptxas inserts what the PTX leaves out, and says so (ptxas info):
 //  * C7519 "warpgroup.arrive is injected ... to allow use of registers in
-//    GMMA": a GMMA whose accumulator or A registers were written after the
-//    last wgmma.fence (or with no fence before it);
+//    GMMA": a GMMA whose accumulator, A or sparsity-metadata registers
+//    were written after the last wgmma.fence (or with no fence before it);
+//    for the accumulator (or no fence) ptxas also waits for the GMMAs in
+//    flight first (C7517 at this GMMA), for A or the metadata it does not;
 //  * C7517 "warpgroup.wait is injected ... to allow use of registers
 //    defined by GMMA": an instruction that touches the registers of a GMMA
 //    in flight (reported at that instruction's line).

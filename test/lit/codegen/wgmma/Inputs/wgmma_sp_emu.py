@@ -20,9 +20,9 @@ matrix storage" for wgmma.mma_async.sp, per warp as mma.sp's m16n8k(K)):
     for element 0 and 0b1110 for element 1.
 
 The words of the threads the selector does not pick are random: they must
-not matter. The cubins of ptxas-alt and (when it is on PATH) ptxas must
-give the reference's bytes, must agree with each other (sass-run
---compare), and pass the hazard checker. No GPU run has confirmed the
+not matter. The cubins of ptxas-alt (-O3, and -O0 up to N = 128) and
+(when it is on PATH) ptxas must give the reference's bytes, must agree
+with each other (sass-run --compare), and pass the hazard checker. No GPU run has confirmed the
 metadata layout: both the emulator and this script follow the ISA text.
 
 Usage: wgmma_sp_emu.py --ptxas-alt BIN --sass-run BIN --sass-hazards BIN
@@ -236,6 +236,10 @@ def run_config(cfg, args, idx):
         json.dump(spec, f)
     results, cubins = {}, {}
     builds = [("ptxas-alt", [args.ptxas_alt])]
+    # (-O0 of N = 256, a 128-word accumulator, spills around the GMMA and
+    # computes wrong values for the dense wgmma too: a known gap, left out.)
+    if n < 256:
+        builds.append(("ptxas-alt-O0", [args.ptxas_alt, "-O0"]))
     if shutil.which("ptxas"):
         builds.append(("ptxas", ["ptxas"]))
     for who, cmd in builds:
@@ -259,11 +263,13 @@ def run_config(cfg, args, idx):
             t, r = divmod(bad // 4, words)
             return (f"{who} differs from the reference at thread {t} register {r}: "
                     f"{got[bad:bad + 4].hex()} vs {bytes(out[bad:bad + 4]).hex()}")
-    if "ptxas" in cubins:
-        p = subprocess.run([args.sass_run, cubins["ptxas-alt"], "--spec", js, "--compare",
+    for who in ("ptxas-alt", "ptxas-alt-O0"):
+        if "ptxas" not in cubins or who not in cubins:
+            continue
+        p = subprocess.run([args.sass_run, cubins[who], "--spec", js, "--compare",
                             cubins["ptxas"], "--check-hazards"], capture_output=True, text=True)
         if p.returncode:
-            return f"--compare failed: {(p.stdout + p.stderr).strip()[-300:]}"
+            return f"{who}: --compare failed: {(p.stdout + p.stderr).strip()[-300:]}"
     return "ok (" + ", ".join(results) + ")"
 
 
