@@ -20,7 +20,7 @@ matrix storage" for wgmma.mma_async.sp, per warp as mma.sp's m16n8k(K)):
     for element 0 and 0b1110 for element 1.
 
 The words of the threads the selector does not pick are random: they must
-not matter. The cubins of ptxas-alt (-O3, and -O0 up to N = 128) and
+not matter. The cubins of ptxas-alt (-O3, and -O0 below N = 256) and
 (when it is on PATH) ptxas must give the reference's bytes, must agree
 with each other (sass-run --compare), and pass the hazard checker. No GPU run has confirmed the
 metadata layout: both the emulator and this script follow the ISA text.
