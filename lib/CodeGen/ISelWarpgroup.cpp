@@ -14,6 +14,8 @@
 //   wgmma.mma_async .e4m3/.e5m2 QGMMA.64xNx32.F32|F16.<A>.<B>
 //   wgmma.mma_async .s8/.u8     IGMMA.64xNx32.<A>.<B>[.SAT]
 //   wgmma.mma_async .b1         BGMMA.64xNx256.AND.POPC
+//   wgmma.mma_async.sp          HGMMA.SP/QGMMA.SP/IGMMA.SP
+//                               (ISelWarpgroupSparse.cpp)
 //   wgmma.commit_group          gsb0 on the group's last GMMA (a dummy
 //                               HGMMA.64x8x16.F16 RZ, gdesc[URZ], RZ, !UPT
 //                               when the group is empty)
@@ -29,8 +31,10 @@
 //
 // ptxas inserts what the PTX leaves out, and says so (ptxas info):
 //  * C7519 "warpgroup.arrive is injected ... to allow use of registers in
-//    GMMA": a GMMA whose accumulator or A registers were written after the
-//    last wgmma.fence (or with no fence before it);
+//    GMMA": a GMMA whose accumulator, A or sparsity-metadata registers
+//    were written after the last wgmma.fence (or with no fence before it);
+//    for the accumulator (or no fence) ptxas also waits for the GMMAs in
+//    flight first (C7517 at this GMMA), for A or the metadata it does not;
 //  * C7517 "warpgroup.wait is injected ... to allow use of registers
 //    defined by GMMA": an instruction that touches the registers of a GMMA
 //    in flight (reported at that instruction's line).
@@ -39,6 +43,7 @@
 // side and costs pipelining only).
 //
 //===----------------------------------------------------------------------===//
+#include "ISelWarpgroup.h"
 #include "ISelIntegerCommon.h"
 #include "ISelTensor.h"
 #include "ISelMemory.h"
@@ -50,6 +55,7 @@
 using namespace ptxas;
 using namespace ptxas::codegen;
 using namespace ptxas::codegen::intsel;
+using namespace ptxas::codegen::wgmma;
 using ptx::Operand;
 using ptx::Type;
 
@@ -57,7 +63,9 @@ struct ISel::WarpgroupState {
   struct InFlight {
     unsigned Block, Index; ///< the GMMA
     MOperand D;            ///< accumulator tuple
-    MOperand A;            ///< A fragment tuple (Reg) or none (Imm)
+    /// Registers it reads in the background (A's fragment, the sparsity
+    /// metadata), also those of the GMMAs it chains on.
+    llvm::SmallVector<MOperand, 2> Reads;
     ptx::Instruction Dist; ///< Ops[0]: the PTX registers D goes to
     int Group = -1;        ///< committed group number, -1 before commit
   };
@@ -139,8 +147,7 @@ void waitGroups(ISel &S, unsigned N, bool All) {
   // The GMMA reads A and writes D until here: both stay allocated.
   for (const auto &F : Done) {
     Bar.Implicit.push_back(F.D);
-    if (F.A.K == MOperand::Kind::Reg)
-      Bar.Implicit.push_back(F.A);
+    Bar.Implicit.append(F.Reads.begin(), F.Reads.end());
   }
   for (const auto &F : Done) {
     MOperand D = F.D;
@@ -155,9 +162,6 @@ void waitGroups(ISel &S, unsigned N, bool All) {
     W.Busy.insert(R.begin(), R.end());
   }
 }
-
-const char *intText(Type T) { return T == Type::S8 ? "S8" : "U8"; }
-const char *fp8Text(Type T) { return T == Type::E4M3 ? "E4M3" : "E5M2"; }
 
 /// Writes the 64-bit descriptor \p O into words \p W, \p W+1 of the
 /// uniform tuple \p U.
@@ -198,83 +202,112 @@ MOperand descriptors(ISel &S, const Operand *A, const Operand &B) {
   return M;
 }
 
-std::optional<int64_t> immOp(const Operand &O) {
-  if (O.K != Operand::Kind::Imm)
-    return std::nullopt;
-  return O.Value;
-}
+} // namespace
 
-SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
-  ISel::WarpgroupState &W = state(S);
-  if (I.hasMod(".sp"))
-    return S.unsupported(I, "wgmma.mma_async.sp");
-  unsigned N = 0, K = 0;
+bool wgmma::shapeOf(const ptx::Instruction &I, unsigned &N, unsigned &K) {
+  N = K = 0;
   for (llvm::StringRef M : I.Mods)
     if (M.starts_with(".m64n")) {
       llvm::StringRef R = M.drop_front(5);
       size_t P = R.find('k');
       if (P == llvm::StringRef::npos || R.take_front(P).getAsInteger(10, N) ||
           R.drop_front(P + 1).getAsInteger(10, K))
-        return S.unsupported(I);
+        return false;
     }
-  if (!N || I.Types.size() < 3 || I.Ops.size() < 4)
+  return N != 0;
+}
+
+std::optional<int64_t> wgmma::immOp(const Operand &O) {
+  if (O.K != Operand::Kind::Imm)
+    return std::nullopt;
+  return O.Value;
+}
+
+namespace {
+
+SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
+  if (I.hasMod(".sp"))
+    return wgmma::selectMmaAsyncSparse(S, I);
+  unsigned N = 0, K = 0;
+  if (!wgmma::shapeOf(I, N, K) || I.Types.size() < 3 || I.Ops.size() < 4)
     return S.unsupported(I);
   Type TD = I.Types[0], TA = I.Types[1], TB = I.Types[2];
   bool Half = TA == Type::F16 || TA == Type::BF16 || TA == Type::TF32;
   bool Fp8 = TA == Type::E4M3 || TA == Type::E5M2;
   bool Int = TA == Type::S8 || TA == Type::U8;
   bool Bit = TA == Type::B1;
-  const Operand &DOp = I.Ops[0], &AOp = I.Ops[1], &BOp = I.Ops[2];
-  bool ARegs = AOp.K == Operand::Kind::Vector;
+  bool ARegs = I.Ops[1].K == Operand::Kind::Vector;
   // Immediates after scale-d: scale-a, scale-b, trans-a, trans-b (the
   // register-A form has no trans-a).
   auto ImmAt = [&](size_t Ix, int64_t Def) {
-    return Ix < I.Ops.size() ? immOp(I.Ops[Ix]).value_or(Def) : Def;
+    return Ix < I.Ops.size() ? wgmma::immOp(I.Ops[Ix]).value_or(Def) : Def;
   };
-  int64_t ScaleA = ImmAt(4, 1), ScaleB = ImmAt(5, 1);
-  int64_t TransA = ARegs ? 0 : ImmAt(6, 0), TransB = ImmAt(ARegs ? 6 : 7, 0);
+  wgmma::GmmaShape G;
+  G.ScaleA = ImmAt(4, 1), G.ScaleB = ImmAt(5, 1);
+  G.TransA = ARegs ? 0 : ImmAt(6, 0), G.TransB = ImmAt(ARegs ? 6 : 7, 0);
   if (!Half)
-    TransA = TransB = 0;
-  std::string Op;
+    G.TransA = G.TransB = 0;
+  G.DescNegA = Half || Fp8;
   if (Half) {
-    Op = fmt::format("HGMMA.64x{}x{}{}{}", N, K,
-                     TD == Type::F32 ? ".F32" : ".F16",
-                     TA == Type::BF16 ? ".BF16" : TA == Type::TF32 ? ".TF32" : "");
+    G.Op = fmt::format("HGMMA.64x{}x{}{}{}", N, K,
+                       TD == Type::F32 ? ".F32" : ".F16",
+                       TA == Type::BF16 ? ".BF16"
+                       : TA == Type::TF32 ? ".TF32"
+                                          : "");
   } else if (Fp8) {
-    Op = fmt::format("QGMMA.64x{}x32{}.{}.{}", N,
-                     TD == Type::F32 ? ".F32" : ".F16", fp8Text(TA),
-                     fp8Text(TB));
+    G.Op = fmt::format("QGMMA.64x{}x32{}.{}.{}", N,
+                       TD == Type::F32 ? ".F32" : ".F16", fp8Text(TA),
+                       fp8Text(TB));
   } else if (Int) {
-    Op = fmt::format("IGMMA.64x{}x32.{}.{}{}", N, intText(TA), intText(TB),
-                     I.hasMod(".satfinite") ? ".SAT" : "");
+    G.Op = fmt::format("IGMMA.64x{}x32.{}.{}{}", N, intText(TA), intText(TB),
+                       I.hasMod(".satfinite") ? ".SAT" : "");
   } else if (Bit) {
-    Op = fmt::format("BGMMA.64x{}x256.AND.POPC", N);
+    G.Op = fmt::format("BGMMA.64x{}x256.AND.POPC", N);
   } else {
     return S.unsupported(I);
   }
   // ptxas's checks of the immediates (scale -1 or 1, transpose 0 or 1).
   for (size_t Ix = 4; Ix < I.Ops.size(); ++Ix) {
-    std::optional<int64_t> V = immOp(I.Ops[Ix]);
+    std::optional<int64_t> V = wgmma::immOp(I.Ops[Ix]);
     bool Scale = Ix < 6;
     if (!V || (Scale ? (*V != 1 && *V != -1) : (*V != 0 && *V != 1)))
       return S.error(I, fmt::format("argument {} of wgmma.mma_async: unexpected "
                                     "value, expected to be {}",
                                     Ix, Scale ? "-1 or 1" : "0 or 1"));
   }
-  unsigned Words = TD == Type::F16 ? N / 4 : N / 2;
+  G.Words = TD == Type::F16 ? N / 4 : N / 2;
+  G.ScaleDAt = 3;
+  return wgmma::emitGmma(S, I, G);
+}
+
+} // namespace
+
+SelResult wgmma::emitGmma(ISel &S, const ptx::Instruction &I, GmmaShape &G) {
+  ISel::WarpgroupState &W = state(S);
+  const Operand &DOp = I.Ops[0], &AOp = I.Ops[1], &BOp = I.Ops[2];
+  bool ARegs = AOp.K == Operand::Kind::Vector;
+  unsigned Words = G.Words;
   if (DOp.K != Operand::Kind::Vector || DOp.Elems.size() != Words)
-    return S.error(I, "wgmma.mma_async: the accumulator needs " +
-                          llvm::Twine(Words) + " registers");
+    return S.error(I, llvm::Twine(I.hasMod(".sp") ? "wgmma.mma_async.sp"
+                                                  : "wgmma.mma_async") +
+                          ": the accumulator needs " + llvm::Twine(Words) +
+                          " registers");
 
   // Arrive injection (ptxas's C7519): registers read by this GMMA written
-  // since the last fence.
+  // since the last fence (the accumulator, A in registers, the sparsity
+  // metadata).
   llvm::SmallVector<unsigned, 64> Regs;
   regsOf(S, DOp, Regs);
-  if (ARegs)
-    regsOf(S, AOp, Regs);
+  auto Inputs = [&] {
+    if (ARegs)
+      regsOf(S, AOp, Regs);
+    if (G.Meta)
+      regsOf(S, *G.Meta, Regs);
+  };
+  Inputs();
   // An all-zero accumulator with nothing in flight is not read: ptxas
   // computes A*B alone (C = RZ, !UPT), and its registers need no arrive.
-  const Operand &SD = I.Ops[3];
+  const Operand &SD = I.Ops[G.ScaleDAt];
   llvm::SmallVector<unsigned, 64> DRegs;
   regsOf(S, DOp, DRegs);
   bool ZeroC = W.Pending.empty() && DRegs.size() == DOp.Elems.size() &&
@@ -284,12 +317,15 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
               W.False.count(S.vregOf(SD)) && !SD.Negated);
   if (NoC) {
     Regs.clear();
-    if (ARegs)
-      regsOf(S, AOp, Regs);
+    Inputs();
   }
-  bool Dirty = !W.Fenced || llvm::any_of(Regs, [&](unsigned R) {
-                 return W.WrittenSinceFence.count(R);
-               });
+  auto Written = [&](unsigned R) { return W.WrittenSinceFence.count(R); };
+  bool Dirty = !W.Fenced || llvm::any_of(Regs, Written);
+  // Only an accumulator written since the fence (or no fence) makes ptxas
+  // wait for the GMMAs in flight and end a chain: new values of A's or the
+  // metadata registers are other registers than the ones in flight read
+  // (ptxas: C7519 alone, and the chain goes on).
+  bool DirtyAcc = !W.Fenced || (!NoC && llvm::any_of(DRegs, Written));
   if (Dirty)
     W.Arrives.push_back(
         {I.Loc, fmt::format("(C7519) warpgroup.arrive is injected in around "
@@ -307,16 +343,16 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
     if (PR == DRegs && S.mf().VRegs[W.Pending[K].D.Reg].Size == Words)
       Chain = int(K);
   }
-  if (Chain >= 0 && (NoC || Dirty))
+  if (Chain >= 0 && (NoC || DirtyAcc))
     Chain = -1;
-  // ptxas waits for the GMMAs in flight before an arrive it injects (and
-  // says so at this GMMA); a GMMA on other registers of one in flight
-  // waits too.
+  // ptxas waits for the GMMAs in flight before an arrive it injects for
+  // the accumulator (and says so at this GMMA); a GMMA on other registers
+  // of one in flight waits too.
   if (!W.Pending.empty() &&
-      (Dirty || (Chain < 0 && llvm::any_of(DRegs, [&](unsigned R) {
+      (DirtyAcc || (Chain < 0 && llvm::any_of(DRegs, [&](unsigned R) {
                    return W.Busy.count(R);
                  })))) {
-    if (Dirty)
+    if (DirtyAcc)
       W.Waits.push_back(
           {I.Loc, fmt::format("(C7517) warpgroup.wait is injected in around "
                               "line {} by compiler to allow use of "
@@ -331,6 +367,14 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
     AFrag = mmaFragment(S, AOp, 4);
     AFrag.Width = 4;
   }
+  // The metadata in a register of its own, defined once: the GMMA reads it
+  // until the wait, and a later write of the PTX register is another value.
+  MOperand Meta = imm(0);
+  if (G.Meta) {
+    unsigned T = S.tmp(RegClass::GPR);
+    S.emit("MOV", {def(vreg(T, RegClass::GPR)), S.srcReg(*G.Meta, Type::B32)});
+    Meta = vreg(T, RegClass::GPR);
+  }
   // scale-d.
   MOperand UP;
   bool HaveUP = false;
@@ -344,6 +388,7 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
     HaveUP = true;
   }
   // The accumulator tuple, gathered from the PTX registers.
+  llvm::SmallVector<MOperand, 2> ChainReads;
   MOperand C;
   MOperand D;
   if (NoC) {
@@ -352,6 +397,7 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
   } else if (Chain >= 0) {
     C = W.Pending[Chain].D;
     D = def(C, false);
+    ChainReads = W.Pending[Chain].Reads;
     W.Pending.erase(W.Pending.begin() + Chain);
   } else {
     C = mmaFragment(S, DOp, Words);
@@ -359,26 +405,25 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
     D = def(C, false);
   }
   // The descriptor flags.
-  MOperand &Flags = Desc;
   std::string Fl;
-  if (ScaleA < 0 && ARegs)
+  if (G.ScaleA < 0 && ARegs)
     AFrag.Neg = true; // -Ra
-  if ((Half || Fp8) && !ARegs) {
-    if (ScaleA < 0)
+  if (G.DescNegA && !ARegs) {
+    if (G.ScaleA < 0)
       Fl += ".negA";
-    if (ScaleB < 0)
+    if (G.ScaleB < 0)
       Fl += ".negB";
-    if (TransA)
+    if (G.TransA)
       Fl += ".tnspA";
-    if (TransB)
+    if (G.TransB)
       Fl += ".tnspB";
   } else {
-    if (ScaleB < 0)
+    if (G.ScaleB < 0)
       Fl += ".negB";
-    if (TransB)
+    if (G.TransB)
       Fl += ".tnspB";
   }
-  Flags.Text = Fl;
+  Desc.Text = Fl;
   // Any register write since the last arrive of this block needs another.
   const MBlock &B = S.mf().Blocks[S.currentBlock()];
   bool NeedArrive = true;
@@ -408,12 +453,21 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
   } else if (HaveUP) {
     Ops.push_back(UP);
   }
-  S.emit(Op, llvm::ArrayRef<MOperand>(Ops));
+  if (G.Meta) {
+    Ops.push_back(Meta);
+    if (G.PrintSel)
+      Ops.push_back(imm(G.Sel));
+  }
+  S.emit(G.Op, llvm::ArrayRef<MOperand>(Ops));
   ISel::WarpgroupState::InFlight F;
   F.Block = S.currentBlock();
   F.Index = unsigned(S.mf().Blocks[F.Block].Instrs.size() - 1);
   F.D = vreg(D.Reg, RegClass::GPR, Words);
-  F.A = ARegs ? AFrag : imm(0);
+  F.Reads = std::move(ChainReads);
+  if (ARegs)
+    F.Reads.push_back(AFrag);
+  if (G.Meta)
+    F.Reads.push_back(Meta);
   F.Dist.Mnemonic = "wgmma";
   F.Dist.Ops.push_back(DOp);
   F.Dist.Types.push_back(Type::B32);
@@ -427,8 +481,6 @@ SelResult selectMmaAsync(ISel &S, const ptx::Instruction &I) {
   W.MmaSinceFence = true;
   return SelResult::Done;
 }
-
-} // namespace
 
 void codegen::warpgroupBefore(ISel &S, const ptx::Instruction *I) {
   if (!S.WG) {

@@ -72,10 +72,15 @@ static std::unique_ptr<MOp::Desc> resolve(llvm::StringRef Text) {
   if (*Op == Opc::UBLKCP && D->Mods.size() >= 2 && D->Mods[0] == Mod::S &&
       D->Mods[1] == Mod::G)
     D->IsaClass = 2;
-  // EIATTR_SPARSE_MMA_MASK bits (sm_90, ptxas 13.0 probed): HMMA.SP 0x10,
-  // IMMA.SP 0x20.
+  // EIATTR_SPARSE_MMA_MASK bits (sm_90, ptxas 13.0 probed): QGMMA.SP 0x1,
+  // HGMMA.SP 0x2 (f16/bf16/tf32), IGMMA.SP 0x4, HMMA.SP 0x10, IMMA.SP 0x20.
   if (Has(Mod::SP))
-    D->SparseMma = *Op == Opc::HMMA ? 0x10 : *Op == Opc::IMMA ? 0x20 : 0;
+    D->SparseMma = *Op == Opc::QGMMA   ? 0x01
+                   : *Op == Opc::HGMMA ? 0x02
+                   : *Op == Opc::IGMMA ? 0x04
+                   : *Op == Opc::HMMA  ? 0x10
+                   : *Op == Opc::IMMA  ? 0x20
+                                       : 0;
   return D;
 }
 

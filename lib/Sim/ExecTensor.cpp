@@ -32,56 +32,6 @@ namespace ptxas::sim {
 
 using namespace mma;
 
-namespace {
-/// The column of row R's compressed element J of a sparse A (PTX ISA
-/// 9.7.14.6.1): 2:4 chunks of 16- and 8-bit elements (a 4-bit pair counts
-/// as one 8-bit element), 1:2 chunks of tf32; one metadata nibble per
-/// chunk holds the chunk indices of its non-zero elements (bits 1:0 the
-/// first, 3:2 the second; tf32 uses 0b0100 for its first element, 0b1110
-/// for its second). The metadata lanes of quad g: 16-bit and tf32 types
-/// in steps of four chunks, a lane per step holding rows g (bits 15:0)
-/// and g + 8 (31:16); 8- and 4-bit types in steps of eight chunks, a lane
-/// pair per step, one row each (bits 31:0). The split of each selected
-/// lane set is our reading of the ISA's figures; that the two agree is
-/// what ptxas's sm_90 fp8 mma.sp code (f16 HMMA.SP with the metadata
-/// moved between lanes) requires. A GPU run must confirm it.
-template <class MetaFn>
-unsigned sparseCol(unsigned R, unsigned J, El E, unsigned K, int64_t Sel,
-                   MetaFn Meta) {
-  unsigned Bits = elBits(E);
-  unsigned Chunk, Slot, Sub = 0;
-  if (Bits == 32) {
-    Chunk = J, Slot = 0;
-  } else if (Bits == 4) {
-    Chunk = J / 4, Slot = (J / 2) % 2, Sub = J % 2;
-  } else {
-    Chunk = J / 2, Slot = J % 2;
-  }
-  unsigned ChunksPerRow = Bits == 32 ? K / 2 : Bits == 4 ? K / 8 : K / 4;
-  unsigned Q, Shift;
-  if (Bits >= 16) {
-    // 16-bit steps of k16 (tf32: k8): step s reads lane sel * steps + s,
-    // row g in bits 15:0 and g + 8 in 31:16, four chunks each.
-    unsigned Steps = ChunksPerRow / 4;
-    Q = (unsigned(Sel) * Steps + Chunk / 4) % 4;
-    Shift = (R >= 8 ? 16 : 0) + 4 * (Chunk % 4);
-  } else {
-    // 8-bit steps of k32: step s reads lanes 2 (sel + s) (row g) and
-    // + 1 (row g + 8), eight chunks each.
-    Q = (2 * (unsigned(Sel) + Chunk / 8) + (R >= 8)) % 4;
-    Shift = 4 * (Chunk % 8);
-  }
-  uint32_t Wd = Meta(4 * (R % 8) + Q);
-  unsigned Nib = (Wd >> Shift) & 15;
-  unsigned Idx = (Nib >> (2 * Slot)) & 3;
-  if (Bits == 32)
-    return 2 * Chunk + (Idx >> 1);
-  if (Bits == 4)
-    return 2 * (4 * Chunk + Idx) + Sub;
-  return 4 * Chunk + Idx;
-}
-} // namespace
-
 bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
   const std::string &Mn = D.Mnemonic;
   const auto &O = D.Ops;

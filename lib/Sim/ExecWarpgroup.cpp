@@ -1,4 +1,4 @@
-//===- ExecWarpgroup.cpp - HGMMA/QGMMA/IGMMA/BGMMA and WARPGROUP ----------===//
+//===- ExecWarpgroup.cpp - HGMMA/QGMMA/IGMMA/BGMMA (.SP) and WARPGROUP ----===//
 //
 // Part of ptxas-alt, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -34,6 +34,12 @@
 // once to the accumulator (f32 or f16); integer and b1 (AND + popc) exact,
 // .SAT clamps to s32. Scale-d false (the predicate operand, !UPT) or C = RZ
 // drop the accumulator; .negA/.negB negate.
+//
+// Sparse GMMAs (.SP, wgmma.mma_async.sp): A (descriptor or registers) holds
+// the K/2 stored elements of each row, laid out as a dense A of K/2; the
+// metadata register and the selector after C say which K columns they are
+// (2:4 chunks, 1:2 for tf32), per warp as for mma.sp (sparseCol,
+// MmaNumerics.h); B is the dense K x N.
 //
 // What is not modelled: asynchrony. The result is written when the
 // group's last warp issues the GMMA, so WARPGROUP.ARRIVE and
@@ -126,7 +132,8 @@ bool Machine::execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
     return true;
   }
   Handled = true;
-  if (D.has("SP"))
+  bool Sparse = D.has("SP");
+  if (Sparse && IsB)
     return unsupported(D);
   if (!G)
     return true;
@@ -183,14 +190,19 @@ bool Machine::execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
     EA = EB = El::U8; // bits; handled below
     Kk = 256;
   }
+  // Sparse (.SP): K doubles; A holds K/2 elements per row.
+  if (Sparse)
+    Kk *= 2;
+  unsigned Kc = Sparse ? Kk / 2 : Kk;
   bool Sat = IsI && D.modAt(75) == 1;
   unsigned ABits = IsB ? 1 : elBits(EA), BBits = IsB ? 1 : elBits(EB);
-  // Operands: D, [A regs], gdesc(s), C, [UP].
+  // Operands: D, [A regs], gdesc(s), C, [UP], [metadata, [selector]].
   const auto &O = D.Ops;
   if (O.empty() || O[0].Kind != OpKind::R)
     return unsupported(D);
   unsigned DReg = O[0].Reg;
-  int ARegs = -1, CReg = -1;
+  int ARegs = -1, CReg = -1, MetaReg = -1;
+  int64_t Sel = 0;
   llvm::SmallVector<unsigned, 2> Descs;
   bool ScaleD = true;
   for (size_t I = 1; I < O.size(); ++I) {
@@ -198,10 +210,14 @@ bool Machine::execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
     if (Op.Kind == OpKind::R) {
       if (Descs.empty())
         ARegs = Op.Reg;
-      else
+      else if (CReg < 0)
         CReg = Op.Reg;
+      else
+        MetaReg = Op.Reg;
     } else if (Op.Kind == OpKind::Mem) {
       Descs.push_back(Op.Desc); // gdesc[URn] decodes as a descriptor
+    } else if (Op.Kind == OpKind::Imm && Sparse) {
+      Sel = Op.Imm;
     }
   }
   // Scale-d: the uniform predicate at 87 (stored inverted: 0 is UPT, 7
@@ -212,7 +228,7 @@ bool Machine::execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
     ScaleD = (UP == 7 || (Me.UP >> UP & 1)) != bool(W.get(90, 1));
   }
   bool TwoDescs = ARegs < 0;
-  if (Descs.size() != 1 || CReg < 0) {
+  if (Descs.size() != 1 || CReg < 0 || Sparse != (MetaReg >= 0)) {
     std::string K;
     for (const Operand &Op : O)
       K += fmt::format(" {}:{}:{}:{}:{}", unsigned(Op.Kind), unsigned(Op.IdxKind), unsigned(Op.Reg), unsigned(Op.URIdx), unsigned(Op.Desc));
@@ -233,8 +249,9 @@ bool Machine::execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
   bool TnspA = IsH && Bits.get(61, 1), TnspB = IsH && Bits.get(62, 1);
   if (IsH && ARegs >= 0)
     TnspA = false;
-  // Read A (64 x K) and B (K x N) as raw element bits.
-  std::vector<uint32_t> A(64 * Kk), B(size_t(Kk) * N);
+  // Read A (64 x K, sparse: the 64 x K/2 stored elements) and B (K x N)
+  // as raw element bits.
+  std::vector<uint32_t> A(64 * Kc), B(size_t(Kk) * N);
   auto readSmem = [&](const Desc &Ds, bool MN, unsigned R, unsigned K,
                       unsigned Bits, uint32_t &Out) {
     unsigned Bit;
@@ -254,8 +271,8 @@ bool Machine::execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
   if (TwoDescs) {
     Desc DA = descOf(Descs[0]);
     for (unsigned R = 0; R < 64; ++R)
-      for (unsigned K = 0; K < Kk; ++K)
-        if (!readSmem(DA, TnspA, R, K, ABits, A[R * Kk + K]))
+      for (unsigned K = 0; K < Kc; ++K)
+        if (!readSmem(DA, TnspA, R, K, ABits, A[R * Kc + K]))
           return false;
   } else {
     // Registers: lane map of mma.m16n8k16 (16-bit), k8 (tf32), k32 (8-bit).
@@ -275,11 +292,31 @@ bool Machine::execWarpgroup(const DecodedInstr &D, uint32_t M, uint32_t G,
               K = PerReg * T + E + (Rg >> 1) * 4 * PerReg;
             uint32_t V = ABits == 32 ? Wd
                                      : (Wd >> (E * ABits)) & ((1u << ABits) - 1);
-            if (R < 64 && K < Kk)
-              A[R * Kk + K] = V;
+            if (R < 64 && K < Kc)
+              A[R * Kc + K] = V;
           }
         }
       }
+  }
+  if (Sparse) {
+    // The stored elements go to the columns the metadata names (PTX ISA
+    // "Sparse matrix storage" of wgmma.sp: warp w of the group holds the
+    // metadata of rows 16w..16w+15 as mma.sp's m16n8k(K) does; 2:4 chunks,
+    // 1:2 for tf32). The other elements are zero.
+    std::vector<uint32_t> Full(64 * Kk, 0);
+    for (unsigned R = 0; R < 64; ++R) {
+      if (R / 16 >= Members.size())
+        break;
+      Warp &Wm = *Members[R / 16];
+      for (unsigned J = 0; J < Kc; ++J) {
+        unsigned Col = sparseCol(R % 16, J, EA, Kk, Sel, [&](unsigned Ln) {
+          return MetaReg == 255 ? 0u : Wm.R[unsigned(MetaReg)][Ln & 31];
+        });
+        if (Col < Kk)
+          Full[R * Kk + Col] = A[R * Kc + J];
+      }
+    }
+    A = std::move(Full);
   }
   Desc DB = descOf(BDescReg);
   for (unsigned Nn = 0; Nn < N; ++Nn)

@@ -49,7 +49,8 @@ struct FunctionCode {
   /// FP8 conversions, tensor-map and global-to-shared bulk copies and
   /// USETMAXREG, else 1 (probed; docs/cubin-writer.md).
   uint8_t IsaClass = 1;
-  /// EIATTR_SPARSE_MMA_MASK (sm_90): 0x10 HMMA.SP, 0x20 IMMA.SP used.
+  /// EIATTR_SPARSE_MMA_MASK (sm_90): 0x1 QGMMA.SP, 0x2 HGMMA.SP, 0x4
+  /// IGMMA.SP, 0x10 HMMA.SP, 0x20 IMMA.SP used.
   uint8_t SparseMmaMask = 0;
   /// Which PTX statement each instruction was selected from, for line
   /// tables: one row where the statement changes, at the byte offset of
