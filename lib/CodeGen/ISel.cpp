@@ -641,6 +641,9 @@ bool ISel::selectOne(const ptx::Instruction &I) {
 
 void ISel::emitPrologue() {
   newBlock();
+  // First, so that every activation (a recursive call branches to block
+  // 0) takes its frame block before the dynamic-stack copy of R1.
+  enterActivationFrame(*this);
   if (!Req.AsSubfunction) {
     // The stack pointer, as ptxas sets it in every kernel.
     MOperand R1 = physReg(RegClass::GPR, 1);

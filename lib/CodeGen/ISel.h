@@ -141,6 +141,17 @@ public:
   /// block it lays out), computed once.
   LocalPromotion &localPromotion(const ptx::Function &F);
 
+  //===-- Activation frames of recursive functions (ISelMemoryFrame.cpp) --===//
+  /// The virtual register that holds the base of this activation's frame
+  /// block ($RECENTER defines it) when the function is recursive and keeps
+  /// .local variables or parameter slots in memory; -1 otherwise.
+  int ActivationFrame = -1;
+  /// That block's size in bytes (a multiple of 8).
+  uint32_t ActivationFrameSize = 0;
+  /// For a block aligned to more than 8 bytes: the virtual register that
+  /// keeps the stack pointer as the activation found it; -1 otherwise.
+  int ActivationFrameEntrySp = -1;
+
 private:
   bool selectOne(const ptx::Instruction &I);
   /// `%r + imm` source: emits the sum and returns a plain register operand
@@ -237,9 +248,16 @@ SelResult selectHopperSync(ISel &S, const ptx::Instruction &I); // ISelHopperSyn
 SelResult selectBulkCopy(ISel &S, const ptx::Instruction &I);   // ISelBulkCopy
 SelResult selectTensorMap(ISel &S, const ptx::Instruction &I);  // ISelTensorMap
 
-/// The register the frame (.local variables) is addressed from: R1, or
-/// MFunction::FrameBase in a function whose stack pointer moves.
+/// The register the frame (.local variables) is addressed from: R1,
+/// MFunction::FrameBase in a function whose stack pointer moves, or the
+/// activation's frame block of a recursive function (ISel::ActivationFrame).
 MOperand frameBase(ISel &S);
+/// At the entry of a recursive function selected into a kernel whose
+/// frame block is not empty: $RECENTER, which takes a block of its own
+/// below the save stack for this activation (ISelMemoryFrame.cpp).
+void enterActivationFrame(ISel &S);
+/// Before such a function's return: $RECLEAVE, which gives it back.
+void leaveActivationFrame(ISel &S);
 /// In a kernel using alloca/stackrestore: takes the frame-base copy of R1
 /// after the prologue (ISelStack.cpp).
 void setUpDynamicStack(ISel &S);

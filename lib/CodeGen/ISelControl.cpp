@@ -57,6 +57,7 @@ void ISel::emitReturn() {
   }
   // A callee that moved R1 (alloca) gives its blocks back.
   restoreDynamicStack(*this);
+  leaveActivationFrame(*this);
   // Selected into its caller's machine function (ISelControlCall.cpp): a
   // branch to the dispatch over the call sites (fixed up by the caller).
   if (returnAddressVReg(MF, Req.F->Name) >= 0) {

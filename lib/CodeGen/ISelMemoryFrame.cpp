@@ -103,9 +103,22 @@ static uint64_t frameBlock(const ptx::Function &F,
   return Off;
 }
 
+/// The definition of \p F among the kernel's callees (a call operand may
+/// name a forward declaration, as mutual recursion needs one).
+static const ptx::Function *definitionOf(const object::CodeRequest &Req,
+                                         const ptx::Function *F) {
+  if (F->HasBody || !Req.Kernel)
+    return F;
+  for (const ptx::Function *D : Req.Kernel->Subfunctions)
+    if (D->Name == F->Name && D->HasBody)
+      return D;
+  return F;
+}
+
 /// Whether \p F can call itself (directly or through the functions it
 /// calls).
-static bool isRecursive(const ptx::Function &F) {
+static bool isRecursive(const object::CodeRequest &Req,
+                        const ptx::Function &F) {
   llvm::SmallVector<const ptx::Function *, 8> Work{&F};
   llvm::SmallPtrSet<const ptx::Function *, 8> Seen;
   while (!Work.empty()) {
@@ -116,10 +129,11 @@ static bool isRecursive(const ptx::Function &F) {
       for (const Operand &O : St.I->Ops) {
         if (O.K != Operand::Kind::Symbol || !O.Func)
           continue;
-        if (O.Func == &F)
+        const ptx::Function *Callee = definitionOf(Req, O.Func);
+        if (Callee == &F)
           return true;
-        if (Seen.insert(O.Func).second)
-          Work.push_back(O.Func);
+        if (Seen.insert(Callee).second)
+          Work.push_back(Callee);
       }
     }
   }
@@ -136,17 +150,24 @@ static bool isRecursive(const ptx::Function &F) {
 std::optional<uint32_t> codegen::localVarOffset(ISel &S,
                                                 const ptx::Variable *V) {
   const object::CodeRequest &Req = S.request();
+  if (S.ActivationFrame >= 0) {
+    // A recursive callee: the block of this activation (enterActivationFrame).
+    std::optional<uint64_t> Rel;
+    unsigned Align = 1;
+    frameBlock(*Req.F, S.localPromotion(*Req.F), V, Rel, Align);
+    if (!Rel)
+      return std::nullopt;
+    return uint32_t(*Rel);
+  }
   llvm::SmallVector<const ptx::Function *, 8> Blocks;
   if (Req.AsSubfunction && Req.Kernel && Req.Kernel->F) {
-    // Every activation of a recursive callee would share its one block
-    // (ptxas gives each its own frame below R1): not yet supported.
-    if (isRecursive(*Req.F))
-      return std::nullopt;
     Blocks.push_back(Req.Kernel->F);
     for (const ptx::Function *F : Req.Kernel->Subfunctions) {
       if (F == Req.F)
         break;
-      Blocks.push_back(F);
+      // A recursive function's blocks are its activations' (on the stack).
+      if (!isRecursive(Req, *F))
+        Blocks.push_back(F);
     }
   }
   Blocks.push_back(Req.F);
@@ -173,6 +194,48 @@ std::optional<uint32_t> codegen::localVarOffset(ISel &S,
   if (llvm::none_of(Known, [&](const auto &E) { return E.first == V->Name; }))
     Known.push_back({V->Name.str(), uint32_t(*Found)});
   return uint32_t(*Found);
+}
+
+// Each activation of a recursive function selected into a kernel has a
+// frame block of its own, as under ptxas (which moves R1 by the frame at
+// the function's entry): $RECENTER takes it below the recursion's save
+// stack and defines the block's base register; $RECLEAVE gives it back
+// before the return. The base is a value of the activation like any other:
+// live across an inner call, it is saved and restored with the rest
+// (RecursionSaves.cpp expands the markers).
+void codegen::enterActivationFrame(ISel &S) {
+  const object::CodeRequest &Req = S.request();
+  if (!Req.AsSubfunction || !Req.Kernel || !isRecursive(Req, *Req.F))
+    return;
+  std::optional<uint64_t> Rel;
+  unsigned Align = 1;
+  uint64_t Size =
+      frameBlock(*Req.F, S.localPromotion(*Req.F), nullptr, Rel, Align);
+  if (Size == 0)
+    return;
+  MFunction &MF = S.mf();
+  S.ActivationFrameSize = uint32_t((Size + 7) / 8 * 8);
+  S.ActivationFrame =
+      int(MF.newVReg(RegClass::GPR, 1, "$frame$" + Req.F->Name.str()));
+  MInstr &E = S.emit("$RECENTER",
+                     {def(vreg(unsigned(S.ActivationFrame), RegClass::GPR)),
+                      imm(S.ActivationFrameSize), imm(Align)});
+  // The save stack keeps 8-byte alignment: a block aligned to more rounds
+  // its base down at run time and keeps the stack pointer it found.
+  if (Align > 8) {
+    S.ActivationFrameEntrySp =
+        int(MF.newVReg(RegClass::GPR, 1, "$framesp$" + Req.F->Name.str()));
+    E.Ops.push_back(
+        def(vreg(unsigned(S.ActivationFrameEntrySp), RegClass::GPR)));
+  }
+}
+
+void codegen::leaveActivationFrame(ISel &S) {
+  if (S.ActivationFrameEntrySp >= 0)
+    S.emit("$RECLEAVE",
+           {vreg(unsigned(S.ActivationFrameEntrySp), RegClass::GPR)});
+  else if (S.ActivationFrame >= 0)
+    S.emit("$RECLEAVE", {imm(S.ActivationFrameSize)});
 }
 
 /// Static shared variables as laid out by lib/Object; a dynamic

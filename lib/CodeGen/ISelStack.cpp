@@ -56,6 +56,8 @@ static bool movesStack(const ptx::Function &F) {
 }
 
 MOperand codegen::frameBase(ISel &S) {
+  if (S.ActivationFrame >= 0)
+    return vreg(unsigned(S.ActivationFrame), RegClass::GPR);
   if (S.mf().FrameBaseInR2)
     return physReg(RegClass::GPR, 2);
   if (S.mf().FrameBase >= 0)

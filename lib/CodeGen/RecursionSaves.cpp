@@ -29,11 +29,14 @@ using namespace ptxas::codegen;
 /// body (re)defines are stored below a stack pointer of their own (a copy
 /// of R1 taken after the prologue, under the spill frame) before the call
 /// and loaded back after it. Predicates go through a register (0: true).
+/// The $RECENTER/$RECLEAVE markers of a recursive function's entry and
+/// returns take and give back the activation's frame block on the same
+/// stack (enterActivationFrame, ISelMemoryFrame.cpp).
 std::string codegen::expandRecursion(MFunction &MF) {
   bool Any = false;
   for (const MBlock &B : MF.Blocks)
     for (const MInstr &I : B.Instrs)
-      Any |= I.Op.is(Opc::RECSAVE);
+      Any |= I.Op.is(Opc::RECSAVE) || I.Op.is(Opc::RECENTER);
   if (!Any)
     return "";
   // The save stack grows down from R1 as the prologue leaves it. alloca
@@ -188,6 +191,44 @@ std::string codegen::expandRecursion(MFunction &MF) {
   for (MBlock &B : MF.Blocks) {
     std::vector<MInstr> Out;
     for (MInstr &I : B.Instrs) {
+      if (I.Op.is(Opc::RECENTER)) {
+        // {frame base, size, alignment[, stack pointer at entry]}
+        MOperand Base = I.Ops[0];
+        int64_t Size = I.Ops[1].Imm, Align = I.Ops[2].Imm;
+        if (I.Ops.size() > 3) {
+          MInstr Keep;
+          Keep.Op = MOp(Opc::MOV);
+          Keep.Ops = {I.Ops[3], SpOp()};
+          Out.push_back(std::move(Keep));
+        }
+        Out.push_back(Adjust(-Size));
+        if (Align > 8) {
+          MInstr Round;
+          Round.Op = MOp(Opc::LOP3, {Mod::LUT});
+          MOperand NotPT = PT();
+          NotPT.Not = true;
+          Round.Ops = {def(SpOp(), false), SpOp(), imm(uint32_t(~(Align - 1))), RZ(),
+                       imm(0xc0), NotPT};
+          Out.push_back(std::move(Round));
+        }
+        MInstr Copy;
+        Copy.Op = MOp(Opc::MOV);
+        Copy.Ops = {Base, SpOp()};
+        Out.push_back(std::move(Copy));
+        continue;
+      }
+      if (I.Op.is(Opc::RECLEAVE)) {
+        // {size} or {stack pointer at entry}
+        if (I.Ops[0].K == MOperand::Kind::Imm) {
+          Out.push_back(Adjust(I.Ops[0].Imm));
+        } else {
+          MInstr Back;
+          Back.Op = MOp(Opc::MOV);
+          Back.Ops = {def(SpOp(), false), I.Ops[0]};
+          Out.push_back(std::move(Back));
+        }
+        continue;
+      }
       bool IsSave = I.Op.is(Opc::RECSAVE), IsRestore = I.Op.is(Opc::RECRESTORE);
       if (!IsSave && !IsRestore) {
         Out.push_back(std::move(I));
