@@ -375,7 +375,9 @@ static SelResult emitDirectCall(ISel &S, const ptx::Instruction &I,
 /// pointer is compared with the number of every address-taken function of
 /// the kernel that takes and returns as many values, and the matching one
 /// is called directly (one copy of its body, shared with direct calls); no
-/// match traps. ptxas instead looks the kernel-relative entry up in a
+/// match (and a call for which there is no candidate at all) traps; a
+/// candidate may be the caller or one of its callers (recursion through a
+/// pointer). ptxas instead looks the kernel-relative entry up in a
 /// bank-2 table and calls through the register (CALL.REL.NOINC R).
 static SelResult selectIndirectCall(ISel &S, const ptx::Instruction &I,
                                     const Operand &Target, const Operand *Rets,
@@ -387,13 +389,20 @@ static SelResult selectIndirectCall(ISel &S, const ptx::Instruction &I,
   size_t NArgs = Args ? Args->Elems.size() : 0;
   size_t NRets = Rets ? Rets->Elems.size() : 0;
   llvm::SmallVector<const ptx::Function *, 4> Cands;
+  // The caller and the functions being selected around it are candidates
+  // too: emitDirectCall branches back to their one body (recursion).
   for (const ptx::Function *F : Req.Kernel->Subfunctions)
     if (F->HasBody && Ids.count(F->Name) && F->Params.size() == NArgs &&
-        F->Returns.size() == NRets && F != Req.F &&
-        !llvm::is_contained(Active, F))
+        F->Returns.size() == NRets)
       Cands.push_back(F);
-  if (Cands.empty())
-    return S.unsupported(I, "indirect call without a candidate callee");
+  if (Cands.empty()) {
+    // No function of the program can be the target (an indirect call
+    // reaches every address-taken function, lib/Object's Reach): the call
+    // is undefined whatever the pointer, and traps as a pointer that
+    // matches no candidate does below.
+    S.emit("BPT.TRAP", {imm(1)});
+    return SelResult::Done;
+  }
   MOperand Ptr = S.use(Target);
   if (S.mf().VRegs[Ptr.Reg].Size != 2)
     return S.unsupported(I, "32-bit function pointer");
