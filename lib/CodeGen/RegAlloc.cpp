@@ -92,6 +92,30 @@ static void widenUniformIntervals(const MFunction &MF,
   }
 }
 
+/// Registers that must never be spilled: the operands of asynchronous
+/// wgmma instructions (the `AsyncRegs` fact: GMMA, WARPGROUP). A GMMA reads
+/// its A, metadata and accumulator registers and writes its accumulator in
+/// the background until the WARPGROUP.DEPBAR that covers it (whose implicit
+/// uses keep them live until then), so spill code around it would load
+/// them before the product is written, or store them before it is done:
+/// it must hold its registers for the whole window. Tuples wider than a
+/// quad (the accumulators) have no spill form either (LDL/STL move at most
+/// four words).
+static std::vector<bool> unspillableRegs(const MFunction &MF) {
+  std::vector<bool> Out(MF.VRegs.size(), false);
+  for (size_t V = 0; V != MF.VRegs.size(); ++V)
+    if (MF.VRegs[V].RC == RegClass::GPR && MF.VRegs[V].Size > 4)
+      Out[V] = true;
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs)
+      if (I.Op.hasFact(sass::opfact::AsyncRegs))
+        forEachOperand(const_cast<MInstr &>(I), [&](MOperand &O) {
+          if (O.isVirtualReg() && O.Reg < Out.size())
+            Out[O.Reg] = true;
+        });
+  return Out;
+}
+
 static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
   for (VRegInfo &V : MF.VRegs)
     V.Phys = -1;
@@ -99,6 +123,10 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
   RI.NumVRegs = unsigned(MF.VRegs.size());
   std::vector<Interval> Iv = computeIntervals(MF, RI);
   widenUniformIntervals(MF, Iv);
+  std::vector<bool> NoSpill = unspillableRegs(MF);
+  auto Evictable = [&](int Owner) {
+    return Owner >= 0 && !MF.VRegs[Owner].SpillTemp && !NoSpill[Owner];
+  };
 
   // Busy lists per class and register number: intervals of fixed uses and
   // of allocated virtual registers.
@@ -246,21 +274,61 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
           Found = int(Base);
       if (Found >= 0)
         break;
+      auto Evict = [&](int Victim) {
+        for (auto &Regs : Busy[C])
+          llvm::erase_if(Regs,
+                         [&](const Use &B) { return B.Owner == Victim; });
+        MF.VRegs[Victim].Phys = -1;
+        Failed.push_back(unsigned(Victim));
+      };
+      if (V < NoSpill.size() && NoSpill[V]) {
+        // V cannot spill: free the aligned window whose blocking values
+        // are all spillable and fewest in words, whatever their ends.
+        int Best = -1;
+        unsigned BestWords = ~0u;
+        llvm::SmallVector<int, 16> Owners, BestOwners;
+        for (unsigned Base = 0; Base + Size <= Count; Base += Align) {
+          Owners.clear();
+          bool Ok = true;
+          for (unsigned W = 0; W != Size && Ok; ++W)
+            for (const Use &B : Live(Base + W))
+              if (Overlaps(*B.I, Iv[V])) {
+                if (!Evictable(B.Owner)) {
+                  Ok = false;
+                  break;
+                }
+                if (!llvm::is_contained(Owners, B.Owner))
+                  Owners.push_back(B.Owner);
+              }
+          if (!Ok)
+            continue;
+          unsigned Words = 0;
+          for (int O : Owners)
+            Words += MF.VRegs[O].Size;
+          if (Words < BestWords) {
+            Best = int(Base);
+            BestWords = Words;
+            BestOwners = Owners;
+          }
+        }
+        if (Best < 0)
+          break;
+        for (int O : BestOwners)
+          Evict(O);
+        continue;
+      }
       // Evict the overlapping value that lives longest (the classic
       // linear-scan choice) when it outlives V; otherwise V spills.
       int Victim = -1;
       for (unsigned N = 0; N != Count; ++N)
         for (const Use &B : Live(N))
-          if (B.Owner >= 0 && !MF.VRegs[B.Owner].SpillTemp &&
-              Overlaps(*B.I, Iv[V]) && B.I->End > Iv[V].End &&
+          if (Evictable(B.Owner) && Overlaps(*B.I, Iv[V]) &&
+              B.I->End > Iv[V].End &&
               (Victim < 0 || B.I->End > Iv[Victim].End))
             Victim = B.Owner;
       if (Victim < 0)
         break;
-      for (auto &Regs : Busy[C])
-        llvm::erase_if(Regs, [&](const Use &B) { return B.Owner == Victim; });
-      MF.VRegs[Victim].Phys = -1;
-      Failed.push_back(unsigned(Victim));
+      Evict(Victim);
     }
     if (Found < 0) {
       Failed.push_back(V);
@@ -311,8 +379,16 @@ std::string codegen::allocateRegisters(MFunction &MF) {
     if (Failed.empty())
       return "";
     std::vector<unsigned> GPRs, Preds;
+    std::vector<bool> NoSpill = unspillableRegs(MF);
     for (unsigned V : Failed) {
       RegClass RC = MF.VRegs[V].RC;
+      if (V < NoSpill.size() && NoSpill[V])
+        return fmt::format(
+            "register allocation failed: the {}-word register operand of an "
+            "asynchronous wgmma (kept in registers from the wgmma to its "
+            "wait) does not fit in the {} registers left (budget {})",
+            unsigned(MF.VRegs[V].Size), regPrefix(RC).str(),
+            classCount(MF, RC));
       if (MF.VRegs[V].SpillTemp ||
           (RC != RegClass::GPR && RC != RegClass::Pred))
         return fmt::format("register allocation failed: out of {} registers "

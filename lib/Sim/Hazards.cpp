@@ -63,6 +63,14 @@ struct Slot {
   /// guard, with the predicate unchanged since, reads that write and not
   /// the older fixed-latency producer (a guard that is false runs neither).
   uint8_t WGuard = 0;
+  /// Registers of an in-flight GMMA (GAsyncW: its accumulator, written in
+  /// the background; GAsyncR: what it reads in the background, A, the
+  /// metadata, C) until the WARPGROUP.DEPBAR that covers it. GAge: the
+  /// commit groups (GMMAs with gsb0) closed since, 0 while its group is
+  /// open; `WARPGROUP.DEPBAR.LE gsb0, n` ends the groups older than the
+  /// newest n.
+  uint8_t GAsync = 0, GAge = 0;
+  int32_t GProd = -1;
   bool operator==(const Slot &) const = default;
 };
 
@@ -71,6 +79,8 @@ struct Slot {
 /// (H200: the fastest scoreboarded chains, MUFU.EX2 and POPC, take 17;
 /// 4 is what no fixed-latency op beats either.)
 constexpr unsigned MinVariable = 4;
+
+constexpr uint8_t GAsyncW = 1, GAsyncR = 2;
 
 struct State {
   std::array<Slot, NumSlots> S;
@@ -111,6 +121,13 @@ struct State {
         A.RAge = B.RAge, Ch = true;
       if (A.WGuard && A.WGuard != B.WGuard)
         A.WGuard = 0, Ch = true;
+      if ((A.GAsync | B.GAsync) != A.GAsync) {
+        if (!A.GAsync)
+          A.GAge = B.GAge;
+        A.GAsync |= B.GAsync, A.GProd = B.GProd, Ch = true;
+      }
+      if (B.GAsync && B.GAge < A.GAge)
+        A.GAge = B.GAge, Ch = true;
     }
     return Ch;
   }
@@ -245,6 +262,71 @@ void Checker::step(unsigned Idx, State &St) {
   SmallVector<RegRef, 8> Defs, Uses;
   D.defsUses(Defs, Uses);
   bool Branch = isBranchClass(D);
+  llvm::StringRef Mn = D.Mnemonic;
+  bool IsGmma = Mn == "HGMMA" || Mn == "QGMMA" || Mn == "IGMMA" || Mn == "BGMMA";
+  // 1b. Registers of an in-flight GMMA: no other instruction may read its
+  // accumulator or write anything it reads or writes before the
+  // WARPGROUP.DEPBAR that covers it (spill code around a GMMA did both).
+  // GMMAs chain on each other's registers; WARPGROUP itself touches none.
+  if (!IsGmma && Mn != "WARPGROUP") {
+    auto Async = [&](const RegRef &X, uint8_t Mask, bool Write) {
+      if (X.File != RegFile::R || X.Guard)
+        return;
+      for (unsigned K = 0; K < X.Count && X.Reg + K < 255; ++K) {
+        const Slot &S = St.S[X.Reg + K];
+        if (!(S.GAsync & Mask))
+          continue;
+        report(Idx, S.GProd,
+               fmt::format("R{} {} while the GMMA at {:#x} {} it in the "
+                           "background (before the WARPGROUP.DEPBAR that "
+                           "waits for it)",
+                           X.Reg + K, Write ? "written" : "read",
+                           S.GProd * 16,
+                           S.GAsync & GAsyncW ? "writes" : "reads"));
+        return;
+      }
+    };
+    for (const RegRef &U : Uses)
+      Async(U, GAsyncW, false);
+    for (const RegRef &W : Defs)
+      Async(W, GAsyncW | GAsyncR, true);
+  }
+  if (IsGmma) {
+    for (const RegRef &U : Uses)
+      if (U.File == RegFile::R && !U.Guard)
+        for (unsigned K = 0; K < U.Count && U.Reg + K < 255; ++K) {
+          Slot &S = St.S[U.Reg + K];
+          if (!S.GAsync)
+            S.GAge = 0;
+          S.GAsync |= GAsyncR;
+          S.GProd = int32_t(Idx);
+        }
+    for (const RegRef &W : Defs)
+      if (W.File == RegFile::R)
+        for (unsigned K = 0; K < W.Count && W.Reg + K < 255; ++K) {
+          Slot &S = St.S[W.Reg + K];
+          if (!S.GAsync)
+            S.GAge = 0;
+          S.GAsync |= GAsyncW;
+          S.GProd = int32_t(Idx);
+        }
+    // gsb0 (Tensor.def: field 84, 0 = gsb0) closes the commit group.
+    if (D.modAt(84) == 0)
+      for (unsigned K = 0; K < 256; ++K)
+        if (St.S[K].GAsync && St.S[K].GAge < 254)
+          ++St.S[K].GAge;
+  } else if (Mn == "WARPGROUP" && D.has("DEPBAR")) {
+    int64_t Keep = 0;
+    for (const Operand &O : D.Ops)
+      if (O.Kind == OpKind::Imm)
+        Keep = O.Imm;
+    for (unsigned K = 0; K < 256; ++K)
+      if (St.S[K].GAsync && int64_t(St.S[K].GAge) > Keep) {
+        St.S[K].GAsync = 0;
+        St.S[K].GAge = 0;
+        St.S[K].GProd = -1;
+      }
+  }
   // 2. Reads.
   for (const RegRef &U : Uses) {
     for (unsigned K = 0; K < U.Count; ++K) {
@@ -388,8 +470,6 @@ void Checker::step(unsigned Idx, State &St) {
       }
   // 6. Results.
   bool Guarded = D.I.Guard != 7 || D.I.GuardNeg;
-  llvm::StringRef Mn = D.Mnemonic;
-  bool IsGmma = Mn == "HGMMA" || Mn == "QGMMA" || Mn == "IGMMA" || Mn == "BGMMA";
   for (const RegRef &W : Defs)
     for (unsigned K = 0; K < W.Count; ++K) {
       unsigned R = W.Reg + K;

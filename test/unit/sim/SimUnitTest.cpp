@@ -174,6 +174,37 @@ TEST(SimHazards, ScoreboardsAndDepbar) {
             1u);
 }
 
+TEST(SimHazards, GmmaRegistersInFlight) {
+  // Nothing but GMMAs may read a GMMA's accumulator, or write its
+  // registers, before the WARPGROUP.DEPBAR that waits for it (the -O0
+  // N = 256 spill code stored and reloaded its accumulator there).
+  sass::Arch A = sass::Arch::SM90a;
+  auto Mk = [&](const char *Mid, const char *After) {
+    return assemble(
+        A, {"WARPGROUP.ARRIVE ; {stall=1}",
+            "HGMMA.64x8x16.F32 R24, gdesc[UR4], R24, gsb0 ; {stall=1}", Mid,
+            "WARPGROUP.DEPBAR.LE gsb0, 0x0 ; {stall=1}", After,
+            "EXIT ; {stall=5 yield=1}"});
+  };
+  const char *Nop = "NOP ; {stall=1}";
+  const char *Store = "STL [R1+0x10], R24 ; {stall=1}";
+  EXPECT_EQ(violations(A, Mk(Nop, Store)), 0u);
+  EXPECT_EQ(violations(A, Mk(Store, Nop)), 1u);
+  EXPECT_EQ(violations(A, Mk("LDL R26, [R1+0x10] ; {stall=1 wb=0}", Nop)), 1u);
+  EXPECT_EQ(violations(A, Mk("MOV R8, R2 ; {stall=1}", Nop)), 0u);
+  // DEPBAR.LE gsb0, 1 ends the older of two commit groups only.
+  auto Two = [&](const char *Reader) {
+    return assemble(
+        A, {"WARPGROUP.ARRIVE ; {stall=1}",
+            "HGMMA.64x8x16.F32 R24, gdesc[UR4], R24, gsb0 ; {stall=1}",
+            "HGMMA.64x8x16.F32 R28, gdesc[UR4], R28, gsb0 ; {stall=1}",
+            "WARPGROUP.DEPBAR.LE gsb0, 0x1 ; {stall=1}", Reader,
+            "EXIT ; {stall=5 yield=1}"});
+  };
+  EXPECT_EQ(violations(A, Two("STL [R1+0x10], R24 ; {stall=1}")), 0u);
+  EXPECT_EQ(violations(A, Two("STL [R1+0x10], R28 ; {stall=1}")), 1u);
+}
+
 // Static cycle estimate (issue 20): the model of StaticCycles.h, worked
 // by hand on tiny functions.
 TEST(SimStaticCycles, StallsAndScoreboards) {

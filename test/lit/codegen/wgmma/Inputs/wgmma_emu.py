@@ -10,8 +10,9 @@ from global memory and writes the accumulator back, thread by thread. The
 reference here computes D = A*B + C from the same bytes with the PTX ISA's
 layouts (matrix descriptor, canonical layouts, swizzles, the m64nNk*
 fragment maps), written independently of lib/Sim. The cubins of ptxas-alt
-(and of ptxas when it is on PATH) must give the reference's bytes, and each
-other's, without hazards.
+at -O3 and -O0 (and of ptxas when it is on PATH) must give the reference's
+bytes, agree with ptxas's under sass-run --compare, and pass the hazard
+checker.
 
 Inputs are exact: small integers in every float type, so that every sum is
 exact and the rounding of the hardware's adder tree does not matter.
@@ -204,10 +205,15 @@ def ptx_for(cfg, sa_bytes, sb_bytes, descA, descB):
     words = n // 4 if dt == "f16" else n // 2
     regty = {"f32": ".f32", "f16": ".b32", "s32": ".s32"}[dt]
     acc = "{" + ",".join(f"%c{i}" for i in range(words)) + "}"
+    acc2 = "{" + ",".join(f"%d{i}" for i in range(words)) + "}"
+    dual = cfg.get("dual")
+    per = 2 * words if dual else words
     L = []
     L.append(".version 8.4\n.target sm_90a\n.address_size 64\n")
     L.append(".visible .entry wg(.param .u64 pa, .param .u64 pb, .param .u64 pc, "
              ".param .u64 pr, .param .u32 ps)\n.maxntid 128, 1, 1\n{")
+    if dual:
+        L.append(f"\t.reg {regty} %d<{words}>;")
     L.append(f"\t.reg {regty} %c<{words}>;\n\t.reg .b32 %a<4>;\n\t.reg .b32 %r<16>;"
              "\n\t.reg .b64 %rd<24>;\n\t.reg .pred %p<2>;")
     L.append(f"\t.shared .align 1024 .b8 smA[{max(sa_bytes, 2048)}];")
@@ -228,9 +234,11 @@ def ptx_for(cfg, sa_bytes, sb_bytes, descA, descB):
             L.append(f"\tld.global.v4.u32 {{%r8, %r9, %r10, %r11}}, [{src}+{off}];")
             L.append(f"\tst.shared.v4.u32 [{dst}+{off}], {{%r8, %r9, %r10, %r11}};")
     # The accumulator and the A registers of this thread.
-    L.append(f"\tmul.wide.u32 %rd8, %r0, {words * 4};\n\tadd.s64 %rd9, %rd3, %rd8;")
+    L.append(f"\tmul.wide.u32 %rd8, %r0, {per * 4};\n\tadd.s64 %rd9, %rd3, %rd8;")
     for i in range(words):
         L.append(f"\tld.global.{regty[1:] if regty != '.b32' else 'b32'} %c{i}, [%rd9+{4 * i}];")
+    for i in range(words if dual else 0):
+        L.append(f"\tld.global.{regty[1:] if regty != '.b32' else 'b32'} %d{i}, [%rd9+{4 * (words + i)}];")
     if cfg["regA"]:
         L.append("\tadd.s64 %rd10, %rd1, %rd5;\n\tld.global.v4.u32 {%a0, %a1, %a2, %a3}, [%rd10];")
     L.append("\tbar.sync 0;")
@@ -255,10 +263,16 @@ def ptx_for(cfg, sa_bytes, sb_bytes, descA, descB):
     elif at in ("tf32", "e4m3", "e5m2"):
         ops += [str(cfg["sa"]), str(cfg["sb"])]
     L.append(f"\twgmma.mma_async.sync.aligned.{shape}{types} " + ", ".join(ops) + ";")
+    if dual:
+        # A second wgmma on its own accumulator, in flight with the first.
+        L.append(f"\twgmma.mma_async.sync.aligned.{shape}{types} "
+                 + ", ".join([acc2] + ops[1:]) + ";")
     L.append("\twgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;")
     L.append(f"\tadd.s64 %rd13, %rd4, %rd8;")
     for i in range(words):
         L.append(f"\tst.global.{regty[1:] if regty != '.b32' else 'b32'} [%rd13+{4 * i}], %c{i};")
+    for i in range(words if dual else 0):
+        L.append(f"\tst.global.{regty[1:] if regty != '.b32' else 'b32'} [%rd13+{4 * (words + i)}], %d{i};")
     L.append("\tret;\n}\n")
     return "\n".join(L)
 
@@ -268,6 +282,8 @@ def run_config(cfg, args, idx):
     n, dt, at, bt = cfg["n"], cfg["dtype"], cfg["atype"], cfg["btype"]
     k = KOF[at]
     words = n // 4 if dt == "f16" else n // 2
+    nh = 2 if cfg.get("dual") else 1  # accumulators (dual: two wgmmas)
+    per = nh * words  # words per thread in C and the result
     imgA, valsA, descA = image(64, k, at, bool(cfg["tA"]), cfg["swA"], rng)
     imgB, valsB, descB = image(n, k, bt, bool(cfg["tB"]), cfg["swB"], rng)
     # A registers: lane map of m64k* (four registers per thread).
@@ -278,8 +294,7 @@ def run_config(cfg, args, idx):
         for t in range(128):
             for reg in range(4):
                 word = 0
-                per = 32 // bits
-                for e in range(per):
+                for e in range(32 // bits):
                     raw, v = rand_elem(rng, at)
                     r, kk = areg_pos(t, reg, e, bits)
                     valsA[r][kk] = (raw, v)
@@ -287,32 +302,32 @@ def run_config(cfg, args, idx):
                 regs[t * 16 + reg * 4:t * 16 + reg * 4 + 4] = word.to_bytes(4, "little")
         imgA = bytes(regs)
     # C per thread.
-    C = bytearray(128 * words * 4)
+    C = bytearray(128 * per * 4)
     cval = {}
-    for t in range(128):
+    for t, h in [(t, h) for t in range(128) for h in range(nh)]:
         for e in range(n // 2):
             row, col = acc_pos(t, e)
             if dt == "f32":
                 v = float(rng.randint(-8, 8))
-                C[(t * words + e) * 4:(t * words + e) * 4 + 4] = struct.pack("<f", v)
+                C[(t * per + h * words + e) * 4:(t * per + h * words + e) * 4 + 4] = struct.pack("<f", v)
             elif dt == "s32":
                 v = rng.randint(-(1 << 20), 1 << 20)
                 if cfg.get("sat") and e % 3 == 0:
                     v = (1 << 31) - 1 - rng.randint(0, 1000) if e % 2 else -(1 << 31) + rng.randint(0, 1000)
-                C[(t * words + e) * 4:(t * words + e) * 4 + 4] = struct.pack("<i", v)
+                C[(t * per + h * words + e) * 4:(t * per + h * words + e) * 4 + 4] = struct.pack("<i", v)
             else:
                 v = float(rng.randint(-8, 8))
-                o = (t * words + e // 2) * 4 + 2 * (e % 2)
+                o = (t * per + h * words + e // 2) * 4 + 2 * (e % 2)
                 C[o:o + 2] = struct.pack("<e", v)
-            cval[(row, col)] = v
+            cval[(h, row, col)] = v
     scale_d = {"p": cfg["ps"] != 0, "notp": cfg["ps"] == 0, "1": True, "0": False}[cfg["scaled"]]
     # Reference.
     sa, sb = cfg.get("sa", 1), cfg.get("sb", 1)
     out = bytearray(len(C))
-    for t in range(128):
+    for t, h in [(t, h) for t in range(128) for h in range(nh)]:
         for e in range(n // 2):
             row, col = acc_pos(t, e)
-            acc = cval[(row, col)] if scale_d else 0
+            acc = cval[(h, row, col)] if scale_d else 0
             for kk in range(k):
                 a = valsA[row][kk][1]
                 b = valsB[col][kk][1]
@@ -323,11 +338,11 @@ def run_config(cfg, args, idx):
             if dt == "s32":
                 if cfg.get("sat"):
                     acc = max(-(1 << 31), min((1 << 31) - 1, acc))
-                out[(t * words + e) * 4:(t * words + e) * 4 + 4] = struct.pack("<I", acc & 0xffffffff)
+                out[(t * per + h * words + e) * 4:(t * per + h * words + e) * 4 + 4] = struct.pack("<I", acc & 0xffffffff)
             elif dt == "f32":
-                out[(t * words + e) * 4:(t * words + e) * 4 + 4] = struct.pack("<f", acc)
+                out[(t * per + h * words + e) * 4:(t * per + h * words + e) * 4 + 4] = struct.pack("<f", acc)
             else:
-                o = (t * words + e // 2) * 4 + 2 * (e % 2)
+                o = (t * per + h * words + e // 2) * 4 + 2 * (e % 2)
                 out[o:o + 2] = struct.pack("<e", acc)
     # Files.
     name = cfg["name"]
@@ -350,12 +365,14 @@ def run_config(cfg, args, idx):
     js = os.path.join(d, "spec.json")
     with open(js, "w") as f:
         json.dump(spec, f)
-    results = {}
-    builds = [("ptxas-alt", [args.ptxas_alt])]
+    results, cubins = {}, {}
+    builds = [("ptxas-alt", [args.ptxas_alt]),
+              ("ptxas-alt-O0", [args.ptxas_alt, "-O0"])]
     if shutil.which("ptxas"):
         builds.append(("ptxas", ["ptxas"]))
     for who, cmd in builds:
         cub = os.path.join(d, who + ".cubin")
+        cubins[who] = cub
         p = subprocess.run(cmd + ["-arch=sm_90a", ptx, "-o", cub], capture_output=True, text=True)
         if p.returncode:
             return f"{who} failed: {p.stderr.strip()[:300]}"
@@ -371,9 +388,16 @@ def run_config(cfg, args, idx):
     for who, got in results.items():
         if got != bytes(out):
             bad = next(i for i in range(0, len(out), 4) if got[i:i + 4] != out[i:i + 4])
-            t, r = divmod(bad // 4, words)
+            t, r = divmod(bad // 4, per)
             return (f"{who} differs from the reference at thread {t} register {r}: "
                     f"{got[bad:bad + 4].hex()} vs {bytes(out[bad:bad + 4]).hex()}")
+    for who in ("ptxas-alt", "ptxas-alt-O0"):
+        if "ptxas" not in cubins:
+            continue
+        p = subprocess.run([args.sass_run, cubins[who], "--spec", js, "--compare",
+                            cubins["ptxas"], "--check-hazards"], capture_output=True, text=True)
+        if p.returncode:
+            return f"{who}: --compare failed: {(p.stdout + p.stderr).strip()[-300:]}"
     return "ok (" + ", ".join(results) + ")"
 
 
@@ -395,6 +419,8 @@ def configs(quick):
         if c["sat"]:
             tag.append("sat")
         tag.append("sd" + c["scaled"] + str(c["ps"]))
+        if c.get("dual"):
+            tag.append("dual")
         c["name"] = "_".join(tag)
         C.append(c)
 
@@ -402,6 +428,9 @@ def configs(quick):
         add(n=16, swA=sw, swB=sw)
         add(n=64, atype="bf16", btype="bf16", swA=sw, swB=sw, tA=1, tB=1)
     add(n=256, swA=128, swB=128)
+    # Two wgmmas in flight on accumulators of 64 words each (dense 128
+    # words, as N = 256): at -O0 neither may be spilled before the wait.
+    add(n=128, swA=128, swB=128, dual=True)
     add(n=8, tB=1)
     add(n=32, atype="bf16", btype="bf16", swA=128, swB=128, tB=1)  # the corpus kernel's layout
     add(n=24, sa=-1, sb=-1, tA=1, swA=64, swB=32)

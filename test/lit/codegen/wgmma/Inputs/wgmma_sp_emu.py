@@ -20,7 +20,7 @@ matrix storage" for wgmma.mma_async.sp, per warp as mma.sp's m16n8k(K)):
     for element 0 and 0b1110 for element 1.
 
 The words of the threads the selector does not pick are random: they must
-not matter. The cubins of ptxas-alt (-O3, and -O0 below N = 256) and
+not matter. The cubins of ptxas-alt (-O3 and -O0) and
 (when it is on PATH) ptxas must give the reference's bytes, must agree
 with each other (sass-run --compare), and pass the hazard checker. No GPU run has confirmed the
 metadata layout: both the emulator and this script follow the ISA text.
@@ -235,11 +235,8 @@ def run_config(cfg, args, idx):
     with open(js, "w") as f:
         json.dump(spec, f)
     results, cubins = {}, {}
-    builds = [("ptxas-alt", [args.ptxas_alt])]
-    # (-O0 of N = 256, a 128-word accumulator, spills around the GMMA and
-    # computes wrong values for the dense wgmma too: a known gap, left out.)
-    if n < 256:
-        builds.append(("ptxas-alt-O0", [args.ptxas_alt, "-O0"]))
+    builds = [("ptxas-alt", [args.ptxas_alt]),
+              ("ptxas-alt-O0", [args.ptxas_alt, "-O0"])]
     if shutil.which("ptxas"):
         builds.append(("ptxas", ["ptxas"]))
     for who, cmd in builds:
