@@ -292,24 +292,22 @@ void Checker::step(unsigned Idx, State &St) {
       Async(W, GAsyncW | GAsyncR, true);
   }
   if (IsGmma) {
+    // The GMMA's registers are in flight (read and/or written) from here.
+    auto InFlight = [&](const RegRef &R, decltype(GAsyncR) How) {
+      for (unsigned K = 0; K < R.Count && R.Reg + K < 255; ++K) {
+        Slot &S = St.S[R.Reg + K];
+        if (!S.GAsync)
+          S.GAge = 0;
+        S.GAsync |= How;
+        S.GProd = int32_t(Idx);
+      }
+    };
     for (const RegRef &U : Uses)
       if (U.File == RegFile::R && !U.Guard)
-        for (unsigned K = 0; K < U.Count && U.Reg + K < 255; ++K) {
-          Slot &S = St.S[U.Reg + K];
-          if (!S.GAsync)
-            S.GAge = 0;
-          S.GAsync |= GAsyncR;
-          S.GProd = int32_t(Idx);
-        }
+        InFlight(U, GAsyncR);
     for (const RegRef &W : Defs)
       if (W.File == RegFile::R)
-        for (unsigned K = 0; K < W.Count && W.Reg + K < 255; ++K) {
-          Slot &S = St.S[W.Reg + K];
-          if (!S.GAsync)
-            S.GAge = 0;
-          S.GAsync |= GAsyncW;
-          S.GProd = int32_t(Idx);
-        }
+        InFlight(W, GAsyncW);
     // gsb0 (Tensor.def: field 84, 0 = gsb0) closes the commit group.
     if (D.modAt(84) == 0)
       for (unsigned K = 0; K < 256; ++K)
