@@ -36,8 +36,8 @@ llvm::SmallVector<unsigned, 2> codegen::successors(const MFunction &MF,
   return S;
 }
 
-std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
-                                                const RegIndex &RI) {
+BlockLiveness codegen::computeBlockLiveness(const MFunction &MF,
+                                            const RegIndex &RI) {
   unsigned N = RI.size();
   size_t NB = MF.Blocks.size();
   // Per register, the blocks that read it before any killing definition
@@ -79,7 +79,11 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
   }
   // The answer, per block: the registers live in and live out (ascending:
   // the registers are solved in order).
-  std::vector<std::vector<unsigned>> LiveIn(NB), LiveOut(NB);
+  BlockLiveness Out;
+  Out.LiveIn.resize(NB);
+  Out.LiveOut.resize(NB);
+  auto &LiveIn = Out.LiveIn;
+  auto &LiveOut = Out.LiveOut;
   // Block marks stamped with the register being solved (+1): no clearing
   // between registers.
   std::vector<unsigned> InM(NB, 0), OutM(NB, 0), KillM(NB, 0), MayM(NB, 0),
@@ -158,6 +162,16 @@ std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
             LiveOut[P].push_back(R);
         }
   }
+  return Out;
+}
+
+std::vector<Interval> codegen::computeIntervals(const MFunction &MF,
+                                                const RegIndex &RI) {
+  unsigned N = RI.size();
+  size_t NB = MF.Blocks.size();
+  BlockLiveness BL = computeBlockLiveness(MF, RI);
+  const auto &LiveIn = BL.LiveIn;
+  const auto &LiveOut = BL.LiveOut;
   std::vector<unsigned> OutStamp(N, ~0u);
   // Segments: a value is live from the start of each block where it is
   // live in (or from its definition) to its last use there, or to the end

@@ -130,6 +130,13 @@ struct Interval {
   }
 };
 
+/// The registers (indices of a RegIndex) live into and out of each block,
+/// ascending.
+struct BlockLiveness {
+  std::vector<std::vector<unsigned>> LiveIn, LiveOut;
+};
+BlockLiveness computeBlockLiveness(const MFunction &MF, const RegIndex &RI);
+
 /// One interval per index of \p RI.
 std::vector<Interval> computeIntervals(const MFunction &MF,
                                        const RegIndex &RI);

@@ -112,6 +112,33 @@ static bool removeDeadCode(MFunction &MF) {
   return Changed;
 }
 
+/// Registers whose high words no instruction reads or writes any more
+/// become narrower: a 64-bit value of which only the low word is left
+/// (an address offset `shl.b64` that reaches its use through
+/// `cvt.u32.u64`, whose high-word shift and carry add died) took a pair
+/// from the allocator for one live word (XLA's GEMM loops kept 32 such
+/// pairs live, ptxas a word each). Pairs shrink to a word, quads to a pair
+/// or a word; wider tuples (wgmma accumulators) stay as they are.
+static void narrowTuples(MFunction &MF) {
+  std::vector<unsigned> Words(MF.VRegs.size(), 0);
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs)
+      forEachOperand(I, [&](const MOperand &O) {
+        if (O.isVirtualReg() && O.Reg < Words.size())
+          Words[O.Reg] |= O.wordMask();
+      });
+  for (size_t V = 0; V != MF.VRegs.size(); ++V) {
+    VRegInfo &VI = MF.VRegs[V];
+    if (VI.RC != RegClass::GPR || (VI.Size != 2 && VI.Size != 4) ||
+        !Words[V])
+      continue;
+    unsigned Size = VI.Size;
+    while (Size > 1 && !(Words[V] >> (Size / 2)))
+      Size /= 2;
+    VI.Size = uint8_t(Size);
+  }
+}
+
 static void dropUnusedDescriptor(MFunction &MF) {
   bool Used = false;
   for (const MBlock &B : MF.Blocks)
@@ -200,6 +227,7 @@ std::string codegen::optimizeMachine(MFunction &MF, const CodeGenOptions &Opts) 
   canonicalizeMultiplies(MF);
   while (removeDeadCode(MF))
     ;
+  narrowTuples(MF);
   pairZeroMoves(MF);
   promoteUniformValues(MF);
   return "";

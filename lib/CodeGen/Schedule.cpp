@@ -23,16 +23,17 @@
 // code allocation added.
 //
 // Priority is the latency-weighted height to the end of the block; ties
-// keep the source order, so the pass is deterministic. Once the values the
-// block has defined and still reads pass a limit, the ready instruction
-// that frees the most registers goes first (height only hoisted every load
-// of a long block: fft_nbody needed 255 registers against ptxas's 186 and
-// 178 unscheduled; 209 then). The limit is the larger of PressureLimit
-// words and the block's own peak in its given order, when that peak and
-// the block's incoming values fit the register budget: below that peak,
-// hoisting loads costs no register the block does not already need (with
-// 16 words alone, XLA's bf16 fusions issued each LDG.128 just before its
-// use: static cycles 2.7x ptxas's).
+// keep the source order, so the pass is deterministic. Register pressure
+// is tracked as the words live at the point reached (block liveness gives
+// what comes in and what must survive to the end). Once it passes a limit,
+// the ready instruction that frees registers goes first, and among those
+// that take some, the one that brings live values nearest to their last
+// read (height only hoisted every load of a long block: fft_nbody needed
+// 255 registers against ptxas's 186 and 178 unscheduled; 209 then). The
+// limit is PressureLimit words above the block's entry, or the block's own
+// peak in its given order when that leaves PeakBudgetPercent of the
+// budget: below that peak, hoisting loads costs no register the block does
+// not already need.
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
@@ -86,8 +87,18 @@ unsigned latencyOf(const MInstr &I) {
 /// Words of block-local values in flight beyond which scheduling favours
 /// freeing registers over latency.
 constexpr unsigned PressureLimit = 16;
+/// The share of the register budget (percent) up to which a block may be
+/// scheduled for latency as far as its given order's peak. The rest is
+/// for what the allocator cannot pack (aligned tuples) and what lives
+/// through the block: XLA's gemm_fusion_dot_100_0 loop peaks at 87% of
+/// 255 words in its given order; scheduled up to that it took 252
+/// registers, held to 16 words above its entry 212 (ptxas 174), and
+/// fusion_310 (81%) kept its latency hiding (static cycles 2x at 75%).
+constexpr unsigned PeakBudgetPercent = 85;
 
-void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
+void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI,
+                   llvm::ArrayRef<unsigned> LiveIn,
+                   llvm::ArrayRef<unsigned> LiveOut) {
   size_t N = B.Instrs.size();
   // The prologue (stack pointer, memory descriptor: physical definitions at
   // the start of the entry block) stays first: spill code and frame
@@ -125,8 +136,18 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
   // result after its wait).
   int LastAsync = -1;
   llvm::SmallVector<unsigned, 16> SinceAsync;
+  // The steps of sm_75's quad-pair HMMA.884 stay in their order, one mma's
+  // after another's, as ptxas issues them (no other HMMA.884 between the
+  // steps of one: whether the hardware allows that is not measured).
+  int LastStep = -1;
   for (unsigned K = unsigned(Begin); K != End; ++K) {
     const MInstr &I = B.Instrs[K];
+    if (I.Op.has(Mod::STEP0) || I.Op.has(Mod::STEP1) ||
+        I.Op.has(Mod::STEP2) || I.Op.has(Mod::STEP3)) {
+      if (LastStep >= 0)
+        AddEdge(unsigned(LastStep), K);
+      LastStep = int(K);
+    }
     if (LastAsync >= 0)
       AddEdge(unsigned(LastAsync), K);
     if (I.Op.hasFact(sass::opfact::AsyncRegs)) {
@@ -179,74 +200,160 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
   Order.reserve(N);
   for (unsigned K = 0; K != Begin; ++K)
     Order.push_back(K);
-  // Register pressure: values defined in the block and still to be read
-  // there, in words. Past PressureLimit the ready instruction that frees
-  // the most (or adds the least) goes first, so that height does not hoist
-  // every load of a long block and run out of registers.
+  // Register pressure, in words: every virtual register live at the point
+  // the order being built has reached — the block's live-in values to
+  // their last read here (or to the end, when they are live out and not
+  // redefined), its own values from their definition to their last read
+  // (or to the end). A loop's accumulator that an MMA reads and writes
+  // (`HMMA R8, .., R8`) stays live and costs nothing new; the packing copy
+  // that reads a value for the last time frees it.
+  // A tuple is charged by the words written so far: the copies that pack
+  // four accumulator words into an MMA's operand each move one word and
+  // free one, where charging the whole tuple at the first made packing
+  // look like a new fragment load and kept the MMAs behind the loads.
   std::vector<llvm::SmallVector<unsigned, 4>> Reads(End), Writes(End);
-  llvm::DenseMap<unsigned, unsigned> UsesLeft;
-  for (unsigned K = unsigned(Begin); K != End; ++K)
+  std::vector<llvm::SmallVector<unsigned, 4>> WriteWords(End);
+  llvm::DenseMap<unsigned, unsigned> UsesLeft, DefsLeft;
+  for (unsigned K = unsigned(Begin); K != End; ++K) {
     forEachRegOf(RI, B.Instrs[K], [&](unsigned R, bool IsDef, bool) {
       if (RI.isPhys(R))
         return;
       auto &L = IsDef ? Writes[K] : Reads[K];
       if (!llvm::is_contained(L, R)) {
         L.push_back(R);
-        if (!IsDef)
-          ++UsesLeft[R];
+        ++(IsDef ? DefsLeft : UsesLeft)[R];
       }
     });
-  llvm::DenseSet<unsigned> Open;
-  unsigned Pressure = 0;
-  // Pressure is what the order being built adds; one step of it.
-  auto Step = [&](unsigned K, llvm::DenseMap<unsigned, unsigned> &Left) {
-    for (unsigned R : Reads[K]) {
-      unsigned &L = Left[R];
-      if (L && --L == 0 && Open.erase(R))
-        Pressure -= MF.VRegs[R].Size;
-    }
-    for (unsigned R : Writes[K])
-      if (Left.lookup(R) && Open.insert(R).second)
-        Pressure += MF.VRegs[R].Size;
+    WriteWords[K].assign(Writes[K].size(), 0);
+    auto CountDef = [&](const MOperand &O) {
+      if (O.K != MOperand::Kind::Reg || !O.IsDef || O.Phys)
+        return;
+      for (size_t J = 0; J != Writes[K].size(); ++J)
+        if (Writes[K][J] == O.Reg)
+          WriteWords[K][J] += O.Width;
+    };
+    for (const MOperand &O : B.Instrs[K].Ops)
+      CountDef(O);
+    for (const MOperand &O : B.Instrs[K].Implicit)
+      CountDef(O);
+    for (size_t J = 0; J != Writes[K].size(); ++J)
+      if (!WriteWords[K][J])
+        WriteWords[K][J] = MF.VRegs[Writes[K][J]].Size;
+  }
+  auto IsLiveOut = [&](unsigned R) {
+    return std::binary_search(LiveOut.begin(), LiveOut.end(), R);
   };
-  // The block's peak in its given order: up to it, hoisting for latency
-  // costs no register the block does not already need.
-  // Only where that fits the register budget: the values that come into
-  // the block (its upward-exposed reads, a lower bound of what lives
-  // through it) and the peak together. A GEMM's loop body with its
-  // accumulators live keeps the tight limit (hoisting there without this
-  // made XLA's gemm_fusion_dot_100_0 spill 336 B more; with it, 48 B less
-  // than before).
-  unsigned Peak = 0, Incoming = 0;
-  {
-    llvm::DenseMap<unsigned, unsigned> Left = UsesLeft;
-    llvm::DenseSet<unsigned> Defined, Seen;
-    for (unsigned K = unsigned(Begin); K != End; ++K) {
-      for (unsigned R : Reads[K])
-        if (!Defined.count(R) && Seen.insert(R).second)
-          Incoming += MF.VRegs[R].Size;
-      for (unsigned R : Writes[K])
-        Defined.insert(R);
-      Step(K, Left);
-      Peak = std::max(Peak, Pressure);
-    }
+  llvm::DenseMap<unsigned, unsigned> Open; // live register -> words charged
+  unsigned Pressure = 0;
+  auto Reset = [&] {
     Open.clear();
     Pressure = 0;
-  }
-  unsigned Limit = PressureLimit;
-  if (Incoming + Peak <= MF.MaxRegs)
-    Limit = std::max(Limit, Peak);
-  auto Delta = [&](unsigned K) {
+    for (unsigned R : LiveIn)
+      if (!RI.isPhys(R) && Open.insert({R, MF.VRegs[R].Size}).second)
+        Pressure += MF.VRegs[R].Size;
+  };
+  // Whether register R is live after instruction K, given the reads and
+  // writes of it still to come after K (\p Uses, \p Defs).
+  auto LiveAfter = [&](unsigned K, unsigned R, unsigned Uses, unsigned Defs) {
+    bool Defined = llvm::is_contained(Writes[K], R);
+    if (!Defined && !Open.count(R))
+      return false;
+    return Uses > 0 || (Defs == 0 && IsLiveOut(R));
+  };
+  // The change in pressure instruction K makes; applied when \p Apply.
+  auto Change = [&](unsigned K, bool Apply) {
     int D = 0;
-    for (unsigned R : Writes[K])
-      if (!Open.count(R) && UsesLeft.lookup(R) > llvm::count(Reads[K], R))
-        D += MF.VRegs[R].Size;
+    auto Visit = [&](unsigned R) {
+      bool Read = llvm::is_contained(Reads[K], R);
+      const auto *W = llvm::find(Writes[K], R);
+      bool Written = W != Writes[K].end();
+      unsigned Uses = UsesLeft.lookup(R) - Read;
+      unsigned Defs = DefsLeft.lookup(R) - Written;
+      unsigned Before = Open.lookup(R), After = 0;
+      if (LiveAfter(K, R, Uses, Defs))
+        After = Written ? std::min<unsigned>(
+                              MF.VRegs[R].Size,
+                              Before + WriteWords[K][W - Writes[K].begin()])
+                        : Before;
+      D += int(After) - int(Before);
+      if (!Apply)
+        return;
+      UsesLeft[R] = Uses;
+      DefsLeft[R] = Defs;
+      if (After)
+        Open[R] = After;
+      else
+        Open.erase(R);
+    };
     for (unsigned R : Reads[K])
-      if (Open.count(R) && UsesLeft.lookup(R) == 1 &&
-          !llvm::is_contained(Writes[K], R))
-        D -= MF.VRegs[R].Size;
+      Visit(R);
+    for (unsigned R : Writes[K])
+      if (!llvm::is_contained(Reads[K], R))
+        Visit(R);
+    if (Apply)
+      Pressure = unsigned(int(Pressure) + D);
     return D;
   };
+  // The block's peak in its given order. Below it, hoisting loads for
+  // latency costs no register the block does not already need (with only
+  // 16 words above the block's entry pressure, XLA's bf16 fusions issued
+  // each LDG.128 just before its use: static cycles 2.7x ptxas's). Only
+  // where that peak leaves a quarter of the register budget for what the
+  // allocator cannot pack (aligned tuples) and the values the other blocks
+  // keep: a GEMM loop whose given order peaks at 249 of 255 words spilled
+  // when scheduled up to it.
+  Reset();
+  unsigned EntryPressure = Pressure, Peak = Pressure;
+  {
+    llvm::DenseMap<unsigned, unsigned> SavedUses = UsesLeft,
+                                       SavedDefs = DefsLeft;
+    for (unsigned K = unsigned(Begin); K != End; ++K) {
+      Change(K, true);
+      Peak = std::max(Peak, Pressure);
+    }
+    UsesLeft = std::move(SavedUses);
+    DefsLeft = std::move(SavedDefs);
+    Reset();
+  }
+  unsigned Limit = EntryPressure + PressureLimit;
+  if (100 * Peak <= PeakBudgetPercent * MF.MaxRegs)
+    Limit = std::max(Limit, Peak);
+  // Among instructions that change pressure alike, the one that brings
+  // live values nearest to their last read: an MMA reading a fragment that
+  // two MMAs share frees nothing itself but leads to the one that does,
+  // where an address computation that reads nothing in flight does not
+  // (by height alone the 16 copies' address chain went first and every
+  // fragment load of a GEMM loop stayed live across it).
+  auto Progress = [&](unsigned K) {
+    unsigned P = 0;
+    for (unsigned R : Reads[K]) {
+      unsigned Uses = UsesLeft.lookup(R);
+      if (!Open.count(R) || !Uses ||
+          (DefsLeft.lookup(R) == 0 && IsLiveOut(R)))
+        continue;
+      P += 64 * MF.VRegs[R].Size / Uses;
+    }
+    return P;
+  };
+  // Progress within reach: an instruction's own, or that of what it alone
+  // still holds back, a few steps on (the fourth copy that builds an MMA's
+  // zero A operand releases the MMAs; each copy alone reads nothing that
+  // dies). Bounded in depth and fan-out, so a step costs a constant.
+  std::function<unsigned(unsigned, unsigned)> Reach =
+      [&](unsigned K, unsigned Depth) {
+        unsigned P = Progress(K);
+        if (!Depth)
+          return P;
+        unsigned Next = 0, Seen = 0;
+        for (unsigned S : Succs[K]) {
+          if (Preds[S] != 1)
+            continue;
+          Next = std::max(Next, Reach(S, Depth - 1));
+          if (++Seen == 8)
+            break;
+        }
+        return std::max(P, Next);
+      };
   std::vector<unsigned> Ready;
   for (unsigned K = unsigned(Begin); K != End; ++K)
     if (!Preds[K])
@@ -256,7 +363,22 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
     auto Best = std::max_element(Ready.begin(), Ready.end(),
                                  [&](unsigned A, unsigned C) {
                                    if (Tight) {
-                                     int DA = Delta(A), DC = Delta(C);
+                                     // Whatever frees registers first;
+                                     // among what takes more, not the
+                                     // fewest words (a pointer's add
+                                     // chain, two at a time, ahead of a
+                                     // fragment load and the MMAs it
+                                     // feeds) but the most progress.
+                                     int DA = Change(A, false),
+                                         DC = Change(C, false);
+                                     if ((DA > 0) != (DC > 0))
+                                       return DA > 0;
+                                     if (DA <= 0 && DA != DC)
+                                       return DA > DC;
+                                     unsigned PA = Reach(A, 4),
+                                              PC = Reach(C, 4);
+                                     if (PA != PC)
+                                       return PA < PC;
                                      if (DA != DC)
                                        return DA > DC;
                                    }
@@ -267,7 +389,7 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
     unsigned K = *Best;
     Ready.erase(Best);
     Order.push_back(K);
-    Step(K, UsesLeft);
+    Change(K, true);
     for (unsigned S : Succs[K])
       if (--Preds[S] == 0)
         Ready.push_back(S);
@@ -302,6 +424,7 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI) {
 void codegen::scheduleBlocks(MFunction &MF) {
   RegIndex RI;
   RI.NumVRegs = unsigned(MF.VRegs.size());
+  BlockLiveness BL = computeBlockLiveness(MF, RI);
   for (size_t K = 0; K != MF.Blocks.size(); ++K)
-    scheduleBlock(MF, MF.Blocks[K], RI);
+    scheduleBlock(MF, MF.Blocks[K], RI, BL.LiveIn[K], BL.LiveOut[K]);
 }

@@ -100,7 +100,9 @@ constexpr bool isOpcodeSpelling(std::string_view Text) {
   X(SX32, "SX32") X(SYS, "SYS") X(TRAP, "TRAP") X(U, "U") X(U32, "U32")        \
   X(U64, "U64") X(WIDE, "WIDE") X(X, "X") X(ABS, "ABS") X(NODEC, "NODEC")      \
   X(REL, "REL") X(ARRIVE, "ARRIVE") /* wgmma */                             \
-  X(SP, "SP") /* sparse mma */
+  X(SP, "SP") /* sparse mma */                                               \
+  X(STEP0, "STEP0") X(STEP1, "STEP1") X(STEP2, "STEP2")                        \
+  X(STEP3, "STEP3") /* sm_75 HMMA.884 quad-pair steps */
 // clang-format off
 enum class Mod : uint8_t {
   Other,
