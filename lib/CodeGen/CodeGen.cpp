@@ -116,6 +116,8 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
     return Fail(E);
   if (std::string E = destructSSA(MF); !E.empty())
     return Fail(E);
+  if (Opts.OptLevel > 0)
+    coalesceTupleCopies(MF);
   if (std::string E = After("out-of-ssa"); !E.empty())
     return Fail(E);
   if (Opts.OptLevel > 0)

@@ -318,7 +318,13 @@ std::string ControlPass::run() {
             // Some predicate results are tracked by the read scoreboard
             // (the latency table says which, for the checker too).
             R.WSB = int8_t(A.Pred && T.PredOnReadBarrier ? ReadSB : Free);
-            R.Prod = nullptr;
+            // A guarded result may not be written: the fixed latency of an
+            // earlier write still counts for later readers (as the hazard
+            // checker has it). If-conversion puts `@!P1 IMAD.WIDE R20` and
+            // `@!P1 LDG.128 R20, [R20]` in a row, R20..R23 holding the
+            // default value for P1.
+            if (!I.hasGuard())
+              R.Prod = nullptr;
           } else {
             R.RSBMask |= uint8_t(1u << ReadSB);
           }

@@ -31,6 +31,9 @@ std::string optimizeMachine(MFunction &MF, const CodeGenOptions &Opts);
 void promoteUniformValues(MFunction &MF);
 /// PHIs and ties to copies, then coalescing (SSADestruct.cpp).
 std::string destructSSA(MFunction &MF);
+/// Scalars packed together into MMA operands become one tuple register and
+/// the packing copies go (TupleCoalesce.cpp); after out-of-SSA.
+void coalesceTupleCopies(MFunction &MF);
 /// Reads kernel-constant values straight from their constant bank where a
 /// form allows it (FoldConstants.cpp).
 void foldConstantOperands(MFunction &MF);

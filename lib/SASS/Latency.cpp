@@ -329,7 +329,9 @@ const Row Rows[] = {
     {0x30, Sched::IMAD, Sched::SHARED, ReadRole::Data, 0, 1, 1, 46},
     {0x20, Sched::IMAD, Sched::SYNC, ReadRole::Data, 0, 0, 0, 4},
     {0x32, Sched::IMAD, Sched::TENSOR, ReadRole::Data, 0, 0, 0, 7},
-    {0x0c, Sched::IMAD, Sched::TENSOR, ReadRole::Data, 0, 0, 0, 9},
+    // sm_86/sm_89: 8 (was 9), ptxas's IMAD.MOV.U32 -> HMMA.16816 B operand
+    // of a bf16 mma loop (tensor/mma-accumulator-in-place).
+    {0x0c, Sched::IMAD, Sched::TENSOR, ReadRole::Data, 0, 0, 0, 8},
     {0x01, Sched::IMAD, Sched::TENSOR, ReadRole::Data, 0, 0, 0, 12},
     {0x01, Sched::IMAD, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 6},
     {0x3e, Sched::IMAD, Sched::TENSOR, ReadRole::Data, 0, 1, 0, 7},
