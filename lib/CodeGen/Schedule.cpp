@@ -349,7 +349,7 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI,
           if (Preds[S] != 1)
             continue;
           Next = std::max(Next, Reach(S, Depth - 1));
-          if (++Seen == 8)
+          if (++Seen == 4)
             break;
         }
         return std::max(P, Next);
@@ -358,34 +358,44 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI,
   for (unsigned K = unsigned(Begin); K != End; ++K)
     if (!Preds[K])
       Ready.push_back(K);
+  // Per ready instruction, computed once a step (Change and Reach walk
+  // operands and successors; the comparison runs once per candidate).
+  struct Key {
+    int Change = 0;
+    unsigned Reach = 0;
+  };
+  std::vector<Key> Keys;
   while (!Ready.empty()) {
     bool Tight = Pressure >= Limit;
-    auto Best = std::max_element(Ready.begin(), Ready.end(),
-                                 [&](unsigned A, unsigned C) {
-                                   if (Tight) {
-                                     // Whatever frees registers first;
-                                     // among what takes more, not the
-                                     // fewest words (a pointer's add
-                                     // chain, two at a time, ahead of a
-                                     // fragment load and the MMAs it
-                                     // feeds) but the most progress.
-                                     int DA = Change(A, false),
-                                         DC = Change(C, false);
-                                     if ((DA > 0) != (DC > 0))
-                                       return DA > 0;
-                                     if (DA <= 0 && DA != DC)
-                                       return DA > DC;
-                                     unsigned PA = Reach(A, 4),
-                                              PC = Reach(C, 4);
-                                     if (PA != PC)
-                                       return PA < PC;
-                                     if (DA != DC)
-                                       return DA > DC;
-                                   }
-                                   if (Height[A] != Height[C])
-                                     return Height[A] < Height[C];
-                                   return A > C;
-                                 });
+    Keys.assign(Ready.size(), Key());
+    if (Tight)
+      for (size_t J = 0; J != Ready.size(); ++J)
+        Keys[J] = {Change(Ready[J], false), Reach(Ready[J], 4)};
+    // Whatever frees registers first; among what takes more, not the
+    // fewest words (a pointer's add chain, two at a time, ahead of a
+    // fragment load and the MMAs it feeds) but the most progress.
+    auto Worse = [&](size_t X, size_t Y) {
+      unsigned A = Ready[X], C = Ready[Y];
+      if (Tight) {
+        int DA = Keys[X].Change, DC = Keys[Y].Change;
+        if ((DA > 0) != (DC > 0))
+          return DA > 0;
+        if (DA <= 0 && DA != DC)
+          return DA > DC;
+        if (Keys[X].Reach != Keys[Y].Reach)
+          return Keys[X].Reach < Keys[Y].Reach;
+        if (DA != DC)
+          return DA > DC;
+      }
+      if (Height[A] != Height[C])
+        return Height[A] < Height[C];
+      return A > C;
+    };
+    size_t BestAt = 0;
+    for (size_t J = 1; J != Ready.size(); ++J)
+      if (Worse(BestAt, J))
+        BestAt = J;
+    auto Best = Ready.begin() + BestAt;
     unsigned K = *Best;
     Ready.erase(Best);
     Order.push_back(K);
