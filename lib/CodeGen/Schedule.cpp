@@ -298,10 +298,7 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI,
   // latency costs no register the block does not already need (with only
   // 16 words above the block's entry pressure, XLA's bf16 fusions issued
   // each LDG.128 just before its use: static cycles 2.7x ptxas's). Only
-  // where that peak leaves a quarter of the register budget for what the
-  // allocator cannot pack (aligned tuples) and the values the other blocks
-  // keep: a GEMM loop whose given order peaks at 249 of 255 words spilled
-  // when scheduled up to it.
+  // where that peak is at most PeakBudgetPercent of the register budget.
   Reset();
   unsigned EntryPressure = Pressure, Peak = Pressure;
   {
@@ -434,7 +431,16 @@ void scheduleBlock(MFunction &MF, MBlock &B, const RegIndex &RI,
 void codegen::scheduleBlocks(MFunction &MF) {
   RegIndex RI;
   RI.NumVRegs = unsigned(MF.VRegs.size());
-  BlockLiveness BL = computeBlockLiveness(MF, RI);
+  // After allocation every operand is physical: no pressure to track.
+  bool Virtual = false;
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs)
+      forEachOperand(I, [&](const MOperand &O) { Virtual |= O.isVirtualReg(); });
+  BlockLiveness BL;
+  if (Virtual)
+    BL = computeBlockLiveness(MF, RI);
+  BL.LiveIn.resize(MF.Blocks.size());
+  BL.LiveOut.resize(MF.Blocks.size());
   for (size_t K = 0; K != MF.Blocks.size(); ++K)
     scheduleBlock(MF, MF.Blocks[K], RI, BL.LiveIn[K], BL.LiveOut[K]);
 }
