@@ -29,7 +29,8 @@
 // (SHF.R.S32.HI h, RZ, 0x1f, a), when t only feeds the add.
 //
 // Also: bf16 halves shifted into f32s read the packed word
-// (combineHalfShifts), and MOVs that fill an aligned pair with zeros
+// (combineHalfShifts), halves converted apart and packed are converted as
+// a pair (combineHalfPacks), and MOVs that fill an aligned pair with zeros
 // become CS2R SRZ, as ptxas writes them (pairZeroMoves).
 //
 //===----------------------------------------------------------------------===//
@@ -323,11 +324,61 @@ void combineHalfShifts(MFunction &MF) {
       }
     }
 }
+
+/// Two halves converted one at a time and then packed into a word
+/// (`cvt.rn.bf16.f32` twice, then `mov.b32 {lo, hi}` or a v2.b16 store):
+///
+///   F2FP.BF16.PACK_AB a, RZ, x;  F2FP.BF16.PACK_AB b, RZ, y
+///   PRMT d, a, 0x5410, b                 =>  F2FP.BF16.PACK_AB d, y, x
+///
+/// as ptxas converts pairs (XLA's bf16 GEMM epilogues: 64 F2FP and 64
+/// PRMT where ptxas has 32 F2FP). A `PRMT t, RZ, 0x3254, a` between (the
+/// zero extension of a half already zero above) is looked through. Not the
+/// 8-bit forms (E4M3/E5M2 pack two bytes into a half, not two halves).
+/// In SSA form: x and y dominate the conversions, hence the PRMT.
+void combineHalfPacks(MFunction &MF) {
+  // Register -> the conversion whose low half (high half zero) it holds.
+  llvm::DenseMap<unsigned, const MInstr *> Half;
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs) {
+      if (I.hasGuard() || !I.Implicit.empty() || I.Ops.empty() ||
+          !isVReg(I.Ops[0], 1) || !I.Ops[0].IsDef ||
+          MF.VRegs[I.Ops[0].Reg].Size != 1)
+        continue;
+      if (I.Op.opc() == Opc::F2FP && !I.Op.has(Mod::E4M3) &&
+          !I.Op.has(Mod::E5M2) && I.Ops.size() == 3 && isZero(I.Ops[1]) &&
+          I.Ops[2].isReg() && !I.Ops[2].Neg && !I.Ops[2].Abs)
+        Half[I.Ops[0].Reg] = &I;
+      else if (I.Op.is(Opc::PRMT) && I.Ops.size() == 4 && isZero(I.Ops[1]) &&
+               I.Ops[2].K == MOperand::Kind::Imm && I.Ops[2].Imm == 0x3254 &&
+               isVReg(I.Ops[3], 1))
+        if (auto It = Half.find(I.Ops[3].Reg); It != Half.end())
+          Half[I.Ops[0].Reg] = It->second;
+    }
+  if (Half.empty())
+    return;
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs) {
+      if (!I.Op.is(Opc::PRMT) || I.hasGuard() || I.Ops.size() != 4 ||
+          I.Ops[2].K != MOperand::Kind::Imm || I.Ops[2].Imm != 0x5410 ||
+          !isVReg(I.Ops[1], 1) || !isVReg(I.Ops[3], 1))
+        continue;
+      auto Lo = Half.find(I.Ops[1].Reg), Hi = Half.find(I.Ops[3].Reg);
+      if (Lo == Half.end() || Hi == Half.end() ||
+          !(Lo->second->Op == Hi->second->Op))
+        continue;
+      MOperand D = I.Ops[0];
+      I.Op = Lo->second->Op;
+      I.Ops = {D, Hi->second->Ops[2], Lo->second->Ops[2]};
+    }
+}
 } // namespace
 
 void codegen::combineInstructions(MFunction &MF) {
-  if (MF.InSSA)
+  if (MF.InSSA) {
     combineHalfShifts(MF);
+    combineHalfPacks(MF);
+  }
   std::vector<unsigned> Uses = countUses(MF);
   std::vector<unsigned> Reads = countReads(MF);
   if (MF.InSSA)
