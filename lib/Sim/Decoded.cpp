@@ -508,8 +508,10 @@ static void widths(const DecodedInstr &D, uint8_t &Dst,
     Dst = M == "HMMA" && !D.has("F32") ? 2 : 4;
     setSrc(0, Big ? 4 : 2), setSrc(1, Big ? 4 : 2), setSrc(2, Dst);
   } else if (M == "QMMA") {
-    Dst = 4;
-    setSrc(0, 4), setSrc(1, 2), setSrc(2, 4);
+    // fp8: 16832 A4 B2, 16816 A2 B1; C/D four f32 or two f16 pairs.
+    bool K32 = D.has("16832");
+    Dst = D.has("F32") ? 4 : 2;
+    setSrc(0, K32 ? 4 : 2), setSrc(1, K32 ? 2 : 1), setSrc(2, Dst);
   } else if (M == "HMMA" && D.has("884")) {
     // sm_75 quad-pair step (mma.m8n8k4): two registers each.
     Dst = 2;
@@ -528,8 +530,13 @@ static void widths(const DecodedInstr &D, uint8_t &Dst,
     Dst = M16 ? 4 : 2;
     setSrc(0, K32 ? 4 : M16 ? 2 : 1), setSrc(1, K32 ? 2 : 1), setSrc(2, Dst);
   } else if (M == "DMMA") {
-    Dst = 4;
-    setSrc(0, 2), setSrc(1, 2), setSrc(2, 4);
+    // f64, two registers per element: 884/8x8x4 A1 B1 C/D2; sm_90's
+    // 16x8x4 A2 B1, 16x8x8 A4 B2, 16x8x16 A8 B4, C/D4.
+    unsigned K = D.has("16x8x16") ? 16 : D.has("16x8x8") ? 8 : 4;
+    bool M16 = D.has("16x8x4") || K > 4;
+    Dst = M16 ? 8 : 4;
+    setSrc(0, uint8_t((M16 ? 2 : 1) * K / 2)), setSrc(1, uint8_t(K / 2));
+    setSrc(2, Dst);
   } else if (M == "SYNCS" && D.has("EXCH")) {
     Dst = 2;
     setSrc(0, 2);

@@ -150,15 +150,6 @@ int roundMode(int64_t M) {
   return M == 1 ? FE_DOWNWARD : M == 2 ? FE_UPWARD : M == 3 ? FE_TOWARDZERO
                                                             : FE_TONEAREST;
 }
-/// Sets the host rounding mode for the scope of one instruction.
-struct RoundScope {
-  int Old;
-  explicit RoundScope(int M) : Old(std::fegetround()) {
-    if (M != Old)
-      std::fesetround(M);
-  }
-  ~RoundScope() { std::fesetround(Old); }
-};
 bool fcmp(unsigned C, double A, double B) {
   bool Un = std::isnan(A) || std::isnan(B);
   switch (C) {

@@ -18,7 +18,9 @@
 // truncates differently, so results can differ from a GPU in the last bits
 // when sums are inexact; the CPU references use exactly representable
 // sums, and a GPU run must confirm rounding for the others. DMMA is a
-// chain of fused multiply-adds in k order.
+// chain of fused multiply-adds in k order, each rounded in the
+// instruction's mode (.RZ/.RM/.RP, else to nearest): the PTX ISA names the
+// mode but not the order of the additions, which a GPU run must confirm.
 //
 //===----------------------------------------------------------------------===//
 #include "Half.h"
@@ -189,9 +191,12 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
     EB = D.modAt(79) == 1 ? El::E5M2 : El::E4M3;
     AccF32 = D.has("F32");
   } else {
-    if (!D.has("884") && !D.has("8x8x4"))
-      return unsupported(D);
-    Mm = 8, Kk = 4;
+    // DMMA.884 (sm_80) / .8x8x4, and sm_90's .16x8x4/.16x8x8/.16x8x16.
+    Kk = D.has("884") || D.has("8x8x4") || D.has("16x8x4") ? 4
+         : D.has("16x8x8")                                ? 8
+         : D.has("16x8x16")                               ? 16
+                                                          : 0;
+    Mm = D.has("884") || D.has("8x8x4") ? 8 : 16;
     EA = EB = El::F64;
   }
   if (!Kk)
@@ -201,9 +206,9 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
   // A, B and C/D fragments holds, for each shape/element width.
   auto aPos = [&](unsigned L, unsigned I, unsigned &R, unsigned &C) {
     unsigned Gp = L / 4, T = L % 4;
-    if (AB == 64) { // m8n8k4 f64
+    if (AB == 64 && Mm == 8) { // m8n8k4 f64
       R = Gp, C = T;
-    } else if (AB == 32) { // tf32: a0 (g,t) a1 (g+8,t) a2 (g,t+4) a3
+    } else if (AB >= 32) { // tf32, f64: a0 (g,t) a1 (g+8,t) a2 (g,t+4) a3
       R = Gp + 8 * (I & 1), C = T + 4 * (I >> 1);
     } else if (Mm == 8) { // m8n8k16 8-bit, m8n8k32 4-bit: one register
       R = Gp, C = (32 / AB) * T + I;
@@ -217,9 +222,7 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
   auto bPos = [&](unsigned L, unsigned I, unsigned &K, unsigned &N) {
     unsigned Gp = L / 4, T = L % 4;
     N = Gp;
-    if (AB == 64)
-      K = T;
-    else if (AB == 32)
+    if (AB >= 32)
       K = T + 4 * I;
     else {
       unsigned PerReg = 32 / AB;
@@ -303,12 +306,16 @@ bool Machine::execTensor(const DecodedInstr &D, uint32_t G, bool &Handled) {
       Cm[R][C] = V;
     }
   }
-  uint32_t Out[4][32] = {};
+  uint32_t Out[8][32] = {}; // up to four f64 elements per lane
   for (unsigned L = 0; L != 32; ++L)
     for (unsigned I = 0; I != CElems; ++I) {
       unsigned R, C;
       cPos(L, I, R, C);
       if (IsD) {
+        RoundScope RS(D.has("RZ")   ? FE_TOWARDZERO
+                      : D.has("RM") ? FE_DOWNWARD
+                      : D.has("RP") ? FE_UPWARD
+                                    : FE_TONEAREST);
         double Acc = Cm[R][C];
         for (unsigned K = 0; K != Kk; ++K)
           Acc = std::fma(A[R][K], B[K][C], Acc);

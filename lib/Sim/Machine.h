@@ -16,11 +16,22 @@
 #include "ptxas-alt/Sim/Emulator.h"
 
 #include <array>
+#include <cfenv>
 #include <cstring>
 #include <memory>
 #include <string>
 
 namespace ptxas::sim {
+
+/// Sets the host rounding mode (FE_*) for the scope of one instruction.
+struct RoundScope {
+  int Old;
+  explicit RoundScope(int M) : Old(std::fegetround()) {
+    if (M != Old)
+      std::fesetround(M);
+  }
+  ~RoundScope() { std::fesetround(Old); }
+};
 
 constexpr uint64_t SharedWindow = 0x00007e0000000000ULL; ///< generic shared
 constexpr uint64_t LocalWindow = 0x00007d0000000000ULL;  ///< generic local

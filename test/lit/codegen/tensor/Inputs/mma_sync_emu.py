@@ -1,0 +1,532 @@
+#!/usr/bin/env python3
+"""mma_sync_emu.py - warp-level matrix instructions against a CPU reference.
+
+Every dense mma.sync shape x type PTX ISA 9.0 defines for sm_75..sm_90a
+and ptxas 13.0 accepts: f16/bf16 m16n8k8/k16 with f16 or f32 accumulators,
+tf32 m16n8k4/k8, f64 m8n8k4 and m16n8k4/k8/k16 with every rounding mode,
+s8/u8 m8n8k16/m16n8k16/m16n8k32 and s4/u4 m8n8k32/m16n8k32/m16n8k64 with
+and without .satfinite, b1 .xor/.and.popc m8n8k128/m16n8k128/m16n8k256,
+e4m3/e5m2 m16n8k16/k32 with f32 or f16 accumulators; every ldmatrix
+(.x1/.x2/.x4, .trans, .shared and .shared::cta, 32- and 64-bit addresses),
+every stmatrix (sm_90) and movmatrix. (m8n8k4 .f16 and the sparse forms
+have their own references in test/unit/sim.)
+
+Each form is one kernel of one warp that loads its fragments from global
+memory lane by lane, runs the instruction and stores the result. The
+reference here computes the expected bytes from the PTX ISA's fragment
+layouts (9.7.14.5: lane l is in group g = l / 4, thread t = l % 4),
+written independently of lib/Sim. For every target, the module is built by
+ptxas-alt at -O3 and -O0 and by ptxas when it is on PATH; every build must
+give the reference's bytes and pass the hazard checker. Inputs are small
+integers in every float type, so that every sum is exact and the order of
+the hardware's additions does not matter.
+
+Usage: mma_sync_emu.py --ptxas-alt BIN --sass-run BIN --sass-hazards BIN
+                       --work DIR [--targets sm_80,...] [--only SUBSTR]
+Prints one line per (target, form) and "N/M runs ok".
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+
+TARGETS = ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]
+ORDER = {t: i for i, t in enumerate(TARGETS)}
+
+# Bits per element of each fragment type, and the register width (f64
+# fragments are 64-bit registers holding one element).
+BITS = {"f16": 16, "bf16": 16, "tf32": 32, "f64": 64, "s8": 8, "u8": 8,
+        "s4": 4, "u4": 4, "b1": 1, "e4m3": 8, "e5m2": 8, "f32": 32, "s32": 32}
+
+
+def reg_bits(ty):
+    return 64 if ty == "f64" else 32
+
+
+def per_reg(ty):
+    return reg_bits(ty) // BITS[ty]
+
+
+# --- element encodings ------------------------------------------------------
+
+
+def fp8_bits(v, e5m2):
+    """Exact small integers only: the encoding of v in e4m3 / e5m2."""
+    if v == 0:
+        return 0
+    eb, mb, bias = (5, 2, 15) if e5m2 else (4, 3, 7)
+    s, a = (0x80 if v < 0 else 0), abs(v)
+    e = a.bit_length() - 1
+    m = (a - (1 << e)) << mb >> e
+    assert (((1 << mb) + m) << e >> mb) == a, v
+    return s | ((e + bias) << mb) | m
+
+
+def encode(ty, v):
+    """Raw bits of value v (an exact small integer or dyadic) in type ty."""
+    if ty == "f16":
+        return struct.unpack("<H", struct.pack("<e", v))[0]
+    if ty == "bf16":
+        return struct.unpack("<I", struct.pack("<f", v))[0] >> 16
+    if ty in ("tf32", "f32"):
+        return struct.unpack("<I", struct.pack("<f", v))[0]
+    if ty == "f64":
+        return struct.unpack("<Q", struct.pack("<d", v))[0]
+    if ty in ("e4m3", "e5m2"):
+        return fp8_bits(v, ty == "e5m2")
+    return v & ((1 << BITS[ty]) - 1)
+
+
+def rand_value(rng, ty):
+    if ty in ("f16", "bf16", "tf32", "e4m3", "e5m2"):
+        return rng.randint(-4, 4)
+    if ty == "f64":
+        return rng.randint(-32, 32) / 4
+    lo, hi = {"s8": (-128, 127), "u8": (0, 255), "s4": (-8, 7), "u4": (0, 15),
+              "b1": (0, 1)}[ty]
+    return rng.randint(lo, hi)
+
+
+# --- fragment layouts (PTX ISA 9.7.14.5) -------------------------------------
+
+
+def a_pos(m, ty, lane, reg, j):
+    """(row, k) of element j of A register reg held by lane."""
+    g, t, e = lane // 4, lane % 4, per_reg(ty)
+    if m == 8:
+        return g, e * t + j
+    return g + 8 * (reg % 2), e * t + j + 4 * e * (reg // 2)
+
+
+def b_pos(ty, lane, reg, j):
+    """(k, col) of element j of B register reg held by lane."""
+    g, t, e = lane // 4, lane % 4, per_reg(ty)
+    return e * t + j + 4 * e * reg, g
+
+
+def c_pos(m, lane, i):
+    """(row, col) of accumulator element i held by lane."""
+    g, t = lane // 4, lane % 4
+    if m == 8:
+        return g, 2 * t + i
+    return g + 8 * (i // 2), 2 * t + i % 2
+
+
+# --- the forms --------------------------------------------------------------
+
+
+def mma_forms():
+    F = []
+
+    def add(shape, at, bt, ct, dt, arch, sat=False, bop=None, rnd=None):
+        m, n, k = shape
+        name = f"mma_m{m}n{n}k{k}_{dt}_{at}_{bt}_{ct}" + ("_sat" if sat else "") + (
+            f"_{bop}" if bop else "") + (f"_{rnd}" if rnd else "")
+        F.append(dict(kind="mma", name=name, m=m, n=n, k=k, at=at, bt=bt, ct=ct,
+                      dt=dt, arch=arch, sat=sat, bop=bop, rnd=rnd))
+
+    for k in (8, 16):
+        for dt in ("f16", "f32"):  # C has D's type (mixed only for m8n8k4)
+            add((16, 8, k), "f16", "f16", dt, dt, "sm_75" if k == 8 else "sm_80")
+        add((16, 8, k), "bf16", "bf16", "f32", "f32", "sm_80")
+    for k in (4, 8):
+        add((16, 8, k), "tf32", "tf32", "f32", "f32", "sm_80")
+    # f64 with each rounding mode (the inputs are exact, so the modes agree).
+    for rnd in (None, "rn", "rz", "rm", "rp"):
+        add((8, 8, 4), "f64", "f64", "f64", "f64", "sm_80", rnd=rnd)
+    for k in (4, 8, 16):
+        add((16, 8, k), "f64", "f64", "f64", "f64", "sm_90")
+    for rnd in ("rn", "rz", "rm", "rp"):
+        add((16, 8, 16), "f64", "f64", "f64", "f64", "sm_90", rnd=rnd)
+    for shape, arch in (((8, 8, 16), "sm_75"), ((16, 8, 16), "sm_80"), ((16, 8, 32), "sm_80")):
+        for at in ("s8", "u8"):
+            for bt in ("s8", "u8"):
+                add(shape, at, bt, "s32", "s32", arch)
+        add(shape, "s8", "u8", "s32", "s32", arch, sat=True)
+    for shape, arch in (((8, 8, 32), "sm_75"), ((16, 8, 32), "sm_80"), ((16, 8, 64), "sm_80")):
+        for at in ("s4", "u4"):
+            for bt in ("s4", "u4"):
+                add(shape, at, bt, "s32", "s32", arch)
+        add(shape, "u4", "s4", "s32", "s32", arch, sat=True)
+    add((8, 8, 128), "b1", "b1", "s32", "s32", "sm_75", bop="xor")
+    add((8, 8, 128), "b1", "b1", "s32", "s32", "sm_80", bop="and")
+    for k in (128, 256):
+        for bop in ("xor", "and"):
+            add((16, 8, k), "b1", "b1", "s32", "s32", "sm_80", bop=bop)
+    # fp8: ptxas 13.0 also takes m16n8k16 and f16 accumulators on sm_89.
+    for k in (16, 32):
+        for dt in ("f32", "f16"):
+            for at in ("e4m3", "e5m2"):
+                for bt in ("e4m3", "e5m2"):
+                    add((16, 8, k), at, bt, dt, dt, "sm_89")
+    return F
+
+
+def matrix_forms():
+    F = []
+    for num in (1, 2, 4):
+        for trans in (False, True):
+            for space in (".shared", ".shared::cta"):
+                for a64 in (False, True):
+                    tag = f"x{num}{'_trans' if trans else ''}{'_cta' if space != '.shared' else ''}" \
+                          f"{'_a64' if a64 else ''}"
+                    F.append(dict(kind="ldmatrix", name="ldmatrix_" + tag, num=num, trans=trans,
+                                  space=space, a64=a64, arch="sm_75"))
+                    F.append(dict(kind="stmatrix", name="stmatrix_" + tag, num=num, trans=trans,
+                                  space=space, a64=a64, arch="sm_90"))
+    F.append(dict(kind="movmatrix", name="movmatrix_trans", arch="sm_75"))
+    return F
+
+
+# --- PTX ---------------------------------------------------------------------
+
+PROLOGUE = """\tld.param.u64 %rd1, [pa];
+\tld.param.u64 %rd2, [pb];
+\tld.param.u64 %rd3, [pc];
+\tld.param.u64 %rd4, [pd];
+\tcvta.to.global.u64 %rd1, %rd1;
+\tcvta.to.global.u64 %rd2, %rd2;
+\tcvta.to.global.u64 %rd3, %rd3;
+\tcvta.to.global.u64 %rd4, %rd4;
+\tmov.u32 %r0, %tid.x;"""
+
+
+def entry(name):
+    return (f".visible .entry {name}(.param .u64 pa, .param .u64 pb, .param .u64 pc, "
+            ".param .u64 pd)\n.maxntid 32, 1, 1\n{\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<16>;")
+
+
+def frag_regs(prefix, ty, count):
+    """Declaration, ld/st type and the PTX vector operand of a fragment."""
+    rt = {"f64": ".f64", "f32": ".f32", "s32": ".s32"}.get(ty, ".b32")
+    decl = f"\t.reg {rt} %{prefix}<{count}>;"
+    return decl, rt[1:], "{" + ", ".join(f"%{prefix}{i}" for i in range(count)) + "}"
+
+
+def lane_loads(prefix, ty, count, base, rd):
+    _, lt, _ = frag_regs(prefix, ty, count)
+    size = reg_bits(ty) // 8
+    L = [f"\tmul.wide.u32 {rd}, %r0, {count * size};", f"\tadd.s64 {rd}, {base}, {rd};"]
+    L += [f"\tld.global.{lt} %{prefix}{i}, [{rd}+{i * size}];" for i in range(count)]
+    return L
+
+
+def counts(f):
+    m, n, k = f["m"], f["n"], f["k"]
+    na = m * k // 32 // per_reg(f["at"])
+    nb = k * n // 32 // per_reg(f["bt"])
+    ne = m * n // 32  # accumulator elements per lane
+    nc = ne // 2 if f["ct"] == "f16" else ne
+    nd = ne // 2 if f["dt"] == "f16" else ne
+    return na, nb, ne, nc, nd
+
+
+def mma_ptx(f):
+    na, nb, _, nc, nd = counts(f)
+    L = [entry("k_" + f["name"])]
+    for p, ty, c in (("a", f["at"], na), ("b", f["bt"], nb), ("c", f["ct"], nc), ("d", f["dt"], nd)):
+        L.append(frag_regs(p, ty, c)[0])
+    L.append(PROLOGUE)
+    L += lane_loads("a", f["at"], na, "%rd1", "%rd5")
+    L += lane_loads("b", f["bt"], nb, "%rd2", "%rd6")
+    L += lane_loads("c", f["ct"], nc, "%rd3", "%rd7")
+    sat = ".satfinite" if f["sat"] else ""
+    bop = f".{f['bop']}.popc" if f["bop"] else ""
+    rnd = f".{f['rnd']}" if f["rnd"] else ""
+    op = (f"mma.sync.aligned.m{f['m']}n{f['n']}k{f['k']}.row.col{rnd}{sat}."
+          f"{f['dt']}.{f['at']}.{f['bt']}.{f['ct']}{bop}")
+    ops = [frag_regs(p, ty, c)[2] for p, ty, c in
+           (("d", f["dt"], nd), ("a", f["at"], na), ("b", f["bt"], nb), ("c", f["ct"], nc))]
+    L.append(f"\t{op} " + ", ".join(ops) + ";")
+    _, st, _ = frag_regs("d", f["dt"], nd)
+    size = reg_bits(f["dt"]) // 8
+    L += [f"\tmul.wide.u32 %rd8, %r0, {nd * size};", "\tadd.s64 %rd8, %rd4, %rd8;"]
+    L += [f"\tst.global.{st} [%rd8+{i * size}], %d{i};" for i in range(nd)]
+    L.append("\tret;\n}\n")
+    return "\n".join(L)
+
+
+def matrix_ptx(f):
+    """ldmatrix/stmatrix: pa = 512 bytes of four 8x8 b16 matrices, pb = the
+    row (0..31) whose address each lane provides, pc = the registers to
+    store (stmatrix), pd = the result."""
+    L = [entry("k_" + f["name"])]
+    L.append("\t.reg .b32 %v<4>;\n\t.reg .b32 %w<4>;")
+    L.append("\t.shared .align 16 .b8 sm[512];")
+    L.append(PROLOGUE)
+    L.append("\tmul.wide.u32 %rd5, %r0, 16;\n\tadd.s64 %rd6, %rd1, %rd5;\n"
+             "\tmov.u32 %r1, sm;\n\tshl.b32 %r2, %r0, 4;\n\tadd.u32 %r2, %r1, %r2;")
+    if f["kind"] == "ldmatrix":
+        L.append("\tld.global.v4.u32 {%w0, %w1, %w2, %w3}, [%rd6];")
+    else:
+        L.append("\tmov.u32 %w0, 0;\n\tmov.u32 %w1, 0;\n\tmov.u32 %w2, 0;\n\tmov.u32 %w3, 0;")
+    L.append("\tst.shared.v4.u32 [%r2], {%w0, %w1, %w2, %w3};\n\tbar.sync 0;")
+    # The row this lane provides the address of.
+    L.append("\tmul.wide.u32 %rd7, %r0, 4;\n\tadd.s64 %rd7, %rd2, %rd7;\n"
+             "\tld.global.u32 %r3, [%rd7];\n\tshl.b32 %r3, %r3, 4;\n\tadd.u32 %r3, %r1, %r3;")
+    addr = "%r3"
+    if f["a64"]:
+        L.append("\tcvt.u64.u32 %rd9, %r3;")
+        addr = "%rd9"
+    num = f["num"]
+    regs = "{" + ", ".join(f"%v{i}" for i in range(num)) + "}"
+    trans = ".trans" if f["trans"] else ""
+    shape = f".sync.aligned.m8n8.x{num}{trans}{f['space']}.b16"
+    if f["kind"] == "ldmatrix":
+        L.append(f"\tldmatrix{shape} {regs}, [{addr}];")
+        L.append(f"\tmul.wide.u32 %rd10, %r0, {4 * num};\n\tadd.s64 %rd10, %rd4, %rd10;")
+        L += [f"\tst.global.u32 [%rd10+{4 * i}], %v{i};" for i in range(num)]
+    else:
+        L.append(f"\tmul.wide.u32 %rd10, %r0, {4 * num};\n\tadd.s64 %rd10, %rd3, %rd10;")
+        L += [f"\tld.global.u32 %v{i}, [%rd10+{4 * i}];" for i in range(num)]
+        L.append(f"\tstmatrix{shape} [{addr}], {regs};\n\tbar.sync 0;")
+        L.append("\tld.shared.v4.u32 {%w0, %w1, %w2, %w3}, [%r2];\n\tadd.s64 %rd11, %rd4, %rd5;\n"
+                 "\tst.global.v4.u32 [%rd11], {%w0, %w1, %w2, %w3};")
+    L.append("\tret;\n}\n")
+    return "\n".join(L)
+
+
+def movmatrix_ptx(f):
+    L = [entry("k_" + f["name"]), "\t.reg .b32 %v<2>;", PROLOGUE]
+    L.append("\tmul.wide.u32 %rd5, %r0, 4;\n\tadd.s64 %rd6, %rd1, %rd5;\n\tld.global.u32 %v0, [%rd6];")
+    L.append("\tmovmatrix.sync.aligned.m8n8.trans.b16 %v1, %v0;")
+    L.append("\tadd.s64 %rd7, %rd4, %rd5;\n\tst.global.u32 [%rd7], %v1;\n\tret;\n}\n")
+    return "\n".join(L)
+
+
+def ptx_for(f):
+    return {"mma": mma_ptx, "movmatrix": movmatrix_ptx}.get(f["kind"], matrix_ptx)(f)
+
+
+# --- inputs and references ---------------------------------------------------
+
+
+def pack_words(values, ty, count_per_lane):
+    """Lane-major fragment registers from {(lane, reg, j): value}."""
+    rb, e = reg_bits(ty), per_reg(ty)
+    out = bytearray()
+    for lane in range(32):
+        for reg in range(count_per_lane):
+            w = 0
+            for j in range(e):
+                w |= encode(ty, values[(lane, reg, j)]) << (j * BITS[ty])
+            out += w.to_bytes(rb // 8, "little")
+    return bytes(out)
+
+
+def mma_case(f, rng):
+    m, n, k, at, bt, ct, dt = f["m"], f["n"], f["k"], f["at"], f["bt"], f["ct"], f["dt"]
+    na, nb, ne, nc, nd = counts(f)
+    A = [[None] * k for _ in range(m)]
+    B = [[None] * n for _ in range(k)]
+    av, bv = {}, {}
+    for lane in range(32):
+        for reg in range(na):
+            for j in range(per_reg(at)):
+                v = rand_value(rng, at)
+                r, kk = a_pos(m, at, lane, reg, j)
+                A[r][kk] = av[(lane, reg, j)] = v
+        for reg in range(nb):
+            for j in range(per_reg(bt)):
+                v = rand_value(rng, bt)
+                kk, c = b_pos(bt, lane, reg, j)
+                B[kk][c] = bv[(lane, reg, j)] = v
+    assert all(x is not None for row in A for x in row) and all(x is not None for row in B for x in row)
+    Cm, cv = {}, {}
+    for lane in range(32):
+        for i in range(ne):
+            if ct == "s32":
+                v = rng.randint(-(1 << 20), 1 << 20)
+                if f["sat"] and i % 2 == 0:  # near the limits, to saturate
+                    v = (1 << 31) - 1 - rng.randint(0, 100) if lane % 2 else -(1 << 31) + rng.randint(0, 100)
+            elif ct == "f64":
+                v = rng.randint(-64, 64) / 8
+            else:
+                v = float(rng.randint(-8, 8))
+            Cm[c_pos(m, lane, i)] = cv[(lane, i)] = v
+
+    def acc_bytes(ty, vals):
+        out = bytearray()
+        for lane in range(32):
+            if ty == "f16":
+                for i in range(0, ne, 2):
+                    out += struct.pack("<ee", vals[(lane, i)], vals[(lane, i + 1)])
+            else:
+                for i in range(ne):
+                    v = vals[(lane, i)]
+                    out += {"f32": lambda: struct.pack("<f", v), "f64": lambda: struct.pack("<d", v),
+                            "s32": lambda: struct.pack("<I", v & 0xffffffff)}[ty]()
+        return bytes(out)
+
+    dv = {}
+    for lane in range(32):
+        for i in range(ne):
+            r, c = c_pos(m, lane, i)
+            s = Cm[(r, c)]
+            for kk in range(k):
+                a, b = A[r][kk], B[kk][c]
+                s += (a ^ b if f["bop"] == "xor" else a & b) if at == "b1" else a * b
+            if dt == "s32" and f["sat"]:
+                s = max(-(1 << 31), min((1 << 31) - 1, s))
+            dv[(lane, i)] = s
+    return (pack_words(av, at, na), pack_words(bv, bt, nb), acc_bytes(ct, cv), acc_bytes(dt, dv))
+
+
+def matrix_case(f, rng):
+    halves = [rng.randrange(1 << 16) for _ in range(256)]  # 32 rows of 8 b16
+    perm = list(range(32))
+    rng.shuffle(perm)
+    num = f["num"]
+    regs = [[rng.randrange(1 << 32) for _ in range(num)] for _ in range(32)]
+
+    def half(w, j):
+        return (w >> (16 * j)) & 0xffff
+
+    if f["kind"] == "ldmatrix":
+        # Matrix i, row r comes from the address of lane 8i + r.
+        out = bytearray()
+        for lane in range(32):
+            for i in range(num):
+                w = 0
+                for j in range(2):
+                    if f["trans"]:
+                        row, col = 2 * (lane % 4) + j, lane // 4
+                    else:
+                        row, col = lane // 4, 2 * (lane % 4) + j
+                    w |= halves[perm[8 * i + row] * 8 + col] << (16 * j)
+                out += w.to_bytes(4, "little")
+        pa = b"".join(h.to_bytes(2, "little") for h in halves)
+        pc = bytes(32 * 4 * num)
+    else:
+        sm = [0] * 256
+        for lane in range(32):
+            for i in range(num):
+                for j in range(2):
+                    if f["trans"]:
+                        row, col = 2 * (lane % 4) + j, lane // 4
+                    else:
+                        row, col = lane // 4, 2 * (lane % 4) + j
+                    sm[perm[8 * i + row] * 8 + col] = half(regs[lane][i], j)
+        out = b"".join(h.to_bytes(2, "little") for h in sm)
+        pa = bytes(512)
+        pc = b"".join(w.to_bytes(4, "little") for r in regs for w in r)
+    pb = b"".join(p.to_bytes(4, "little") for p in perm)
+    return pa, pb, pc, bytes(out)
+
+
+def movmatrix_case(f, rng):
+    # Row r of the input is held by lanes 4r..4r+3, columns 2q, 2q+1 by
+    # lane 4r+q; the result holds the transpose in the same layout.
+    words = [rng.randrange(1 << 32) for _ in range(32)]
+    M = [[(words[4 * r + c // 2] >> (16 * (c % 2))) & 0xffff for c in range(8)] for r in range(8)]
+    out = bytearray()
+    for lane in range(32):
+        r, c = lane // 4, 2 * (lane % 4)
+        out += (M[c][r] | M[c + 1][r] << 16).to_bytes(4, "little")
+    pa = b"".join(w.to_bytes(4, "little") for w in words)
+    return pa, bytes(4), bytes(4), bytes(out)
+
+
+def case_for(f, rng):
+    return {"mma": mma_case, "movmatrix": movmatrix_case}.get(f["kind"], matrix_case)(f, rng)
+
+
+# --- running -----------------------------------------------------------------
+
+
+def spec_for(f, target, bufs):
+    pa, pb, pc, want = bufs
+
+    def buf(name, data):
+        return {"name": name, "kind": "buffer", "bytes": max(len(data), 4),
+                "init": {"gen": "hex", "hex": data.hex()}}
+    return {"name": f["name"], "arch": target, "kernel": "k_" + f["name"],
+            "grid": [1, 1, 1], "block": [32, 1, 1], "shared_bytes": 0,
+            "params": [buf("pa", pa), buf("pb", pb), buf("pc", pc),
+                       {"name": "pd", "kind": "buffer", "bytes": len(want), "output": True}]}
+
+
+def first_difference(got, want):
+    i = next(i for i in range(min(len(got), len(want))) if got[i] != want[i]) if got[:len(want)] != want \
+        else len(want)
+    return f"byte {i} (lane {i * 32 // max(len(want), 1)}): {got[i:i + 4].hex()} vs {want[i:i + 4].hex()}"
+
+
+def run_target(target, forms, args):
+    """Builds one module of every form the target has and runs each form."""
+    mine = [f for f in forms if ORDER[f["arch"]] <= ORDER[target]]
+    version = "8.7"
+    d = os.path.join(args.work, target)
+    os.makedirs(d, exist_ok=True)
+    ptx = os.path.join(d, "forms.ptx")
+    with open(ptx, "w") as fh:
+        fh.write(f".version {version}\n.target {target}\n.address_size 64\n\n")
+        fh.write("\n".join(ptx_for(f) for f in mine))
+    builds = [("ptxas-alt", [args.ptxas_alt]), ("ptxas-alt-O0", [args.ptxas_alt, "-O0"])]
+    if shutil.which("ptxas"):
+        builds.append(("ptxas", ["ptxas"]))
+    lines, ok = [], 0
+    cubins = {}
+    for who, cmd in builds:
+        cub = os.path.join(d, who + ".cubin")
+        p = subprocess.run(cmd + [f"-arch={target}", ptx, "-o", cub], capture_output=True, text=True)
+        if p.returncode:
+            lines.append(f"{target} {who}: build failed: {p.stderr.strip()[:400]}")
+            continue
+        h = subprocess.run([args.sass_hazards, cub], capture_output=True, text=True)
+        if " 0 violation(s)" not in h.stdout:
+            lines.append(f"{target} {who}: hazards: {h.stdout.strip()[-300:]}")
+            continue
+        cubins[who] = cub
+    for idx, f in enumerate(mine):
+        rng = random.Random(f"{f['name']}/{target}")
+        bufs = case_for(f, rng)
+        js = os.path.join(d, f["name"] + ".json")
+        with open(js, "w") as fh:
+            json.dump(spec_for(f, target, bufs), fh)
+        bad = []
+        for who, cub in cubins.items():
+            od = os.path.join(d, "out-" + who)
+            p = subprocess.run([args.sass_run, cub, "--spec", js, "--out-dir", od],
+                               capture_output=True, text=True)
+            if p.returncode:
+                bad.append(f"{who} run failed: {(p.stdout + p.stderr).strip()[:300]}")
+                continue
+            with open(os.path.join(od, "outputs", f["name"], "pd.bin"), "rb") as fh:
+                got = fh.read()
+            if got != bufs[3]:
+                bad.append(f"{who} differs from the reference at {first_difference(got, bufs[3])}")
+        if len(cubins) < len(builds):
+            bad.append("not every build passed")
+        lines.append(f"{target} {f['name']}: " + ("; ".join(bad) if bad else
+                                                  "ok (" + ", ".join(cubins) + ")"))
+        ok += not bad
+    return lines, ok, len(mine)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ptxas-alt", required=True)
+    ap.add_argument("--sass-run", required=True)
+    ap.add_argument("--sass-hazards", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--targets", default=",".join(TARGETS))
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    forms = [f for f in mma_forms() + matrix_forms() if args.only in f["name"]]
+    ok = total = 0
+    for target in args.targets.split(","):
+        lines, o, t = run_target(target, forms, args)
+        print("\n".join(lines), flush=True)
+        ok += o
+        total += t
+    print(f"{ok}/{total} runs ok")
+    return 0 if ok == total else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
