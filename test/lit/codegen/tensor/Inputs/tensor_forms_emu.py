@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""mma_sync_emu.py - warp-level matrix instructions against a CPU reference.
+"""tensor_forms_emu.py - warp-level matrix instructions against a CPU reference.
 
 Every dense mma.sync shape x type PTX ISA 9.0 defines for sm_75..sm_90a
 and ptxas 13.0 accepts: f16/bf16 m16n8k8/k16 with f16 or f32 accumulators,
@@ -8,8 +8,9 @@ s8/u8 m8n8k16/m16n8k16/m16n8k32 and s4/u4 m8n8k32/m16n8k32/m16n8k64 with
 and without .satfinite, b1 .xor/.and.popc m8n8k128/m16n8k128/m16n8k256,
 e4m3/e5m2 m16n8k16/k32 with f32 or f16 accumulators; every ldmatrix
 (.x1/.x2/.x4, .trans, .shared and .shared::cta, 32- and 64-bit addresses),
-every stmatrix (sm_90) and movmatrix. (m8n8k4 .f16 and the sparse forms
-have their own references in test/unit/sim.)
+every stmatrix (sm_90) and movmatrix; every cp.async variant (see
+cp_async_forms). (m8n8k4 .f16 and the sparse forms have their own
+references in test/unit/sim.)
 
 Each form is one kernel of one warp that loads its fragments from global
 memory lane by lane, runs the instruction and stores the result. The
@@ -21,7 +22,7 @@ give the reference's bytes and pass the hazard checker. Inputs are small
 integers in every float type, so that every sum is exact and the order of
 the hardware's additions does not matter.
 
-Usage: mma_sync_emu.py --ptxas-alt BIN --sass-run BIN --sass-hazards BIN
+Usage: tensor_forms_emu.py --ptxas-alt BIN --sass-run BIN --sass-hazards BIN
                        --work DIR [--targets sm_80,...] [--only SUBSTR]
 Prints one line per (target, form) and "N/M runs ok".
 """
@@ -182,6 +183,45 @@ def matrix_forms():
     return F
 
 
+def cp_async_forms():
+    """cp.async: .ca with 4/8/16-byte chunks and .cg (16 only); the whole
+    chunk, src-size as an immediate or per lane from a register (0..cp:
+    the rest zero-filled), ignore-src from a predicate (zeros), a guard
+    (no copy at all); prefetch sizes, L2 cache hints, .shared::cta, a
+    64-bit shared address; completion by wait_group 0, wait_all, or an
+    mbarrier (cp.async.mbarrier.arrive and .noinc)."""
+    F = []
+
+    def add(tag, **kw):
+        f = dict(kind="cpasync", name="cp_async_" + tag, arch="sm_80", level="ca", cp=16,
+                 size=None, ignore=False, guard=False, hint="", policy=False, cta=False,
+                 a64=False, done="wait_group")
+        f.update(kw)
+        F.append(f)
+
+    for level, sizes in (("ca", (4, 8, 16)), ("cg", (16,))):
+        for cp in sizes:
+            t = f"{level}{cp}"
+            add(t, level=level, cp=cp)
+            add(t + "_size_imm", level=level, cp=cp, size="imm")
+            add(t + "_size_reg", level=level, cp=cp, size="reg")
+            add(t + "_ignore_src", level=level, cp=cp, ignore=True)
+            add(t + "_guard", level=level, cp=cp, guard=True)
+    for pf in ("64B", "128B", "256B"):
+        add(f"ca16_L2_{pf}", hint=".L2::" + pf)
+        add(f"cg16_L2_{pf}_size_reg", level="cg", hint=".L2::" + pf, size="reg")
+    add("ca8_cache_hint", cp=8, hint=".L2::cache_hint", policy=True)
+    add("cg16_cache_hint_L2_128B_size_reg", level="cg", hint=".L2::cache_hint.L2::128B",
+        policy=True, size="reg")
+    add("ca4_cta", cp=4, cta=True)
+    add("cg16_a64_ignore_src", level="cg", a64=True, ignore=True)
+    add("ca16_wait_all", done="wait_all")
+    add("ca8_size_reg_mbarrier", cp=8, size="reg", done="mbarrier")
+    add("cg16_mbarrier_noinc", level="cg", done="mbarrier_noinc")
+    add("ca16_cta_mbarrier_noinc", cta=True, done="mbarrier_noinc")
+    return F
+
+
 # --- PTX ---------------------------------------------------------------------
 
 PROLOGUE = """\tld.param.u64 %rd1, [pa];
@@ -298,8 +338,78 @@ def movmatrix_ptx(f):
     return "\n".join(L)
 
 
+def cp_async_ptx(f):
+    """pa: 32 lanes x 32 source bytes; pb: the shared image before the copy
+    (32 x 32 bytes); pc: per lane, src-size / the ignore-src and guard bit;
+    pd: the shared image after it. Lane l copies cp bytes from offset 8
+    of its source block (16 for 16-byte chunks) to the same offset of its
+    shared block."""
+    cp, off = f["cp"], 16 if f["cp"] == 16 else 8
+    mbar = f["done"].startswith("mbarrier")
+    L = [entry("k_" + f["name"]), "\t.reg .b32 %w<4>;\n\t.reg .pred %p<3>;",
+         "\t.shared .align 16 .b8 sm[1024];"]
+    if mbar:
+        L.append("\t.shared .align 8 .b64 mb;")
+    L.append(PROLOGUE)
+    L.append("\tmul.wide.u32 %rd5, %r0, 32;\n\tadd.s64 %rd6, %rd2, %rd5;\n"
+             "\tmov.u32 %r1, sm;\n\tshl.b32 %r2, %r0, 5;\n\tadd.u32 %r2, %r1, %r2;\n"
+             "\tld.global.v4.u32 {%w0, %w1, %w2, %w3}, [%rd6];\n"
+             "\tst.shared.v4.u32 [%r2], {%w0, %w1, %w2, %w3};\n"
+             "\tld.global.v4.u32 {%w0, %w1, %w2, %w3}, [%rd6+16];\n"
+             "\tst.shared.v4.u32 [%r2+16], {%w0, %w1, %w2, %w3};")
+    L.append("\tmul.wide.u32 %rd7, %r0, 4;\n\tadd.s64 %rd7, %rd3, %rd7;\n\tld.global.u32 %r3, [%rd7];\n"
+             "\tand.b32 %r4, %r3, 1;\n\tsetp.ne.u32 %p1, %r4, 0;\n\tsetp.eq.u32 %p2, %r4, 0;")
+    if mbar:
+        L.append("\tmov.u32 %r5, mb;\n\tsetp.eq.u32 %p0, %r0, 0;\n"
+                 "\t@%p0 mbarrier.init.shared.b64 [%r5], 32;")
+    L.append("\tbar.sync 0;")
+    L.append(f"\tadd.s64 %rd8, %rd1, %rd5;\n\tadd.s64 %rd8, %rd8, {off};")
+    dst = "%r2"
+    if f["a64"]:
+        L.append("\tcvt.u64.u32 %rd9, %r2;")
+        dst = "%rd9"
+    ops = [f"[{dst}+{off}]", "[%rd8]", str(cp)]
+    if f["size"] == "imm":
+        ops.append(str(cp // 2))
+    elif f["size"] == "reg":
+        L.append("\tshr.u32 %r6, %r3, 1;")
+        ops.append("%r6")
+    elif f["ignore"]:
+        ops.append("%p1")
+    if f["policy"]:
+        L.append("\tcreatepolicy.fractional.L2::evict_last.b64 %rd10, 1.0;")
+        ops.append("%rd10")
+    space = ".shared::cta" if f["cta"] else ".shared"
+    guard = "@%p2 " if f["guard"] else ""
+    L.append(f"\t{guard}cp.async.{f['level']}{space}.global{f['hint']} " + ", ".join(ops) + ";")
+    if f["done"] == "wait_group":
+        L.append("\tcp.async.commit_group;\n\tcp.async.wait_group 0;")
+    elif f["done"] == "wait_all":
+        L.append("\tcp.async.wait_all;")
+    else:
+        # The mbarrier's phase completes when every lane has arrived: with
+        # .noinc the asynchronous arrive is the lane's arrival; without,
+        # the lane arrives itself as well.
+        if f["done"] == "mbarrier_noinc":
+            L.append(f"\tcp.async.mbarrier.arrive.noinc{space}.b64 [%r5];")
+        else:
+            L.append(f"\tcp.async.mbarrier.arrive{space}.b64 [%r5];\n"
+                     "\tmbarrier.arrive.shared.b64 %rd11, [%r5];")
+        L.append("WAIT_%s:\n\tmbarrier.test_wait.parity.shared.b64 %%p0, [%%r5], 0;\n"
+                 "\t@!%%p0 bra WAIT_%s;" % (f["name"], f["name"]))
+    L.append("\tbar.sync 0;")
+    L.append("\tadd.s64 %rd12, %rd4, %rd5;\n"
+             "\tld.shared.v4.u32 {%w0, %w1, %w2, %w3}, [%r2];\n"
+             "\tst.global.v4.u32 [%rd12], {%w0, %w1, %w2, %w3};\n"
+             "\tld.shared.v4.u32 {%w0, %w1, %w2, %w3}, [%r2+16];\n"
+             "\tst.global.v4.u32 [%rd12+16], {%w0, %w1, %w2, %w3};")
+    L.append("\tret;\n}\n")
+    return "\n".join(L)
+
+
 def ptx_for(f):
-    return {"mma": mma_ptx, "movmatrix": movmatrix_ptx}.get(f["kind"], matrix_ptx)(f)
+    return {"mma": mma_ptx, "movmatrix": movmatrix_ptx,
+            "cpasync": cp_async_ptx}.get(f["kind"], matrix_ptx)(f)
 
 
 # --- inputs and references ---------------------------------------------------
@@ -431,8 +541,28 @@ def movmatrix_case(f, rng):
     return pa, bytes(4), bytes(4), bytes(out)
 
 
+def cp_async_case(f, rng):
+    cp, off = f["cp"], 16 if f["cp"] == 16 else 8
+    src = bytes(rng.randrange(256) for _ in range(32 * 32))
+    before = bytes(rng.randrange(256) for _ in range(32 * 32))
+    ctl, after = [], bytearray(before)
+    for lane in range(32):
+        n = rng.randint(0, cp) if f["size"] == "reg" else cp // 2 if f["size"] == "imm" else cp
+        bit = lane % 3 == 0  # ignore-src: zeros; guard: no copy
+        ctl.append(n << 1 | bit)
+        if f["guard"] and bit:
+            continue
+        if f["ignore"] and bit:
+            n = 0
+        base = 32 * lane + off
+        after[base:base + cp] = src[base:base + n] + bytes(cp - n)
+    pc = b"".join(c.to_bytes(4, "little") for c in ctl)
+    return src, before, pc, bytes(after)
+
+
 def case_for(f, rng):
-    return {"mma": mma_case, "movmatrix": movmatrix_case}.get(f["kind"], matrix_case)(f, rng)
+    return {"mma": mma_case, "movmatrix": movmatrix_case,
+            "cpasync": cp_async_case}.get(f["kind"], matrix_case)(f, rng)
 
 
 # --- running -----------------------------------------------------------------
@@ -517,7 +647,7 @@ def main():
     ap.add_argument("--targets", default=",".join(TARGETS))
     ap.add_argument("--only", default="")
     args = ap.parse_args()
-    forms = [f for f in mma_forms() + matrix_forms() if args.only in f["name"]]
+    forms = [f for f in mma_forms() + matrix_forms() + cp_async_forms() if args.only in f["name"]]
     ok = total = 0
     for target in args.targets.split(","):
         lines, o, t = run_target(target, forms, args)
