@@ -741,8 +741,13 @@ SelResult selectWmmaMma(ISel &S, const ptx::Instruction &I) {
     return SelResult::Done;
   }
   if ((TA == Type::S4 || TA == Type::U4) && Sh == Shape::M8N8K32 &&
-      !S.isSm90() && I.Types.size() == 4) {
+      I.Types.size() == 4) {
     Type TB = I.Types[2];
+    // sm_90 has no 4-bit IMMA: the fragments are mma.m8n8k32's, so the
+    // mma lowering on two 8-bit IMMA.8816 applies (ptxas calls its
+    // __cuda_sm_9x_mma_sub_byte_internal_* helper here too).
+    if (S.isSm90())
+      return int4MmaOnHopper(S, I, TA, TB, "8816", 1, 1, 2, false);
     std::string Op = std::string("IMMA.8832") +
                      (TA == Type::S4 ? ".S4" : ".U4") +
                      (TB == Type::S4 ? ".S4" : ".U4") +

@@ -183,6 +183,48 @@ def matrix_forms():
     return F
 
 
+def wmma_forms():
+    """wmma.load.a/b/c, wmma.mma, wmma.store.d: every shape, type and
+    layout, from .global, generic and .shared addresses, with a padded
+    stride or none. The reference is the product in memory, whatever the
+    fragments' layout."""
+    F = []
+    spaces = ["global", "generic", "shared"]
+
+    def add(shape, at, bt, ct, dt, arch, al, bl, sat=False, bop=None, rnd=None, stride=True):
+        m, n, k = shape
+        i = len(F)
+        name = (f"wmma_m{m}n{n}k{k}_{al}_{bl}_{dt}_{at}_{bt}_{ct}" + ("_sat" if sat else "")
+                + (f"_{bop}" if bop else "") + (f"_{rnd}" if rnd else "") + ("" if stride else "_nostride"))
+        F.append(dict(kind="wmma", name=name, m=m, n=n, k=k, at=at, bt=bt, ct=ct, dt=dt,
+                      arch=arch, al=al, bl=bl, cl=("row", "col")[i % 2], dl=("col", "row")[i // 2 % 2],
+                      sat=sat, bop=bop, rnd=rnd, stride=stride, space=spaces[i % 3]))
+
+    lays = [(a, b) for a in ("row", "col") for b in ("row", "col")]
+    for shape in ((16, 16, 16), (32, 8, 16), (8, 32, 16)):
+        for dt in ("f16", "f32"):
+            for ct in ("f16", "f32"):
+                for al, bl in lays:
+                    add(shape, "f16", "f16", ct, dt, "sm_75", al, bl)
+        for al, bl in lays:
+            add(shape, "bf16", "bf16", "f32", "f32", "sm_80", al, bl)
+            add(shape, "s8", "s8", "s32", "s32", "sm_75", al, bl)
+            add(shape, "u8", "u8", "s32", "s32", "sm_75", al, bl, sat=al == bl)
+        add(shape, "f16", "f16", "f32", "f32", "sm_75", "row", "col", stride=False)
+    for al, bl in lays:
+        add((16, 16, 8), "tf32", "tf32", "f32", "f32", "sm_80", al, bl)
+        add((8, 8, 4), "f64", "f64", "f64", "f64", "sm_80", al, bl)
+    for rnd in ("rn", "rz", "rm", "rp"):
+        add((8, 8, 4), "f64", "f64", "f64", "f64", "sm_80", "row", "col", rnd=rnd)
+    for at in ("s4", "u4"):
+        add((8, 8, 32), at, at, "s32", "s32", "sm_75", "row", "col")
+        add((8, 8, 32), at, at, "s32", "s32", "sm_75", "row", "col", sat=True)
+    add((8, 8, 128), "b1", "b1", "s32", "s32", "sm_75", "row", "col", bop="xor")
+    add((8, 8, 128), "b1", "b1", "s32", "s32", "sm_80", "row", "col", bop="and")
+    add((16, 16, 8), "tf32", "tf32", "f32", "f32", "sm_80", "row", "row", stride=False)
+    return F
+
+
 def cp_async_forms():
     """cp.async: .ca with 4/8/16-byte chunks and .cg (16 only); the whole
     chunk, src-size as an immediate or per lane from a register (0..cp:
@@ -407,9 +449,86 @@ def cp_async_ptx(f):
     return "\n".join(L)
 
 
+def wmma_regs(f, which):
+    """(type, count) of the wmma fragment registers of one thread."""
+    m, n, k = f["m"], f["n"], f["k"]
+    ty = {"a": f["at"], "b": f["bt"], "c": f["ct"], "d": f["dt"]}[which]
+    if which in "cd":
+        if ty == "f64":
+            return ty, 2
+        return ty, (4 if ty == "f16" else 8) if m * n == 256 else 2
+    if ty == "f16":
+        return ty, 8
+    if ty == "f64":
+        return ty, 1
+    elems = m * k if which == "a" else k * n  # per warp
+    return ty, max(1, elems * BITS[ty] // 32 // 32)
+
+
+def wmma_ptx(f):
+    m, n, k = f["m"], f["n"], f["k"]
+    shape = f".m{m}n{n}k{k}"
+    L = [entry("k_" + f["name"]), "\t.reg .pred %p<2>;"]
+    regs = {}
+    for w in "abcd":
+        ty, cnt = wmma_regs(f, w)
+        decl, _, vec = frag_regs(w, ty, cnt)
+        L.append(decl)
+        regs[w] = vec
+    sp = f["space"]
+    dims = wmma_dims(f)
+    if sp == "shared":
+        for w in "abc":
+            L.append(f"\t.shared .align 128 .b8 sm{w}[{len(dims[w]['img'](None))}];")
+    L.append(PROLOGUE)
+    ss = {"global": ".global", "generic": "", "shared": ".shared"}[sp]
+    addr = {}
+    for w, rd, raw in (("a", "%rd1", "pa"), ("b", "%rd2", "pb"), ("c", "%rd3", "pc")):
+        if sp == "global":
+            addr[w] = rd
+        elif sp == "generic":
+            L.append(f"\tld.param.u64 %rd1{ord(w) - 97}, [{raw}];")
+            addr[w] = f"%rd1{ord(w) - 97}"
+        else:
+            words = len(dims[w]["img"](None)) // 4
+            lab = f"{f['name']}_{w}"
+            L.append(f"\tmov.u32 %r1, %r0;\nCOPY_{lab}:\n\tsetp.ge.u32 %p1, %r1, {words};\n"
+                     f"\t@%p1 bra DONE_{lab};\n\tmul.wide.u32 %rd5, %r1, 4;\n\tadd.s64 %rd5, {rd}, %rd5;\n"
+                     f"\tld.global.u32 %r2, [%rd5];\n\tshl.b32 %r3, %r1, 2;\n\tmov.u32 %r4, sm{w};\n"
+                     f"\tadd.u32 %r4, %r4, %r3;\n\tst.shared.u32 [%r4], %r2;\n\tadd.u32 %r1, %r1, 32;\n"
+                     f"\tbra COPY_{lab};\nDONE_{lab}:")
+            addr[w] = f"sm{w}"
+    if sp == "shared":
+        L.append("\tbar.sync 0;")
+
+    def stride(w):
+        return f", {dims[w]['ld']}" if f["stride"] else ""
+    L.append(f"\twmma.load.a.sync.aligned.{f['al']}{shape}{ss}.{f['at']} {regs['a']}, [{addr['a']}]{stride('a')};")
+    L.append(f"\twmma.load.b.sync.aligned.{f['bl']}{shape}{ss}.{f['bt']} {regs['b']}, [{addr['b']}]{stride('b')};")
+    L.append(f"\twmma.load.c.sync.aligned.{f['cl']}{shape}{ss}.{f['ct']} {regs['c']}, [{addr['c']}]{stride('c')};")
+    if f["at"] in ("f16",):
+        types = f"{f['dt']}.{f['ct']}"
+    elif f["at"] == "f64":
+        types = f"f64.f64.f64.f64"
+    else:
+        types = f"{f['dt']}.{f['at']}.{f['bt']}.{f['ct']}"
+    rnd = f".{f['rnd']}" if f["rnd"] else ""
+    sat = ".satfinite" if f["sat"] else ""
+    pop = f".{f['bop']}.popc" if f["bop"] else ""
+    L.append(f"\twmma.mma{pop}.sync.aligned.{f['al']}.{f['bl']}{shape}{rnd}.{types}{sat} "
+             f"{regs['d']}, {regs['a']}, {regs['b']}, {regs['c']};")
+    dsp = ".global" if sp != "generic" else ""
+    daddr = "%rd4" if sp != "generic" else "%rd13"
+    if sp == "generic":
+        L.append("\tld.param.u64 %rd13, [pd];")
+    L.append(f"\twmma.store.d.sync.aligned.{f['dl']}{shape}{dsp}.{f['dt']} [{daddr}], {regs['d']}{stride('d')};")
+    L.append("\tret;\n}\n")
+    return "\n".join(L)
+
+
 def ptx_for(f):
-    return {"mma": mma_ptx, "movmatrix": movmatrix_ptx,
-            "cpasync": cp_async_ptx}.get(f["kind"], matrix_ptx)(f)
+    return {"mma": mma_ptx, "movmatrix": movmatrix_ptx, "cpasync": cp_async_ptx,
+            "wmma": wmma_ptx}.get(f["kind"], matrix_ptx)(f)
 
 
 # --- inputs and references ---------------------------------------------------
@@ -560,9 +679,65 @@ def cp_async_case(f, rng):
     return src, before, pc, bytes(after)
 
 
+def wmma_dims(f, vals=None):
+    """Per operand: rows, cols, layout, leading dimension (elements) and a
+    function from {(r, c): value} (None: padding only) to the image."""
+    m, n, k = f["m"], f["n"], f["k"]
+    out = {}
+    for w, rows, cols, ty, lay in (("a", m, k, f["at"], f["al"]), ("b", k, n, f["bt"], f["bl"]),
+                                   ("c", m, n, f["ct"], f["cl"]), ("d", m, n, f["dt"], f["dl"])):
+        inner = cols if lay == "row" else rows
+        bits = 32 if ty == "tf32" else BITS[ty]
+        # A stride padded by 32 bytes (none: packed), which the loads must honour.
+        ld = inner + (256 // bits if f["stride"] else 0)
+        outer = rows if lay == "row" else cols
+
+        def img(vals, rows=rows, cols=cols, ty=ty, lay=lay, ld=ld, outer=outer, bits=bits):
+            total = outer * ld
+            word = 0
+            for r in range(rows):
+                for c in range(cols):
+                    v = 0 if vals is None else vals[(r, c)]
+                    idx = r * ld + c if lay == "row" else c * ld + r
+                    word |= encode("f32" if ty == "tf32" else ty, v) << (idx * bits)
+            return word.to_bytes((total * bits + 7) // 8, "little")
+        out[w] = dict(rows=rows, cols=cols, ty=ty, ld=ld, img=img)
+    return out
+
+
+def wmma_case(f, rng):
+    m, n, k = f["m"], f["n"], f["k"]
+    dims = wmma_dims(f)
+    A = {(r, c): rand_value(rng, f["at"]) for r in range(m) for c in range(k)}
+    B = {(r, c): rand_value(rng, f["bt"]) for r in range(k) for c in range(n)}
+    C = {}
+    for r in range(m):
+        for c in range(n):
+            if f["ct"] == "s32":
+                v = rng.randint(-(1 << 20), 1 << 20)
+                if f["sat"] and (r + c) % 2 == 0:
+                    v = (1 << 31) - 1 - rng.randint(0, 100) if r % 2 else -(1 << 31) + rng.randint(0, 100)
+            elif f["ct"] == "f64":
+                v = rng.randint(-64, 64) / 8
+            else:
+                v = float(rng.randint(-8, 8))
+            C[(r, c)] = v
+    D = {}
+    for r in range(m):
+        for c in range(n):
+            acc = C[(r, c)]
+            for kk in range(k):
+                a, b = A[(r, kk)], B[(kk, c)]
+                acc += (a ^ b if f["bop"] == "xor" else a & b) if f["at"] == "b1" else a * b
+            if f["sat"]:
+                acc = max(-(1 << 31), min((1 << 31) - 1, acc))
+            D[(r, c)] = acc
+    return dims["a"]["img"](A), dims["b"]["img"](B), dims["c"]["img"](C), dims["d"]["img"](D)
+
+
 def case_for(f, rng):
-    return {"mma": mma_case, "movmatrix": movmatrix_case,
-            "cpasync": cp_async_case}.get(f["kind"], matrix_case)(f, rng)
+    return {"mma": mma_case, "movmatrix": movmatrix_case, "cpasync": cp_async_case,
+            "wmma": wmma_case}.get(f["kind"], matrix_case)(f, rng)
 
 
 # --- running -----------------------------------------------------------------
@@ -647,7 +822,8 @@ def main():
     ap.add_argument("--targets", default=",".join(TARGETS))
     ap.add_argument("--only", default="")
     args = ap.parse_args()
-    forms = [f for f in mma_forms() + matrix_forms() + cp_async_forms() if args.only in f["name"]]
+    forms = [f for f in mma_forms() + matrix_forms() + wmma_forms() + cp_async_forms()
+             if args.only in f["name"]]
     ok = total = 0
     for target in args.targets.split(","):
         lines, o, t = run_target(target, forms, args)
