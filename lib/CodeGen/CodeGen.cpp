@@ -116,8 +116,11 @@ object::FunctionCode codegen::generateCode(const object::CodeRequest &Req,
     return Fail(E);
   if (std::string E = destructSSA(MF); !E.empty())
     return Fail(E);
-  if (Opts.OptLevel > 0)
+  if (Opts.OptLevel > 0) {
     coalesceTupleCopies(MF);
+    propagateZeroCopies(MF);
+    pairZeroMoves(MF);
+  }
   if (std::string E = After("out-of-ssa"); !E.empty())
     return Fail(E);
   if (Opts.OptLevel > 0)

@@ -53,6 +53,8 @@
 #include "ISelIntegerCommon.h"
 #include "ISelMemory.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace ptxas;
 using namespace ptxas::codegen;
 using namespace ptxas::codegen::intsel;
@@ -408,7 +410,10 @@ SelResult selectSetMaxNReg(ISel &S, const ptx::Instruction &I) {
   // ptxas ignores it ("unable to determine register count at entry")
   // unless the kernel has .maxnreg, or a thread count with .minnctapersm
   // (probed); the count at entry is then .maxnreg, or 64K registers over
-  // the threads of the resident CTAs (at most 255).
+  // the threads of the resident CTAs, each CTA's rounded up to whole
+  // warpgroups, at most 255, rounded down to a multiple of 8 (probed:
+  // 384 threads 168, 320 and 448 threads 168 and 128, 640 threads 96,
+  // 384 threads x 2 CTAs 80).
   const ptx::Function *F = S.request().F;
   if (!F)
     return SelResult::Done;
@@ -419,18 +424,26 @@ SelResult selectSetMaxNReg(ISel &S, const ptx::Instruction &I) {
     const auto &T = !F->MaxNTid.empty() ? F->MaxNTid : F->ReqNTid;
     if (T.empty() || !F->MinNCtaPerSM)
       return SelResult::Done;
-    uint64_t Threads = *F->MinNCtaPerSM;
+    uint64_t Threads = 1;
     for (uint32_t D : T)
       Threads *= D;
-    Entry = unsigned(std::min<uint64_t>(255, 65536 / std::max<uint64_t>(
-                                                          1, Threads)));
+    Threads = llvm::alignTo(std::max<uint64_t>(1, Threads), 128) *
+              *F->MinNCtaPerSM;
+    Entry = unsigned(llvm::alignDown(
+        std::min<uint64_t>(255, 65536 / std::max<uint64_t>(1, Threads)), 8));
   }
   MFunction &MF = S.mf();
   MF.EntryRegs = Entry;
   if (I.hasMod(".inc"))
     MF.MaxIncRegs = std::max<unsigned>(MF.MaxIncRegs, unsigned(N));
-  else // the code after a .dec must fit its budget: allocate within it
-    MF.MaxRegs = std::min<unsigned>(MF.MaxRegs, std::max<unsigned>(24, N));
+  // The count the cubin reports (Emit.cpp) bounds the whole function: the
+  // code outside a .dec region, the consumers' after their .inc included,
+  // is allocated within it (the registers a .inc adds above it are not
+  // used).
+  unsigned Reported = MF.MaxIncRegs ? std::min(Entry, MF.MaxIncRegs) : Entry;
+  MF.MaxRegs = std::min(MF.MaxRegs, std::max(24u, Reported));
+  // The code after a .dec must fit its budget: RegAlloc.cpp keeps the
+  // values live where a .dec is in effect below it (setMaxNRegCaps).
   S.emit("WARPSYNC.ALL", {});
   if (I.hasMod(".dec")) {
     S.emit("USETMAXREG.DEALLOC.CTAPOOL", {imm(uint32_t(N))});

@@ -46,6 +46,9 @@ void combineInstructions(MFunction &MF);
 /// CS2R (Peephole.cpp); after constant folding, which reads such words as
 /// RZ.
 void pairZeroMoves(MFunction &MF);
+/// Copies of a word last set to zero in the block copy RZ (out of SSA,
+/// before pairZeroMoves runs again).
+void propagateZeroCopies(MFunction &MF);
 /// Constant adds to an address register go into the memory
 /// instruction's offset field, in SSA form (FoldAddress.cpp).
 void foldAddressOffsets(MFunction &MF);

@@ -38,6 +38,8 @@
 
 #include "Liveness.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <optional>
 #include <vector>
 
@@ -238,8 +240,11 @@ bool isWordMove(const MInstr &I) {
 /// \p Pair accepts become the one instruction \p Make builds for the
 /// aligned pair (its definition operand given). Tuples are allocated
 /// aligned to their size, so word k is an even register.
+/// With \p AnyOrder, also word k + 1 first, then word k (out-of-SSA
+/// copies into a tuple run downwards).
 template <typename PairFn, typename MakeFn>
-void pairWordMoves(MFunction &MF, PairFn Pair, MakeFn Make) {
+void pairWordMoves(MFunction &MF, PairFn Pair, MakeFn Make,
+                   bool AnyOrder = false) {
   for (MBlock &B : MF.Blocks)
     for (size_t K = 0; K + 1 < B.Instrs.size(); ++K) {
       MInstr &Lo = B.Instrs[K];
@@ -247,11 +252,15 @@ void pairWordMoves(MFunction &MF, PairFn Pair, MakeFn Make) {
       if (!isWordMove(Lo) || !isWordMove(Hi))
         continue;
       const MOperand &D0 = Lo.Ops[0], &D1 = Hi.Ops[0];
-      if (D0.Reg != D1.Reg || D0.Sub % 2 || D1.Sub != D0.Sub + 1 ||
-          MF.VRegs[D0.Reg].Size < 2 || !Pair(Lo.Ops[1], Hi.Ops[1]))
+      bool Up = D0.Sub % 2 == 0 && D1.Sub == D0.Sub + 1;
+      bool Down = AnyOrder && D1.Sub % 2 == 0 && D0.Sub == D1.Sub + 1;
+      if (D0.Reg != D1.Reg || !(Up || Down) || MF.VRegs[D0.Reg].Size < 2 ||
+          !(Up ? Pair(Lo.Ops[1], Hi.Ops[1]) : Pair(Hi.Ops[1], Lo.Ops[1])))
         continue;
-      MInstr New = Make(def(vreg(D0.Reg, RegClass::GPR, 2, D0.Sub), D0.Undef),
-                        Lo.Ops[1]);
+      MInstr New = Make(def(vreg(D0.Reg, RegClass::GPR, 2,
+                                 Up ? D0.Sub : D1.Sub),
+                            D0.Undef),
+                        Up ? Lo.Ops[1] : Hi.Ops[1]);
       Lo = std::move(New);
       B.Instrs.erase(B.Instrs.begin() + K + 1);
     }
@@ -275,7 +284,47 @@ void codegen::pairZeroMoves(MFunction &MF) {
         I.Op = MOp(Opc::CS2R);
         I.Ops = {D, text("SRZ")};
         return I;
-      });
+      },
+      /*AnyOrder=*/true);
+}
+
+/// Out of SSA, PTX's `mov.f32 %f1, 0f00000000; mov.f32 %f2, %f1; ...`
+/// (nvcc's zeroed wgmma accumulators) are copies of one zero word into the
+/// others: within a block, a copy of a word last set to zero (by an
+/// unguarded MOV of 0 or RZ) copies RZ instead, so that pairZeroMoves can
+/// pair them into CS2R, as ptxas zeroes them.
+void codegen::propagateZeroCopies(MFunction &MF) {
+  for (MBlock &B : MF.Blocks) {
+    llvm::DenseSet<uint64_t> Zero; // (register << 8 | word) known zero
+    auto Key = [](const MOperand &O) { return uint64_t(O.Reg) << 8 | O.Sub; };
+    for (MInstr &I : B.Instrs) {
+      bool Move = isWordMove(I);
+      if (Move && I.Ops[1].K == MOperand::Kind::Reg && I.Ops[1].isVirtualReg() &&
+          I.Ops[1].RC == RegClass::GPR && I.Ops[1].Width == 1 &&
+          Zero.count(Key(I.Ops[1])))
+        I.Ops[1] = RZ();
+      // Whatever this writes is no longer known zero.
+      auto Forget = [&](const MOperand &O) {
+        if (!O.IsDef || O.Phys)
+          return;
+        for (unsigned W = 0; W != std::max<unsigned>(1, O.Width); ++W)
+          Zero.erase(uint64_t(O.Reg) << 8 | (O.Sub + W));
+        if (O.Undef || O.Width > 1 || I.hasGuard())
+          for (auto It = Zero.begin(); It != Zero.end();) {
+            auto Cur = It++;
+            if (*Cur >> 8 == O.Reg)
+              Zero.erase(Cur);
+          }
+      };
+      for (const MOperand &O : I.Ops)
+        if (O.K == MOperand::Kind::Reg)
+          Forget(O);
+      for (const MOperand &O : I.Implicit)
+        Forget(O);
+      if (Move && isZeroSource(I.Ops[1]))
+        Zero.insert(Key(I.Ops[0]));
+    }
+  }
 }
 
 namespace {

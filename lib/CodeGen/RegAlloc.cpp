@@ -116,6 +116,89 @@ static std::vector<bool> unspillableRegs(const MFunction &MF) {
   return Out;
 }
 
+namespace {
+/// Where a setmaxnreg.dec budget holds, and the budget.
+struct RegionCap {
+  Interval Where;
+  unsigned Regs;
+};
+} // namespace
+
+/// setmaxnreg.dec n (USETMAXREG.DEALLOC n) leaves the warp R0..R(n-1)
+/// until a setmaxnreg.inc (USETMAXREG.TRY_ALLOC) gives it more: a value
+/// live at a position a path from the .dec reaches without an .inc must
+/// sit below n. The budget flows forward over the CFG (the smallest of the
+/// paths that meet); elsewhere, e.g. in the consumer warpgroups' code after
+/// their .inc, the function's budget holds. (Capping the whole function at
+/// the smallest .dec, as before, failed on CUTLASS-style kernels whose
+/// consumers keep 32-word accumulators after a producer's `.dec 40`.)
+static std::vector<RegionCap> setMaxNRegCaps(const MFunction &MF) {
+  auto Effect = [](const MInstr &I, unsigned &Cap) {
+    if (I.Op.opc() != sass::Opc::USETMAXREG || I.Ops.empty())
+      return false;
+    if (I.Op.has(sass::Mod::DEALLOC))
+      Cap = unsigned(std::max<int64_t>(24, I.Ops.back().Imm));
+    else
+      Cap = 0; // an .inc: the function's budget again
+    return true;
+  };
+  bool Any = false;
+  for (const MBlock &B : MF.Blocks)
+    for (const MInstr &I : B.Instrs) {
+      unsigned Cap;
+      Any |= Effect(I, Cap) && Cap;
+    }
+  if (!Any)
+    return {};
+  // Budget in effect at each block's entry (0: none), to a fixed point.
+  size_t NB = MF.Blocks.size();
+  std::vector<unsigned> In(NB, 0), Out(NB, 0);
+  auto meet = [](unsigned A, unsigned B) {
+    return !A ? B : !B ? A : std::min(A, B);
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t B = 0; B != NB; ++B) {
+      unsigned Cap = In[B];
+      for (const MInstr &I : MF.Blocks[B].Instrs)
+        Effect(I, Cap);
+      if (Cap == Out[B])
+        continue;
+      Out[B] = Cap;
+      Changed = true;
+      for (unsigned S : successors(MF, unsigned(B)))
+        In[S] = meet(In[S], Cap);
+    }
+  }
+  // Positions (two per instruction, as computeIntervals numbers them).
+  std::vector<RegionCap> Caps;
+  auto add = [&](unsigned Regs, unsigned From, unsigned To) {
+    auto It = llvm::find_if(Caps, [&](const RegionCap &C) { return C.Regs == Regs; });
+    if (It == Caps.end()) {
+      Caps.push_back({Interval(), Regs});
+      It = std::prev(Caps.end());
+    }
+    Interval &W = It->Where;
+    if (!W.Segs.empty() && W.Segs.back().second + 1 >= From)
+      W.Segs.back().second = To;
+    else
+      W.Segs.push_back({From, To});
+    W.Start = std::min(W.Start, From);
+    W.End = std::max(W.End, To);
+  };
+  unsigned Pos = 0;
+  for (size_t B = 0; B != NB; ++B) {
+    unsigned Cap = In[B];
+    for (const MInstr &I : MF.Blocks[B].Instrs) {
+      Effect(I, Cap);
+      if (Cap)
+        add(Cap, Pos, Pos + 1);
+      Pos += 2;
+    }
+  }
+  return Caps;
+}
+
 static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
   for (VRegInfo &V : MF.VRegs)
     V.Phys = -1;
@@ -124,6 +207,7 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
   std::vector<Interval> Iv = computeIntervals(MF, RI);
   widenUniformIntervals(MF, Iv);
   std::vector<bool> NoSpill = unspillableRegs(MF);
+  std::vector<RegionCap> Caps = setMaxNRegCaps(MF);
   auto Evictable = [&](int Owner) {
     return Owner >= 0 && !MF.VRegs[Owner].SpillTemp && !NoSpill[Owner];
   };
@@ -235,6 +319,10 @@ static void tryAssign(MFunction &MF, std::vector<unsigned> &Failed) {
     VRegInfo &VI = MF.VRegs[V];
     unsigned C = unsigned(VI.RC);
     unsigned Count = classCount(MF, VI.RC);
+    if (VI.RC == RegClass::GPR)
+      for (const RegionCap &C : Caps)
+        if (C.Regs < Count && C.Where.overlaps(Iv[V]))
+          Count = C.Regs;
     unsigned Size = VI.Size;
     // Values are visited by start: a busy range that ended before this one
     // starts overlaps no value from here on and is dropped when its list is

@@ -20,14 +20,20 @@
 //  3. drops the copies that have become `MOV t:k, Q:k` for every word of t
 //     (t's readers read Q, where Q is not written in between) and
 //     `MOV Q:k, u:k` for every word of a u written once and read only there
-//     (u's definition writes Q instead).
+//     (u's definition writes Q instead);
+//  4. merges a tuple copied whole into another of its size where the two
+//     values do not meet outside the copy (a wgmma accumulator handed from
+//     block to block and around its loop).
 //
 // Runs on virtual registers, before scheduling and allocation.
 //
 //===----------------------------------------------------------------------===//
 #include "Passes.h"
 
+#include "Liveness.h"
+
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallVector.h"
 
 using namespace ptxas;
@@ -81,8 +87,10 @@ std::vector<std::pair<unsigned, unsigned>> formTuples(MFunction &MF) {
       std::optional<WordCopy> C = wordCopy(I);
       if (!C || C->SrcSub != 0 || !Joinable[C->Src])
         continue;
+      // Pairs and quads (HMMA/IMMA fragments) and the wgmma accumulators
+      // (8..128 words).
       unsigned Size = MF.VRegs[C->Dst].Size;
-      if (Size != 2 && Size != 4)
+      if (Size < 2)
         continue;
       auto [It, New] = Packs.try_emplace(C->Dst);
       if (New) {
@@ -134,33 +142,43 @@ bool readsReg(const MInstr &I, unsigned R) {
   return Reads;
 }
 
-/// The words of R that \p I writes unguarded (a bit mask).
-unsigned wordsWritten(const MInstr &I, unsigned R) {
+/// The words of a \p Size-word register that operand \p O covers (tuples
+/// reach 128 words: MOperand::wordMask's 32 bits do not hold them).
+llvm::SmallBitVector operandWords(const MOperand &O, unsigned Size) {
+  llvm::SmallBitVector M(Size);
+  unsigned W = O.K == MOperand::Kind::Const ? 1 : (O.Width ? O.Width : 1);
+  for (unsigned K = O.Sub; K < O.Sub + W && K < Size; ++K)
+    M.set(K);
+  return M;
+}
+
+/// The words of R that \p I writes unguarded.
+llvm::SmallBitVector wordsWritten(const MFunction &MF, const MInstr &I,
+                                  unsigned R) {
+  llvm::SmallBitVector M(MF.VRegs[R].Size);
   if (I.hasGuard())
-    return 0;
-  unsigned M = 0;
+    return M;
   for (const MOperand &O : I.Ops)
     if (O.K == MOperand::Kind::Reg && O.IsDef && !O.Phys && O.Reg == R)
-      M |= O.wordMask();
+      M |= operandWords(O, MF.VRegs[R].Size);
   return M;
 }
 
 /// Step 2: the first write of a run that writes every word of tuple Q
 /// before Q is read starts a new value.
 void markNewValues(MFunction &MF, unsigned Q) {
-  unsigned All = (1u << MF.VRegs[Q].Size) - 1;
   for (MBlock &B : MF.Blocks)
     for (size_t K = 0; K != B.Instrs.size(); ++K) {
       MInstr &I = B.Instrs[K];
-      unsigned Words = wordsWritten(I, Q);
-      if (!Words || readsReg(I, Q))
+      llvm::SmallBitVector Words = wordsWritten(MF, I, Q);
+      if (Words.none() || readsReg(I, Q))
         continue;
-      for (size_t J = K + 1; J != B.Instrs.size() && Words != All; ++J) {
+      for (size_t J = K + 1; J != B.Instrs.size() && !Words.all(); ++J) {
         if (readsReg(B.Instrs[J], Q) || B.Instrs[J].Op.isTerminator())
           break;
-        Words |= wordsWritten(B.Instrs[J], Q);
+        Words |= wordsWritten(MF, B.Instrs[J], Q);
       }
-      if (Words != All)
+      if (!Words.all())
         continue;
       for (MOperand &O : I.Ops)
         if (O.K == MOperand::Kind::Reg && O.IsDef && O.Reg == Q && !O.Phys)
@@ -216,10 +234,10 @@ void eraseAt(MFunction &MF,
 /// Whether \p Copies write every word of a register of \p Size words.
 bool coverAllWords(const MBlock &B, llvm::ArrayRef<unsigned> Copies,
                    unsigned Size) {
-  unsigned Words = 0;
+  llvm::SmallBitVector Words(Size);
   for (unsigned K : Copies)
-    Words |= B.Instrs[K].Ops[0].wordMask();
-  return Copies.size() == Size && Words == (1u << Size) - 1;
+    Words |= operandWords(B.Instrs[K].Ops[0], Size);
+  return Copies.size() == Size && Words.all();
 }
 
 llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 4>>
@@ -301,7 +319,7 @@ void dropUnpackingCopies(MFunction &MF, const std::vector<bool> &IsTuple) {
       MInstr &Def = Instrs[D];
       bool Ok = !llvm::is_contained(Renamed, Q) &&
                 D < *llvm::min_element(Copies) &&
-                wordsWritten(Def, U) == (1u << Size) - 1 &&
+                wordsWritten(MF, Def, U).all() &&
                 llvm::all_of(Copies, [&](unsigned K) {
                   return Instrs[K].Ops[0].Reg == Q;
                 });
@@ -331,13 +349,145 @@ void dropUnpackingCopies(MFunction &MF, const std::vector<bool> &IsTuple) {
   }
   eraseAt(MF, Dead);
 }
+/// A run of word copies `MOV A:k, B:k` that copies every word of tuple B
+/// into tuple A (of the same size), instructions [First, Last] of block
+/// Blk and nothing else in between.
+struct TupleCopy {
+  unsigned Dst, Src, Blk, First, Last;
+};
+
+std::vector<TupleCopy> wholeTupleCopies(const MFunction &MF) {
+  std::vector<TupleCopy> Out;
+  for (unsigned B = 0; B != MF.Blocks.size(); ++B) {
+    const auto &Instrs = MF.Blocks[B].Instrs;
+    for (unsigned K = 0; K != Instrs.size();) {
+      std::optional<WordCopy> C = wordCopy(Instrs[K]);
+      unsigned Size = C ? MF.VRegs[C->Dst].Size : 0;
+      if (!C || Size < 2 || C->Dst == C->Src ||
+          MF.VRegs[C->Src].Size != Size || MF.VRegs[C->Dst].SpillTemp ||
+          MF.VRegs[C->Src].SpillTemp) {
+        ++K;
+        continue;
+      }
+      llvm::SmallBitVector Words(Size);
+      unsigned J = K;
+      for (; J != Instrs.size(); ++J) {
+        std::optional<WordCopy> D = wordCopy(Instrs[J]);
+        if (!D || D->Dst != C->Dst || D->Src != C->Src ||
+            D->DstSub != D->SrcSub || Words.test(D->DstSub))
+          break;
+        Words.set(D->DstSub);
+      }
+      if (Words.all())
+        Out.push_back({C->Dst, C->Src, B, K, J - 1});
+      K = std::max(J, K + 1);
+    }
+  }
+  return Out;
+}
+
+/// Whether intervals \p A and \p B share a position outside the ranges
+/// \p Allowed.
+bool overlapOutside(const Interval &A, const Interval &B,
+                    llvm::ArrayRef<std::pair<unsigned, unsigned>> Allowed) {
+  for (auto [A0, A1] : A.Segs)
+    for (auto [B0, B1] : B.Segs) {
+      unsigned From = std::max(A0, B0), To = std::min(A1, B1);
+      if (From > To)
+        continue;
+      if (!llvm::any_of(Allowed, [&](std::pair<unsigned, unsigned> R) {
+            return R.first <= From && To <= R.second;
+          }))
+        return true;
+    }
+  return false;
+}
+
+/// Step 4: a tuple copied whole, word by word, into another of its size
+/// (`MOV t:k, Q:k` for every k: a wgmma accumulator packed from the
+/// scalars' tuple at a loop's head, handed from one block's wgmmas to the
+/// next's, unpacked at its end) becomes that tuple when their values do
+/// not meet outside the copy. The allocator cannot coalesce these: word by
+/// word, the two tuples are live together over the copy. Both stay one
+/// register from there on, so the candidates are checked one at a time
+/// against the merged intervals.
+void mergeCopiedTuples(MFunction &MF) {
+  std::vector<TupleCopy> Copies = wholeTupleCopies(MF);
+  if (Copies.empty())
+    return;
+  RegIndex RI;
+  RI.NumVRegs = unsigned(MF.VRegs.size());
+  std::vector<Interval> Iv = computeIntervals(MF, RI);
+  std::vector<unsigned> Leader(MF.VRegs.size());
+  for (unsigned V = 0; V != Leader.size(); ++V)
+    Leader[V] = V;
+  auto find = [&](unsigned V) {
+    while (Leader[V] != V)
+      V = Leader[V] = Leader[Leader[V]];
+    return V;
+  };
+  // Instruction positions, as computeIntervals numbers them.
+  std::vector<unsigned> BlockPos(MF.Blocks.size());
+  for (unsigned B = 0, Pos = 0; B != MF.Blocks.size(); ++B) {
+    BlockPos[B] = Pos;
+    Pos += 2 * unsigned(MF.Blocks[B].Instrs.size());
+  }
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 16> Dead;
+  for (const TupleCopy &C : Copies) {
+    unsigned D = find(C.Dst), S = find(C.Src);
+    if (D == S)
+      continue;
+    // Every copy between the two, either way (a pack at a loop's head
+    // and the unpack at its end), may overlap them: all of them go.
+    llvm::SmallVector<const TupleCopy *, 4> Between;
+    for (const TupleCopy &E : Copies) {
+      unsigned ED = find(E.Dst), ES = find(E.Src);
+      if ((ED == D && ES == S) || (ED == S && ES == D))
+        Between.push_back(&E);
+    }
+    llvm::SmallVector<std::pair<unsigned, unsigned>, 4> Allowed;
+    for (const TupleCopy *E : Between)
+      Allowed.push_back({BlockPos[E->Blk] + 2 * E->First,
+                         BlockPos[E->Blk] + 2 * E->Last + 1});
+    if (overlapOutside(Iv[D], Iv[S], Allowed))
+      continue;
+    Leader[D] = S;
+    Interval &M = Iv[S];
+    M.Segs.append(Iv[D].Segs.begin(), Iv[D].Segs.end());
+    M.Segs.append(Allowed.begin(), Allowed.end());
+    llvm::sort(M.Segs);
+    llvm::SmallVector<std::pair<unsigned, unsigned>, 2> Joined;
+    for (auto Sg : M.Segs)
+      if (!Joined.empty() && Sg.first <= Joined.back().second + 1)
+        Joined.back().second = std::max(Joined.back().second, Sg.second);
+      else
+        Joined.push_back(Sg);
+    M.Segs = std::move(Joined);
+    M.Start = M.Segs.front().first;
+    M.End = M.Segs.back().second;
+    for (const TupleCopy *E : Between)
+      for (unsigned K = E->First; K <= E->Last; ++K)
+        Dead.push_back({E->Blk, K});
+  }
+  if (Dead.empty())
+    return;
+  for (MBlock &B : MF.Blocks)
+    for (MInstr &I : B.Instrs)
+      forEachOperand(I, [&](MOperand &O) {
+        if (O.isVirtualReg() && O.Reg < Leader.size())
+          O.Reg = find(O.Reg);
+      });
+  eraseAt(MF, Dead);
+}
 } // namespace
 
 void codegen::coalesceTupleCopies(MFunction &MF) {
   size_t Before = MF.VRegs.size();
   std::vector<std::pair<unsigned, unsigned>> Home = formTuples(MF);
-  if (MF.VRegs.size() == Before)
+  if (MF.VRegs.size() == Before) {
+    mergeCopiedTuples(MF);
     return;
+  }
   for (MBlock &B : MF.Blocks)
     for (MInstr &I : B.Instrs)
       forEachOperand(I, [&](MOperand &O) {
@@ -355,4 +505,5 @@ void codegen::coalesceTupleCopies(MFunction &MF) {
   }
   dropPackingCopies(MF, IsTuple);
   dropUnpackingCopies(MF, IsTuple);
+  mergeCopiedTuples(MF);
 }

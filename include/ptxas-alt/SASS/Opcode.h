@@ -102,7 +102,8 @@ constexpr bool isOpcodeSpelling(std::string_view Text) {
   X(REL, "REL") X(ARRIVE, "ARRIVE") /* wgmma */                             \
   X(SP, "SP") /* sparse mma */                                               \
   X(STEP0, "STEP0") X(STEP1, "STEP1") X(STEP2, "STEP2")                        \
-  X(STEP3, "STEP3") /* sm_75 HMMA.884 quad-pair steps */
+  X(STEP3, "STEP3") /* sm_75 HMMA.884 quad-pair steps */                 \
+  X(DEALLOC, "DEALLOC") /* USETMAXREG (setmaxnreg.dec) */
 // clang-format off
 enum class Mod : uint8_t {
   Other,
