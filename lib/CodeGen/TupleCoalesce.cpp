@@ -33,6 +33,7 @@
 #include "Liveness.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/IntEqClasses.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -418,14 +419,8 @@ void mergeCopiedTuples(MFunction &MF) {
   RegIndex RI;
   RI.NumVRegs = unsigned(MF.VRegs.size());
   std::vector<Interval> Iv = computeIntervals(MF, RI);
-  std::vector<unsigned> Leader(MF.VRegs.size());
-  for (unsigned V = 0; V != Leader.size(); ++V)
-    Leader[V] = V;
-  auto find = [&](unsigned V) {
-    while (Leader[V] != V)
-      V = Leader[V] = Leader[Leader[V]];
-    return V;
-  };
+  llvm::IntEqClasses Merged(unsigned(MF.VRegs.size()));
+  auto find = [&](unsigned V) { return Merged.findLeader(V); };
   // Instruction positions, as computeIntervals numbers them.
   std::vector<unsigned> BlockPos(MF.Blocks.size());
   for (unsigned B = 0, Pos = 0; B != MF.Blocks.size(); ++B) {
@@ -451,9 +446,9 @@ void mergeCopiedTuples(MFunction &MF) {
                          BlockPos[E->Blk] + 2 * E->Last + 1});
     if (overlapOutside(Iv[D], Iv[S], Allowed))
       continue;
-    Leader[D] = S;
-    Interval &M = Iv[S];
-    M.Segs.append(Iv[D].Segs.begin(), Iv[D].Segs.end());
+    unsigned L = Merged.join(D, S); // the merged intervals go to the leader
+    Interval &M = Iv[L];
+    M.Segs.append(Iv[L == S ? D : S].Segs.begin(), Iv[L == S ? D : S].Segs.end());
     M.Segs.append(Allowed.begin(), Allowed.end());
     llvm::sort(M.Segs);
     llvm::SmallVector<std::pair<unsigned, unsigned>, 2> Joined;
@@ -474,7 +469,7 @@ void mergeCopiedTuples(MFunction &MF) {
   for (MBlock &B : MF.Blocks)
     for (MInstr &I : B.Instrs)
       forEachOperand(I, [&](MOperand &O) {
-        if (O.isVirtualReg() && O.Reg < Leader.size())
+        if (O.isVirtualReg() && O.Reg < MF.VRegs.size())
           O.Reg = find(O.Reg);
       });
   eraseAt(MF, Dead);
